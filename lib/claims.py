@@ -1,0 +1,216 @@
+"""The claims ledger: every checkable statement of a paper becomes a record with its status.
+
+A notebook opens a `Ledger`, records claims through `exact`, `bound`, `statistical`,
+`qualitative` and `deviation`, and calls `write()`. Failing `exact` and `bound` claims raise
+`ClaimFailed` at once (the stage fails and DVC caches nothing); `statistical` and `qualitative`
+claims are recorded with whatever status they get. `python -m lib.claims` (the `claims` stage)
+merges the per-notebook files into results/claims.json, results/CLAIMS.md and a metrics summary.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
+
+from lib import paths
+
+Provenance = Literal["paper", "derived", "reconstructed"]
+KINDS = ("exact", "bound", "statistical", "qualitative")
+STATUSES = ("pass", "fail", "deviation")
+
+
+class ClaimFailed(AssertionError):
+    """An exact or bound claim did not hold."""
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One record of the ledger (the schema of DESIGN.md)."""
+
+    id: str
+    paper: str
+    notebook: str
+    statement: str
+    source: str
+    provenance: str
+    kind: str
+    expected: str
+    measured: str
+    tolerance: str
+    status: str
+
+
+def _text(value: Any) -> str:
+    """Render a value for the ledger: deterministic, short, exact for Fractions and ints."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_text(v) for v in value) + "]"
+    return str(value)
+
+
+class Ledger:
+    """Claims of one notebook, written to results/<paper>/claims/<stem>.json."""
+
+    def __init__(self, notebook: str, params: Any = None):
+        self.paper, self.stem = paths.split_notebook(notebook)
+        self.notebook = notebook
+        self.params = params.model_dump() if hasattr(params, "model_dump") else dict(params or {})
+        self.claims: list[Claim] = []
+
+    def _add(self, cid: str, kind: str, statement: str, source: str, provenance: str,
+             expected: Any, measured: Any, tolerance: str, status: str) -> Claim:
+        if provenance not in ("paper", "derived", "reconstructed"):
+            raise ValueError(f"claim {cid}: provenance {provenance!r} is not paper|derived|"
+                             "reconstructed")
+        full_id = f"{self.paper}.{cid}"
+        if any(c.id == full_id for c in self.claims):
+            raise ValueError(f"claim id {full_id} recorded twice")
+        claim = Claim(full_id, self.paper, f"notebooks/{self.notebook}.py", statement, source,
+                      provenance, kind, _text(expected), _text(measured), tolerance, status)
+        self.claims.append(claim)
+        return claim
+
+    def _hard(self, claim: Claim) -> Claim:
+        if claim.status == "fail":
+            self.write()
+            raise ClaimFailed(f"{claim.kind} claim {claim.id} failed: {claim.statement}\n"
+                              f"  expected {claim.expected}\n  measured {claim.measured}\n"
+                              f"  tolerance {claim.tolerance}")
+        return claim
+
+    def exact(self, cid: str, statement: str, *, source: str, provenance: Provenance,
+              expected: Any, measured: Any) -> Claim:
+        """Equality with no tolerance (ints, Fractions, tuples of them, strings)."""
+        status = "pass" if expected == measured else "fail"
+        return self._hard(self._add(cid, "exact", statement, source, provenance, expected,
+                                    measured, "none (equality)", status))
+
+    def close(self, cid: str, statement: str, *, source: str, provenance: Provenance,
+              expected: float, measured: float, atol: float, why: str) -> Claim:
+        """|measured - expected| <= atol, for float64 claims that are exact in theory."""
+        status = "pass" if abs(measured - expected) <= atol else "fail"
+        return self._hard(self._add(cid, "exact", statement, source, provenance, expected,
+                                    measured, f"atol {atol:g} ({why})", status))
+
+    def bound(self, cid: str, statement: str, *, source: str, provenance: Provenance,
+              measured: float, lower: float | None = None, upper: float | None = None,
+              why: str = "") -> Claim:
+        """lower <= measured <= upper (either side may be open)."""
+        ok = (lower is None or measured >= lower) and (upper is None or measured <= upper)
+        expected = f"[{'-inf' if lower is None else _text(lower)}, " \
+                   f"{'inf' if upper is None else _text(upper)}]"
+        return self._hard(self._add(cid, "bound", statement, source, provenance, expected,
+                                    measured, why or "inclusive interval", "pass" if ok else "fail"))
+
+    def statistical(self, cid: str, statement: str, *, source: str, provenance: Provenance,
+                    expected: str, measured: Any, holds: bool, tolerance: str = "") -> Claim:
+        """Recorded with its outcome; never stops the notebook."""
+        return self._add(cid, "statistical", statement, source, provenance, expected, measured,
+                         tolerance, "pass" if holds else "fail")
+
+    def qualitative(self, cid: str, statement: str, *, source: str, provenance: Provenance,
+                    expected: str, measured: Any, holds: bool) -> Claim:
+        """A shape or trend read off a figure; recorded with its outcome."""
+        return self._add(cid, "qualitative", statement, source, provenance, expected, measured,
+                         "", "pass" if holds else "fail")
+
+    def deviation(self, cid: str, statement: str, *, source: str, kind: str,
+                  expected: Any, measured: Any, evidence: str) -> Claim:
+        """The paper (as far as the spec knows it) is wrong or under-specified, shown here."""
+        if kind not in KINDS:
+            raise ValueError(f"claim {cid}: kind {kind!r} is not one of {KINDS}")
+        return self._add(cid, kind, statement, source, "derived", expected, measured, evidence,
+                         "deviation")
+
+    def write(self) -> None:
+        """Write the records with the parameters that produced them (deterministic JSON)."""
+        out = paths.claims_file(self.notebook)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        doc = {"notebook": self.notebook, "params": self.params,
+               "claims": [asdict(c) for c in self.claims], "summary": summarize(self.claims)}
+        out.write_text(json.dumps(doc, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
+
+    def table(self):
+        """The records as a DataFrame, for display at the end of a notebook."""
+        import pandas as pd
+        cols = ["id", "kind", "provenance", "expected", "measured", "status"]
+        return pd.DataFrame([asdict(c) for c in self.claims], columns=list(asdict(
+            self.claims[0]).keys()) if self.claims else cols)[cols]
+
+
+def summarize(claims: list[Claim] | list[dict]) -> dict[str, int]:
+    """Counts per status, every status present (zero included)."""
+    rows = [asdict(c) if isinstance(c, Claim) else c for c in claims]
+    return {s: sum(r["status"] == s for r in rows) for s in STATUSES}
+
+
+def load_all() -> list[dict]:
+    """Every per-notebook claims file under results/, in paper then notebook order."""
+    docs = []
+    for paper in paths.PAPERS:
+        folder = paths.results_dir(paper, "claims")
+        for f in sorted(folder.glob("*.json")) if folder.exists() else []:
+            docs.append(json.loads(f.read_text()))
+    return docs
+
+
+def render_markdown(docs: list[dict]) -> str:
+    """results/CLAIMS.md: one table per paper with status and provenance."""
+    lines = ["# Claims ledger", "",
+             "Generated by `python -m lib.claims` from results/<paper>/claims/*.json. "
+             "Do not edit.", ""]
+    for paper in paths.PAPERS:
+        rows = [c for d in docs if d["notebook"].startswith(paper + "/") for c in d["claims"]]
+        if not rows:
+            continue
+        profiles = sorted({d["params"].get("profile", "?") for d in docs
+                           if d["notebook"].startswith(paper + "/")})
+        s = summarize(rows)
+        lines += [f"## {paper}", "",
+                  f"profile: {', '.join(profiles)}; pass {s['pass']}, fail {s['fail']}, "
+                  f"deviation {s['deviation']}", "",
+                  "| status | id | kind | provenance | statement | expected | measured |",
+                  "|---|---|---|---|---|---|---|"]
+        for c in rows:
+            cells = [c["status"], f"`{c['id']}`", c["kind"], c["provenance"], c["statement"],
+                     c["expected"], c["measured"]]
+            lines.append("| " + " | ".join(str(x).replace("|", "\\|").replace("\n", " ")
+                                         for x in cells) + " |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def merge() -> dict[str, Any]:
+    """Write results/claims.json, results/CLAIMS.md and the per-paper metrics summary."""
+    docs = load_all()
+    claims = [c for d in docs for c in d["claims"]]
+    summary = {paper: summarize([c for c in claims if c["paper"] == paper])
+               for paper in paths.PAPERS if any(c["paper"] == paper for c in claims)}
+    profiles = {d["notebook"]: d["params"].get("profile") for d in docs}
+    out = paths.ledger_files()
+    out["json"].parent.mkdir(parents=True, exist_ok=True)
+    out["json"].write_text(json.dumps({"profiles": profiles, "summary": summary,
+                                       "claims": claims}, indent=1, sort_keys=True,
+                                      ensure_ascii=False) + "\n")
+    out["summary"].write_text(json.dumps(summary, indent=1, sort_keys=True) + "\n")
+    out["markdown"].write_text(render_markdown(docs))
+    return summary
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m lib.claims",
+                                     description="merge per-notebook claims into the ledger")
+    parser.parse_args(argv)
+    summary = merge()
+    for paper, counts in summary.items():
+        print(f"{paper}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,86 @@
+"""Models h(b; theta) with explicit gradients, batched over runs (torch, float64).
+
+Axes: R runs (seeds x step parameters x d), n points, d features, m neurons. Data may be shared,
+B of shape (n, d), or per run, B of shape (R, n, d) (the span-reduced engine stacks a different
+reduced data set per d). `direction(theta, B, coef)` returns sum_i coef[:, i] * grad h(b_i; theta),
+the only thing GD and the generalized perceptron need (spec §1.3, §2.1).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+
+
+def _batched(B: torch.Tensor, runs: int) -> torch.Tensor:
+    """View B as (R, n, d) without copying."""
+    return B if B.dim() == 3 else B.unsqueeze(0).expand(runs, *B.shape)
+
+
+@dataclass(frozen=True)
+class Linear:
+    """h(x; v) = v^T x, theta of shape (R, d); homogeneous of degree 1."""
+
+    degree: int = 1
+    name: str = "linear"
+
+    def output(self, theta: torch.Tensor, B: torch.Tensor) -> torch.Tensor:
+        return torch.einsum("rd,rnd->rn", theta, _batched(B, theta.shape[0]))  # (R, n)
+
+    def direction(self, theta: torch.Tensor, B: torch.Tensor, coef: torch.Tensor) -> torch.Tensor:
+        return torch.einsum("rn,rnd->rd", coef, _batched(B, theta.shape[0]))  # (R, d)
+
+
+@dataclass(frozen=True)
+class TwoLayer:
+    """h(x; W) = sum_j s_j phi(w_j^T x) with fixed outputs s, W of shape (R, m, d).
+
+    phi = "quadratic" (z^2, degree 2, spec §2.3) or "relu" (degree 1). Only W is trained.
+    """
+
+    s: tuple[float, ...] = (1.0, -1.0)
+    activation: str = "quadratic"
+
+    def __post_init__(self):
+        if self.activation not in ("quadratic", "relu"):
+            raise ValueError(f"TwoLayer: activation = {self.activation!r}; allowed: "
+                             "'quadratic', 'relu'")
+
+    @property
+    def degree(self) -> int:
+        return 2 if self.activation == "quadratic" else 1
+
+    @property
+    def name(self) -> str:
+        return f"two-layer {self.activation}"
+
+    def _s(self, like: torch.Tensor) -> torch.Tensor:
+        return torch.tensor(self.s, dtype=like.dtype, device=like.device)
+
+    def _phi(self, z: torch.Tensor) -> torch.Tensor:
+        return z * z if self.activation == "quadratic" else torch.relu(z)
+
+    def _dphi(self, z: torch.Tensor) -> torch.Tensor:
+        return 2 * z if self.activation == "quadratic" else (z > 0).to(z.dtype)
+
+    def output(self, theta: torch.Tensor, B: torch.Tensor) -> torch.Tensor:
+        pre = torch.einsum("rmd,rnd->rmn", theta, _batched(B, theta.shape[0]))  # (R, m, n)
+        return torch.einsum("m,rmn->rn", self._s(theta), self._phi(pre))        # (R, n)
+
+    def direction(self, theta: torch.Tensor, B: torch.Tensor, coef: torch.Tensor) -> torch.Tensor:
+        Bb = _batched(B, theta.shape[0])
+        pre = torch.einsum("rmd,rnd->rmn", theta, Bb)                           # (R, m, n)
+        c = coef[:, None, :] * self._s(theta)[None, :, None] * self._dphi(pre)  # (R, m, n)
+        return torch.einsum("rmn,rnd->rmd", c, Bb)                               # (R, m, d)
+
+
+def make_model(kind: str, m: int = 2, activation: str = "quadratic"):
+    """The swappable model entry point: "linear" or "two_layer" (outputs s = +-1 alternating)."""
+    if kind == "linear":
+        return Linear()
+    if kind == "two_layer":
+        if m < 1:
+            raise ValueError(f"make_model: m = {m}; allowed: m >= 1")
+        return TwoLayer(s=tuple(1.0 if j % 2 == 0 else -1.0 for j in range(m)),
+                        activation=activation)
+    raise ValueError(f"make_model: kind = {kind!r}; allowed: 'linear', 'two_layer'")

@@ -1,0 +1,88 @@
+"""Every path the companion reads or writes, derived from this file's location.
+
+Notebooks, tests and stages call these helpers instead of spelling paths, so the code works from
+any working directory (JupyterLab, papermill, nbval each pick a different one). `dvc.yaml` is the
+only other place a path is spelled, and a test checks that the two agree.
+"""
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "data"
+RESULTS = ROOT / "results"
+NOTEBOOKS = ROOT / "notebooks"
+PARAMS_FILE = ROOT / "params.yaml"
+PAPERS = ("gd_perceptron", "equivariance", "linear_rnns")
+
+
+def split_notebook(notebook: str) -> tuple[str, str]:
+    """Split a notebook id "<paper>/<stem>" into its paper and stem, refusing unknown papers."""
+    paper, sep, stem = notebook.partition("/")
+    if not sep or not stem or "/" in stem:
+        raise ValueError(f"notebook id {notebook!r} must look like '<paper>/<stem>'")
+    if paper not in PAPERS:
+        raise ValueError(f"notebook id {notebook!r}: paper {paper!r} is not one of {PAPERS}")
+    return paper, stem
+
+
+def notebook_source(notebook: str) -> Path:
+    """The jupytext percent file that is the notebook's source of truth."""
+    paper, stem = split_notebook(notebook)
+    return NOTEBOOKS / paper / f"{stem}.py"
+
+
+def notebook_id(path: Path | str) -> str:
+    """The id "<paper>/<stem>" of a notebook source path (absolute or relative to the root)."""
+    path = Path(path)
+    path = (path if path.is_absolute() else ROOT / path).resolve()
+    rel = path.relative_to(NOTEBOOKS)
+    if len(rel.parts) != 2 or rel.suffix != ".py":
+        raise ValueError(f"{path} is not a notebook source notebooks/<paper>/<stem>.py")
+    notebook = f"{rel.parts[0]}/{rel.stem}"
+    split_notebook(notebook)
+    return notebook
+
+
+def results_dir(paper: str, kind: str) -> Path:
+    """results/<paper>/<kind>, kind one of executed, figures, tables, claims."""
+    if kind not in ("executed", "figures", "tables", "claims"):
+        raise ValueError(f"results kind {kind!r} is not one of executed, figures, tables, claims")
+    return RESULTS / paper / kind
+
+
+def figures_dir(notebook: str) -> Path:
+    """Folder holding one notebook's figures (a DVC output of its stage)."""
+    paper, stem = split_notebook(notebook)
+    return results_dir(paper, "figures") / stem
+
+
+def tables_dir(notebook: str) -> Path:
+    """Folder holding one notebook's tables (a DVC output of its stage)."""
+    paper, stem = split_notebook(notebook)
+    return results_dir(paper, "tables") / stem
+
+
+def claims_file(notebook: str) -> Path:
+    """One notebook's claim records (the stage's metric file)."""
+    paper, stem = split_notebook(notebook)
+    return results_dir(paper, "claims") / f"{stem}.json"
+
+
+def executed_file(notebook: str) -> Path:
+    """Where the runner writes the executed copy of a notebook."""
+    paper, stem = split_notebook(notebook)
+    return results_dir(paper, "executed") / f"{stem}.ipynb"
+
+
+def data_file(name: str) -> Path:
+    """A file under data/ (restored by `dvc pull data.dvc`), checked to exist."""
+    path = DATA / name
+    if not path.exists():
+        raise FileNotFoundError(
+            f"data file {path} is missing: run `dvc pull data.dvc` (see data/README.md)")
+    return path
+
+
+def ledger_files() -> dict[str, Path]:
+    """Outputs of the claims stage: merged JSON, rendered table and the metrics summary."""
+    return {"json": RESULTS / "claims.json", "markdown": RESULTS / "CLAIMS.md",
+            "summary": RESULTS / "claims_summary.json"}

@@ -1,0 +1,69 @@
+"""One figure style for all papers: sizes, palette, fonts, deterministic PNG + PDF output.
+
+Notebooks draw with matplotlib on `figure()` and save with `save_figure()`; no notebook edits
+rcParams or calls plt.savefig itself. Style only: no per-figure drawing code lives here.
+"""
+from __future__ import annotations
+
+import matplotlib
+import matplotlib.pyplot as plt
+import seaborn as sns
+
+from lib import paths
+
+WIDTH = 3.4          # inches per panel: one column of a two-column paper
+HEIGHT = 2.6
+PALETTE = "colorblind"
+
+STYLE = {
+    "figure.dpi": 110,
+    "savefig.dpi": 150,
+    "font.size": 8,
+    "axes.titlesize": 9,
+    "axes.labelsize": 8,
+    "legend.fontsize": 7,
+    "xtick.labelsize": 7,
+    "ytick.labelsize": 7,
+    "pdf.fonttype": 42,     # embed TrueType so the PDF is editable and searchable
+    "ps.fonttype": 42,
+    "svg.hashsalt": "companion",
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "figure.constrained_layout.use": True,
+}
+
+
+def apply_style() -> None:
+    """Set the house rcParams and palette (idempotent)."""
+    sns.set_theme(context="paper", style="ticks", palette=PALETTE, rc=STYLE)
+
+
+def figure(nrows: int = 1, ncols: int = 1, *, width: float | None = None,
+           height: float | None = None, **kwargs):
+    """A styled (fig, axes) pair sized in house panels."""
+    apply_style()
+    size = (width or WIDTH * ncols, height or HEIGHT * nrows)
+    return plt.subplots(nrows, ncols, figsize=size, **kwargs)
+
+
+def save_figure(fig, notebook: str, panel: str | None = None) -> list:
+    """Write <stem>[_<panel>].png and .pdf into the notebook's figures folder, byte-stable."""
+    paper, stem = paths.split_notebook(notebook)
+    folder = paths.figures_dir(notebook)
+    folder.mkdir(parents=True, exist_ok=True)
+    name = stem if panel is None else f"{stem}_{panel}"
+    png, pdf = folder / f"{name}.png", folder / f"{name}.pdf"
+    fig.savefig(png, metadata={"Software": None})
+    fig.savefig(pdf, metadata={"CreationDate": None, "ModDate": None, "Producer": None,
+                               "Creator": None})
+    return [png, pdf]
+
+
+def palette(n: int) -> list:
+    """n colours of the house palette."""
+    return sns.color_palette(PALETTE, n)
+
+
+def is_headless() -> bool:
+    """True when no display backend is in use (papermill, nbval, scripts)."""
+    return matplotlib.get_backend().lower() in ("agg", "pdf", "svg")

@@ -1,0 +1,125 @@
+"""Execute a jupytext notebook headless with papermill, the way every DVC stage does.
+
+    python -m lib.runner notebooks/<paper>/<stem>.py [--out EXECUTED.ipynb] [--profile P]
+                         [-p key=value ...] [--prepare-only]
+
+Parameters are merged (params.yaml section, profile overrides, -p overrides) and validated before
+any compute. The kernel runs with the repository root as its working directory. Volatile metadata
+(timestamps, durations) is stripped from the executed copy. On error the failing cell's source
+and traceback are printed and the exit status is non-zero.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import sys
+from pathlib import Path
+
+import jupytext
+import nbformat
+import yaml
+
+from lib import params, paths
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+VOLATILE_CELL_KEYS = ("execution", "papermill")
+
+
+def parse_overrides(pairs: list[str]) -> dict:
+    """-p key=value pairs, each value parsed as YAML (so 3 is an int, 0.5 a float)."""
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.isidentifier():
+            raise params.ParamsError(f"-p {pair!r}: expected key=value with a Python identifier")
+        out[key] = yaml.safe_load(value)
+    return out
+
+
+def load_notebook(source: Path) -> nbformat.NotebookNode:
+    """Read the percent .py source as a notebook with an explicit python3 kernel."""
+    nb = jupytext.read(source)
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}
+    nb.metadata.setdefault("language_info", {"name": "python"})
+    return nb
+
+
+def strip_volatile(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """Remove timestamps and durations so that reruns differ only where results differ."""
+    nb.metadata.pop("papermill", None)
+    nb.metadata.get("widgets", {}).clear()
+    for cell in nb.cells:
+        for key in VOLATILE_CELL_KEYS:
+            cell.metadata.pop(key, None)
+    return nb
+
+
+def clean_outputs(notebook: str) -> None:
+    """Remove the notebook's previous figures, tables and claims: stages rewrite them whole."""
+    shutil.rmtree(paths.figures_dir(notebook), ignore_errors=True)
+    shutil.rmtree(paths.tables_dir(notebook), ignore_errors=True)
+    paths.claims_file(notebook).unlink(missing_ok=True)
+
+
+def report_failure(err: Exception, out: Path) -> None:
+    """Print the failing cell and its traceback, readable without opening the notebook."""
+    source = getattr(err, "source", None)
+    tb = getattr(err, "traceback", None)
+    print("\n=== notebook failed ===", file=sys.stderr)
+    if source is not None:
+        print(f"--- cell {getattr(err, 'exec_count', '?')} ---\n{source}\n--- traceback ---",
+              file=sys.stderr)
+        print(ANSI.sub("", "\n".join(tb or [str(err)])), file=sys.stderr)
+    else:
+        print(str(err), file=sys.stderr)
+    print(f"executed copy (with the error): {out}", file=sys.stderr)
+
+
+def run(source: Path, out: Path | None, profile: str | None, overrides: dict,
+        prepare_only: bool = False) -> int:
+    """Validate, execute, strip and write; return a process exit status."""
+    import papermill  # deferred: slow import, not needed for --help or validation errors
+
+    notebook = paths.notebook_id(source)
+    cfg = params.resolve(notebook, profile, overrides)
+    out = out or paths.executed_file(notebook)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if not prepare_only:
+        clean_outputs(notebook)
+    nb = load_notebook(paths.notebook_source(notebook))
+    try:
+        result = papermill.execute_notebook(
+            nb, str(out), parameters=cfg.model_dump(), kernel_name="python3",
+            language="python", cwd=str(paths.ROOT), progress_bar=not prepare_only,
+            prepare_only=prepare_only)
+    except papermill.PapermillExecutionError as err:
+        report_failure(err, out)
+        return 1
+    nbformat.write(strip_volatile(result), str(out))
+    print(f"{notebook} ({cfg.profile}) -> {out}", file=sys.stderr)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m lib.runner",
+                                     description="execute a notebook with validated params")
+    parser.add_argument("notebook", type=Path, help="notebooks/<paper>/<stem>.py")
+    parser.add_argument("--out", type=Path, help="executed .ipynb (default: results/...)")
+    parser.add_argument("--profile", choices=params.PROFILES, help="default: params.yaml's")
+    parser.add_argument("-p", dest="pairs", action="append", default=[], metavar="KEY=VALUE",
+                        help="override one parameter (YAML value)")
+    parser.add_argument("--prepare-only", action="store_true",
+                        help="inject parameters without executing (used for nbval)")
+    args = parser.parse_args(argv)
+    try:
+        return run(args.notebook, args.out, args.profile, parse_overrides(args.pairs),
+                   args.prepare_only)
+    except params.ParamsError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,209 @@
+# %% [markdown]
+# # GD on the logistic loss becomes a (generalized) perceptron at large scale
+#
+# **Claim (Tyurin, arXiv 2512.11587, abstract and §2; spec §2.2).** For models trained with the
+# logistic loss, GD steps reduce to generalized-perceptron steps: for linear models from 0,
+# $v_t/\gamma \to u_t$ (batch perceptron) as $\gamma\to\infty$; for a model homogeneous of degree
+# $k$ started at $\alpha\bar W_0$ with step $\gamma=\eta\alpha^{2-k}$, $W_t/\alpha \to$ the GP
+# iterate from $\bar W_0$.
+#
+# **Sources.** F0 uses the author's own examples from his earlier paper (arXiv 2412.08424,
+# Thm 4.1 and Thm 5.1; spec §8, provenance `paper`). F3 is the spec's reconstruction (spec §4 F3,
+# provenance `reconstructed`): random Gaussian data and a quadratic two-layer model with $m=4$.
+#
+# **Decisions where the spec is open.** The scaled form of the reduction (spec §2.2, open
+# question 7) is the one checked; the worst-case set's $n$ is not printed, so we scan $n$ and
+# report which values reproduce the published count of 308 (spec §8 guesses $n\approx300$).
+#
+# **Look for:** the loss at $t=1$ growing linearly in $\gamma$ while $t=2$ separates; the gap
+# between GD and the GP falling off a cliff to machine precision as the scale grows.
+
+# %% tags=["parameters"]
+profile = "default"  # smoke | default | paper
+seed = 0  # every random draw derives from this
+gammas = [1.0, 10.0, 100.0, 1000.0, 10000.0, 100000.0]  # Thm 4.1 example
+worst_case_n = [10, 100, 300, 997, 998, 999, 1000, 1001, 1002, 1003, 1010]  # which n gives 308?
+worst_case_gamma = 100.0  # Table 1 row: LR+GD at gamma = 100
+worst_case_max_iter = 5000  # cap, reported if hit
+equiv_n = 20  # F3: Gaussian points
+equiv_d = 50  # F3: dimension
+equiv_linear_steps = 60  # F3: horizon of the linear gap
+equiv_linear_gammas = [10.0, 100.0, 1000.0, 10000.0, 1000000.0]
+equiv_m = 4  # F3: quadratic neurons
+equiv_eta = 0.05  # F3: GP step of the quadratic model
+equiv_quad_steps = 40  # F3: horizon of the quadratic gap
+equiv_scales = [1.0, 10.0, 100.0, 1000.0, 10000.0, 100000.0, 1000000.0]  # saturation alpha^k
+
+# %%
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+import torch
+
+from lib import claims, params, paths, plotting
+from lib.gd_perceptron import datasets, equivalence, examples, exact, models
+
+NOTEBOOK = "gd_perceptron/01_reduction"
+cfg = params.from_namespace(NOTEBOOK, globals())
+table1 = pd.read_csv(paths.data_file("gd_perceptron/table1_tyurin2025.csv"))
+ledger = claims.Ledger(NOTEBOOK, cfg)
+rng = np.random.default_rng(cfg.seed)
+gen = torch.Generator().manual_seed(cfg.seed)
+
+# %% [markdown]
+# ## F0a: the loss is an unreliable progress measure (author's Thm 4.1 example)
+# Points $(1,-1)$ labelled $+1$ and $(-1,-4)$ labelled $-1$. The GP limit is computed exactly in
+# rational arithmetic; GD is run in float64 for every $\gamma$ at once.
+
+# %%
+B41, y41 = datasets.loss_unreliable_2d()
+steps = exact.perceptron_steps(exact.gram(B41), y41, tie="half")
+gp_coef = [next(steps)[1] for _ in range(3)]                   # a_t, u_t = sum_i a_t[i] b_i
+gp_iter = [tuple(sum(a[i] * int(B41[i, k]) for i in range(2)) for k in range(2)) for a in gp_coef]
+run41 = examples.thm41_runs(cfg.gammas)
+
+fig, axes = plotting.figure(1, 3)
+axes[0].loglog(run41.gammas, run41.loss[:, 1], "o-", label="t = 1")
+axes[0].loglog(run41.gammas, np.maximum(run41.loss[:, 2], 1e-300), "s-", label="t = 2")
+axes[0].set(xlabel=r"step size $\gamma$", ylabel="logistic loss", title="loss after 1 and 2 steps")
+axes[0].legend()
+err2 = np.abs(run41.theta2 - np.array([1.0, 0.25])).max(axis=1)
+axes[1].loglog(run41.gammas, np.maximum(err2, 1e-18), "o-")
+axes[1].set(xlabel=r"$\gamma$", ylabel=r"$\|\theta_2/\gamma-(1,1/4)\|_\infty$",
+            title="GD iterate -> perceptron iterate")
+axes[2].semilogx(run41.gammas, run41.grad_norm[:, 1], "o-", label="t = 1")
+axes[2].semilogx(run41.gammas, run41.grad_norm[:, 2], "s-", label="t = 2")
+axes[2].axhline(np.sqrt(2) / 2, ls=":", c="k", label=r"$\sqrt{2}/2$")
+axes[2].set(xlabel=r"$\gamma$", ylabel=r"$\|\nabla f\|$", title="gradient norm")
+axes[2].legend()
+plotting.save_figure(fig, NOTEBOOK, "thm41")
+
+# %%
+src41 = "arXiv 2412.08424 Thm 4.1 (spec §8)"
+ledger.exact("thm41.theta1_over_gamma", "from 0 the GP (gamma -> oo limit) gives theta_1 = (1/2, 3/4)",
+             source=src41, provenance="paper", expected=(Fraction(1, 2), Fraction(3, 4)),
+             measured=gp_iter[1])
+ledger.exact("thm41.theta2_over_gamma", "the second GP iterate is (1, 1/4), which separates the data",
+             source=src41, provenance="paper", expected=(Fraction(1), Fraction(1, 4)),
+             measured=gp_iter[2])
+ledger.close("thm41.gd_theta1_exact", "GD's theta_1/gamma equals (1/2, 3/4) for every gamma (S(0) = 1/2)",
+             source=src41, provenance="derived", expected=0.0,
+             measured=float(np.abs(run41.theta1 - [0.5, 0.75]).max()), atol=1e-15,
+             why="two float64 roundings")
+ledger.bound("thm41.gd_theta2_converges", "at the largest gamma, GD's theta_2/gamma is (1, 1/4) to 1e-12",
+             source=src41, provenance="derived", measured=float(err2[-1]), upper=1e-12)
+ledger.qualitative("thm41.loss_blows_up", "f(theta_1) grows with gamma while f(theta_2) -> 0",
+                   source=src41, provenance="paper", expected="loss_1 increasing, loss_2 decreasing",
+                   measured=f"loss_1 {run41.loss[0, 1]:.3g} -> {run41.loss[-1, 1]:.3g}; "
+                            f"loss_2 {run41.loss[0, 2]:.3g} -> {run41.loss[-1, 2]:.3g}",
+                   holds=bool(np.all(np.diff(run41.loss[:, 1]) > 0)
+                              and np.all(np.diff(run41.loss[:, 2]) <= 0)
+                              and run41.loss[-1, 2] < 1e-12))
+ledger.close("thm41.grad_norm_t1", "the gradient norm at theta_1 tends to sqrt(2)/2",
+             source=src41, provenance="paper", expected=float(np.sqrt(2) / 2),
+             measured=float(run41.grad_norm[-1, 1]), atol=1e-9, why="exp(-gamma) terms at gamma=1e5")
+
+# %% [markdown]
+# ## F0b: the worst-case set (author's Thm 5.1) and his Table 1
+# One point $(0.5,-1)$ labelled $+1$ and $n-1$ copies of $(-0.5,-1)$ labelled $-1$. His Table 1
+# reports 308 iterations for LR+GD at $\gamma=100$ and 2 / 2 / 16 / 157 for Normalized LR+GD at
+# $\gamma$ = 100 / 10 / 1 / 0.1, without stating $n$. We scan $n$.
+
+# %%
+wc_rows = [(n, *examples.worst_case_count(n, cfg.worst_case_gamma, False, cfg.worst_case_max_iter))
+           for n in cfg.worst_case_n]
+scan = pd.DataFrame(wc_rows, columns=["n", "iterations", "capped"])
+paper_wc = table1[table1.dataset == "worst_case_thm5_1"]
+target = int(paper_wc[paper_wc.method == "LR+GD"].iterations.iloc[0])
+matching = scan[scan.iterations == target].n.tolist()
+n_star = 1000 if 1000 in matching else (matching[0] if matching else None)
+if n_star is not None:
+    norm_rows = paper_wc[paper_wc.method == "Normalized LR+GD"]
+    ours = [examples.worst_case_count(n_star, g, True, cfg.worst_case_max_iter)[0]
+            for g in norm_rows.gamma]
+    compare = norm_rows.assign(ours=ours, n=n_star)
+else:
+    compare = paper_wc.assign(ours=np.nan, n=np.nan)
+tables = paths.tables_dir(NOTEBOOK)
+tables.mkdir(parents=True, exist_ok=True)
+scan.to_csv(tables / "worst_case_scan.csv", index=False)
+compare.to_csv(tables / "table1_worst_case.csv", index=False)
+
+fig, ax = plotting.figure()
+ax.plot(scan.n, scan.iterations, "o-", label=rf"LR+GD, $\gamma$={cfg.worst_case_gamma:g}")
+ax.axhline(target, ls=":", c="k", label=f"Table 1: {target}")
+ax.set(xlabel="n (points)", ylabel="iterations to separate", title="worst-case set: Θ(n)")
+ax.legend()
+plotting.save_figure(fig, NOTEBOOK, "worst_case")
+compare
+
+# %%
+srcT1 = "arXiv 2412.08424 Table 1 (spec §8); n not printed there"
+ledger.statistical("worst_case.n_reproducing_308",
+                   f"some n reproduces the published {target} iterations of LR+GD at gamma = 100",
+                   source=srcT1, provenance="paper", expected=f"{target} for some scanned n",
+                   measured=f"n in {matching}" if matching else "no scanned n",
+                   holds=bool(matching))
+if n_star is not None:
+    ledger.statistical("worst_case.normalized_rows_at_n_star",
+                       f"at n = {n_star} Normalized LR+GD reproduces the published row",
+                       source=srcT1, provenance="paper", expected=compare.iterations.tolist(),
+                       measured=ours, holds=ours == compare.iterations.tolist())
+
+# %% [markdown]
+# ## F3: GD -> GP equivalence, error vs scale
+# Linear model from 0 on 20 Gaussian points in $d=50$ (random teacher labels); quadratic
+# two-layer model ($m=4$, $s=\pm1$) from $\alpha\bar W_0$ with $\gamma=\eta$ (degree $k=2$) and a
+# ReLU model ($k=1$) with $\gamma=\eta\alpha$. The sigmoid saturates like $\exp(-\alpha^k|h|)$, so
+# both are compared at the same saturation scale $\alpha^k$.
+
+# %%
+Beq, yeq = datasets.random_separable(cfg.equiv_n, cfg.equiv_d, rng)
+lin_gap = equivalence.linear_gap(models.Linear(), Beq, yeq, cfg.equiv_linear_gammas,
+                                 cfg.equiv_linear_steps).numpy()
+W0 = torch.randn(cfg.equiv_m, cfg.equiv_d, generator=gen, dtype=torch.float64)
+saturation = np.array(cfg.equiv_scales)                       # alpha^k, k = degree
+gaps = {act: equivalence.scaled_gap(model, Beq, yeq, W0, cfg.equiv_eta,
+                                    list(saturation ** (1 / model.degree)), cfg.equiv_quad_steps).numpy()
+        for act in ("quadratic", "relu")
+        for model in [models.make_model("two_layer", cfg.equiv_m, act)]}
+
+fig, axes = plotting.figure(1, 2)
+axes[0].loglog(cfg.equiv_linear_gammas, np.maximum(lin_gap, 1e-18), "o-")
+axes[0].set(xlabel=r"$\gamma$", ylabel=r"$\max_t\|v_t/\gamma-u_t\|_\infty$", title="linear, from 0")
+for act, g in gaps.items():
+    axes[1].loglog(saturation, np.maximum(g, 1e-18), "o-", label=act)
+axes[1].set(xlabel=r"saturation scale $\alpha^k$", ylabel="max relative error",
+            title="two-layer, from αW̄₀")
+axes[1].legend()
+plotting.save_figure(fig, NOTEBOOK, "equivalence")
+pd.DataFrame({"gamma": cfg.equiv_linear_gammas, "linear_gap": lin_gap}).to_csv(
+    tables / "equivalence_linear.csv", index=False)
+pd.DataFrame({"alpha_pow_k": saturation, **{f"{a}_gap": g for a, g in gaps.items()}}).to_csv(
+    tables / "equivalence_two_layer.csv", index=False)
+
+# %%
+src3 = "spec §5 checks 1-2 (F3 reconstructed)"
+big = [g for g in cfg.equiv_linear_gammas if g >= 1e4]
+ledger.bound("equivalence.linear_large_gamma", "linear GD/gamma matches the GP to 1e-12 for gamma >= 1e4",
+             source=src3, provenance="reconstructed",
+             measured=float(max(lin_gap[i] for i, g in enumerate(cfg.equiv_linear_gammas) if g >= 1e4)),
+             upper=1e-12, why="float64; spec observed 5.6e-17 at 1e3")
+small = [lin_gap[i] for i, g in enumerate(cfg.equiv_linear_gammas) if g <= 1e3]
+ledger.qualitative("equivalence.linear_monotone", "the linear gap does not increase with gamma up to 1e3",
+                   source=src3, provenance="reconstructed", expected="non-increasing",
+                   measured=[float(x) for x in small], holds=bool(np.all(np.diff(small) <= 1e-16)))
+for act, g in gaps.items():
+    ledger.bound(f"equivalence.{act}_alpha_max", f"{act} two-layer GD/alpha matches the GP to 1e-10 at the largest alpha^k",
+                 source=src3, provenance="reconstructed", measured=float(g[-1]), upper=1e-10,
+                 why="float64 relative error; spec observed 1.1e-15 for quadratic at alpha = 100")
+ledger.write()
+ledger.table()
+
+# %% [markdown]
+# **What we saw.** The Thm 4.1 iterates match the published values exactly, and GD's loss at
+# $t=1$ grows with $\gamma$ while the second iterate already separates. The worst-case set needs
+# $n\approx1000$ points, not the $n\approx300$ the spec guessed, to reproduce the published 308
+# iterations (see `worst_case.*` in the ledger and `tables/01_reduction/table1_worst_case.csv`).
+# The GD-GP gap collapses to float64 rounding once the scale saturates the sigmoid.

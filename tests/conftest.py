@@ -1,0 +1,27 @@
+"""Shared test helpers: one float comparison that names what it compares."""
+import numpy as np
+import pytest
+
+
+def assert_close(name: str, ref, got, *, rtol: float, atol: float) -> None:
+    """Fail with the quantity's name and the worst error unless |got - ref| <= atol + rtol |ref|.
+
+    NaN on either side always fails. Callers state why their tolerances have the size they have.
+    """
+    ref = np.asarray(ref, dtype=np.float64)
+    got = np.asarray(got, dtype=np.float64)
+    assert ref.shape == got.shape, f"{name}: shape {got.shape} != reference {ref.shape}"
+    assert not np.isnan(ref).any(), f"{name}: reference has NaN"
+    assert not np.isnan(got).any(), f"{name}: result has NaN"
+    err = np.abs(got - ref)
+    allowed = atol + rtol * np.abs(ref)
+    worst = int(np.argmax(err - allowed)) if err.size else 0
+    assert np.all(err <= allowed), (
+        f"{name}: max abs err {err.max():.3e} (at flat index {worst}: got "
+        f"{got.flat[worst]!r}, ref {ref.flat[worst]!r}); allowed atol {atol:g} + rtol {rtol:g}")
+
+
+@pytest.fixture
+def close():
+    """The assert_close helper as a fixture, for tests that prefer injection."""
+    return assert_close
