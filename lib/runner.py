@@ -11,7 +11,9 @@ and traceback are printed and the exit status is non-zero.
 from __future__ import annotations
 
 import argparse
+import json
 import re
+import time
 import shutil
 import sys
 from pathlib import Path
@@ -77,6 +79,19 @@ def report_failure(err: Exception, out: Path) -> None:
     print(f"executed copy (with the error): {out}", file=sys.stderr)
 
 
+def timing_file(notebook: str) -> Path:
+    """Wall time of the last run (not a DVC output: it differs on every run; read by the report)."""
+    return paths.RESULTS / "timings" / f"{notebook.replace('/', '__')}.json"
+
+
+def record_timing(notebook: str, profile: str, seconds: float) -> None:
+    out = timing_file(notebook)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({"notebook": notebook, "profile": profile,
+                               "wall_s": round(seconds, 2),
+                               "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}))
+
+
 def run(source: Path, out: Path | None, profile: str | None, overrides: dict,
         prepare_only: bool = False) -> int:
     """Validate, execute, strip and write; return a process exit status."""
@@ -89,6 +104,7 @@ def run(source: Path, out: Path | None, profile: str | None, overrides: dict,
     if not prepare_only:
         clean_outputs(notebook)
     nb = load_notebook(paths.notebook_source(notebook))
+    start = time.perf_counter()
     try:
         result = papermill.execute_notebook(
             nb, str(out), parameters=cfg.model_dump(), kernel_name="python3",
@@ -98,6 +114,8 @@ def run(source: Path, out: Path | None, profile: str | None, overrides: dict,
         report_failure(err, out)
         return 1
     nbformat.write(strip_volatile(result), str(out))
+    if not prepare_only:
+        record_timing(notebook, cfg.profile, time.perf_counter() - start)
     print(f"{notebook} ({cfg.profile}) -> {out}", file=sys.stderr)
     return 0
 

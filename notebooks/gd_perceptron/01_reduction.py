@@ -23,7 +23,7 @@ profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
 gammas = [1.0, 10.0, 100.0, 1000.0, 10000.0, 100000.0]  # Thm 4.1 example
 worst_case_n = [10, 100, 300, 997, 998, 999, 1000, 1001, 1002, 1003, 1010]  # which n gives 308?
-worst_case_gamma = 100.0  # Table 1 row: LR+GD at gamma = 100
+worst_case_gamma = 100.0  # step of the Table 1 row LR+GD
 worst_case_max_iter = 5000  # cap, reported if hit
 equiv_n = 20  # F3: Gaussian points
 equiv_d = 50  # F3: dimension

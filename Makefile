@@ -1,0 +1,59 @@
+# Two commands: `make repro` regenerates every result, `make test` checks everything.
+# Uses the active virtualenv or conda env when there is one, otherwise creates .venv.
+
+ifdef VIRTUAL_ENV
+  BIN := $(VIRTUAL_ENV)/bin
+else ifdef CONDA_PREFIX
+  BIN := $(CONDA_PREFIX)/bin
+else
+  BIN := .venv/bin
+endif
+PY := $(BIN)/python
+DVC := $(BIN)/dvc
+SMOKE := build/smoke
+STAMP := $(BIN)/.companion-installed
+
+.PHONY: setup data repro test unit nbval report-smoke browser report lab bench clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || python3 -m venv .venv
+	$(PY) -m pip install --quiet --disable-pip-version-check -e .
+	@touch $@
+
+data: setup
+	$(DVC) pull --quiet data.dvc
+
+repro: data
+	$(DVC) repro
+	@echo "report: results/report/index.html   claims: results/CLAIMS.md"
+
+test: data unit nbval report-smoke browser
+
+unit: setup
+	$(PY) -m pytest tests --ignore=tests/report -q -p no:cacheprovider
+	$(PY) -m pytest tests/report -q -p no:cacheprovider -k "not browser"
+
+nbval: setup
+	$(PY) -m lib.smoke $(SMOKE)
+	$(PY) -m pytest -q -p no:cacheprovider --nbval-lax --nbval-current-env $(SMOKE)/*.ipynb
+
+report-smoke: setup
+	cd $(SMOKE) && $(abspath $(PY)) -m lib.claims && $(abspath $(PY)) -m lib.report
+
+browser: setup
+	$(PY) -m pytest tests/report -q -p no:cacheprovider --report-dir $(SMOKE)/results/report
+
+report: setup
+	$(PY) -m lib.claims && $(PY) -m lib.report
+	@echo "report: results/report/index.html"
+
+lab: setup
+	$(BIN)/jupyter lab --notebook-dir=.
+
+bench: setup
+	@for b in bench/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
+
+clean:
+	rm -rf build .pytest_cache

@@ -1,0 +1,59 @@
+"""lib.claims: hard claims stop the notebook, soft claims are recorded whatever they say."""
+import json
+from fractions import Fraction
+
+import pytest
+
+from lib import claims, paths
+
+
+@pytest.fixture
+def ledger(tmp_path, monkeypatch):
+    monkeypatch.setattr(paths, "RESULTS", tmp_path)
+    return claims.Ledger("gd_perceptron/99_test", {"profile": "smoke"})
+
+
+def test_exact_pass_and_fail(ledger):
+    assert ledger.exact("a", "1/2 = 2/4", source="s", provenance="derived",
+                        expected=Fraction(1, 2), measured=Fraction(2, 4)).status == "pass"
+    with pytest.raises(claims.ClaimFailed, match="exact claim gd_perceptron.b failed"):
+        ledger.exact("b", "3 = 4", source="s", provenance="derived", expected=3, measured=4)
+    written = json.loads(paths.claims_file("gd_perceptron/99_test").read_text())
+    assert [c["status"] for c in written["claims"]] == ["pass", "fail"]
+
+
+def test_bound_edges_are_inclusive(ledger):
+    assert ledger.bound("b", "x in [0, 1]", source="s", provenance="derived", measured=1.0,
+                        lower=0.0, upper=1.0).status == "pass"
+    with pytest.raises(claims.ClaimFailed):
+        ledger.bound("c", "x <= 1", source="s", provenance="derived", measured=1.5, upper=1.0)
+
+
+def test_statistical_failure_is_recorded_not_raised(ledger):
+    c = ledger.statistical("s", "A beats B", source="s", provenance="reconstructed",
+                           expected="A > B", measured="A < B", holds=False)
+    assert c.status == "fail"
+
+
+def test_deviation_and_bad_provenance(ledger):
+    assert ledger.deviation("d", "paper says x", source="s", kind="exact", expected="x",
+                            measured="y", evidence="counter-example").status == "deviation"
+    with pytest.raises(ValueError, match="provenance"):
+        ledger.exact("e", "x", source="s", provenance="guess", expected=1, measured=1)
+
+
+def test_duplicate_id_refused(ledger):
+    ledger.exact("a", "x", source="s", provenance="derived", expected=1, measured=1)
+    with pytest.raises(ValueError, match="recorded twice"):
+        ledger.exact("a", "x", source="s", provenance="derived", expected=1, measured=1)
+
+
+def test_merge_writes_json_markdown_and_summary(ledger):
+    ledger.exact("a", "x", source="s", provenance="derived", expected=1, measured=1)
+    ledger.statistical("s", "y", source="s", provenance="paper", expected="e", measured="m",
+                       holds=False)
+    ledger.write()
+    summary = claims.merge()
+    assert summary == {"gd_perceptron": {"pass": 1, "fail": 1, "deviation": 0}}
+    md = paths.ledger_files()["markdown"].read_text()
+    assert "| pass | `gd_perceptron.a` |" in md and "## gd_perceptron" in md
