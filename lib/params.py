@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from pathlib import Path
 from typing import Any, Literal, Mapping
 
 import yaml
@@ -166,8 +167,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.stamp:
         # Constant content: downstream stages re-run only when their own params change.
-        with open(args.stamp, "w") as fh:
-            fh.write("params.yaml validated\n")
+        stamp = Path(args.stamp)
+        stamp.parent.mkdir(parents=True, exist_ok=True)
+        stamp.write_text("params.yaml validated\n")
     print(f"params.yaml OK: {len(checked)} notebook sections x {len(PROFILES)} profiles")
     return 0
 

@@ -52,7 +52,8 @@ def strip_volatile(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     """Remove timestamps and durations so that reruns differ only where results differ."""
     nb.metadata.pop("papermill", None)
     nb.metadata.get("widgets", {}).clear()
-    for cell in nb.cells:
+    for i, cell in enumerate(nb.cells):
+        cell["id"] = f"cell-{i}"  # jupytext and papermill draw random ids
         for key in VOLATILE_CELL_KEYS:
             cell.metadata.pop(key, None)
     return nb
@@ -85,6 +86,7 @@ def timing_file(notebook: str) -> Path:
 
 
 def record_timing(notebook: str, profile: str, seconds: float) -> None:
+    """Write the wall time of a finished run to its timing file."""
     out = timing_file(notebook)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"notebook": notebook, "profile": profile,
