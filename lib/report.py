@@ -1,0 +1,362 @@
+"""The static report: every figure, every claim, every notebook, opened with no server.
+
+    python -m lib.report
+
+Reads what is under `paths.RESULTS` (results/claims.json, results/<paper>/{claims,figures,tables,
+executed}/, results/timings/*.json, results/bench/*.json) and the notebook sources, and rewrites
+`paths.RESULTS / "report"` whole:
+
+    index.html             the three papers: claim counts, profile(s), git revision, when made
+    performance.html       each notebook stage's wall time, benchmark ratios
+    <paper>/index.html     figures in reading order with captions, the claims table (filterable)
+    <paper>/<stem>.html    the executed notebook rendered by nbconvert (lab template, offline)
+    <paper>/src/<stem>.py  the notebook source, and <stem>.py.html highlighted
+    <paper>/figures/..., <paper>/tables/...   copies, so every link is relative and resolves
+
+Only index.html holds volatile values (build time, revision, result times); every other page is a
+function of the inputs. Every page carries a hidden `#selfcheck` element that an inline script
+fills after load (images loaded, claims rows shown): tests/report/test_browser.py reads it from
+headless Chromium. Nothing is fetched: no CDN, no network.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lib import paths
+from lib import report_html as ui
+
+SITE = "report"
+HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$", re.M)
+STRING = r"""(f?)(["'])((?:\\.|(?!\2).)*)\2"""             # a (f-)string literal, quote in \2
+SAVE = re.compile(r"save_figure\(\s*[^,()]+,\s*[^,()]+?\s*(?:,\s*(?:panel\s*=\s*)?"
+                  + STRING + r")?\s*\)")
+LEDGER = re.compile(r"ledger\.(?:exact|close|bound|statistical|qualitative|deviation)\(\s*"
+                    + STRING)
+
+
+# ---------------------------------------------------------------- notebook source: outline
+@dataclass
+class Section:
+    """A stretch of a notebook between two markdown headings: its figures and claim ids."""
+
+    heading: str
+    figures: list[str] = field(default_factory=list)     # regexes for figure file stems
+    claims: list[str] = field(default_factory=list)      # regexes for claim ids (no paper prefix)
+
+
+def literal_pattern(is_f: str, text: str) -> str:
+    """A regex matching the values a string literal can take ({...} of an f-string: anything)."""
+    if not is_f:
+        return re.escape(text)
+    return ".+?".join(re.escape(part) for part in re.split(r"\{[^{}]*\}", text))
+
+
+def plain_heading(text: str) -> str:
+    """A markdown heading as plain text (emphasis and code marks removed)."""
+    return re.sub(r"[*_`]{1,3}(.+?)[*_`]{1,3}", r"\1", text).strip()
+
+
+def outline(cells: list[tuple[str, str]], stem: str) -> tuple[str, list[Section]]:
+    """The title (first heading of the opening markdown cell) and the sections, in source order.
+
+    `cells` are (cell_type, source) pairs. A figure saved with panel p is the file <stem>_p, with
+    no panel <stem>. Code before the first heading after the title belongs to a section headed by
+    the title itself.
+    """
+    title, sections = "", []
+    for kind, source in cells:
+        if kind == "markdown":
+            for _level, text in HEADING.findall(source):
+                if not title:
+                    title = plain_heading(text)
+                else:
+                    sections.append(Section(plain_heading(text)))
+            continue
+        if kind != "code":
+            continue
+        if not sections:
+            sections.append(Section(title or stem))
+        for is_f, _q, panel in SAVE.findall(source):
+            sections[-1].figures.append(re.escape(stem) if not panel else
+                                        f"{re.escape(stem)}_{literal_pattern(is_f, panel)}")
+        for is_f, _q, cid in LEDGER.findall(source):
+            sections[-1].claims.append(literal_pattern(is_f, cid))
+    return title or stem, sections
+
+
+def figure_order(names: list[str], sections: list[Section]) -> list[tuple[str, list[str]]]:
+    """Group figure file stems by the section that saves them, in reading order.
+
+    Figures no section claims (a name built at run time) come last, in file order, under "".
+    """
+    left, groups = sorted(names), []
+    for sec in sections:
+        got = [n for pat in sec.figures for n in left if re.fullmatch(pat, n)]
+        got = list(dict.fromkeys(got))
+        left = [n for n in left if n not in got]
+        if got:
+            groups.append((sec.heading, got))
+    if left:
+        groups.append(("", left))
+    return groups
+
+
+def section_claims(heading: str, sections: list[Section], claims: list[dict]) -> list[dict]:
+    """The claims recorded in the section(s) with this heading, in ledger order."""
+    pats = [p for s in sections if s.heading == heading for p in s.claims]
+    return [c for c in claims
+            if any(re.fullmatch(p, c["id"].split(".", 1)[-1]) for p in pats)]
+
+
+# ---------------------------------------------------------------- inputs
+@dataclass
+class Notebook:
+    paper: str
+    stem: str
+    title: str = ""
+    intro: str = ""                                       # opening markdown cell
+    sections: list[Section] = field(default_factory=list)
+    figures: list[Path] = field(default_factory=list)
+    tables: list[Path] = field(default_factory=list)
+    claims: list[dict] = field(default_factory=list)      # from results/claims.json
+    profile: str | None = None
+    executed: Path | None = None
+    source: Path | None = None
+    groups: list[Group] = field(default_factory=list)   # figures in reading order
+
+
+@dataclass
+class Group:
+    """Figures a notebook section saves, with the claims recorded in that section."""
+
+    heading: str
+    figures: list[Path]
+    claims: list[dict]
+
+
+@dataclass
+class IndexRow:
+    """One paper on the index page."""
+
+    paper: str
+    notebooks: list[Notebook]
+    built: bool
+    made: str = ""
+
+    @property
+    def claims(self) -> list[dict]:
+        return [c for nb in self.notebooks for c in nb.claims]
+
+    @property
+    def profiles(self) -> list[str]:
+        return sorted({nb.profile for nb in self.notebooks if nb.profile})
+
+    @property
+    def figures(self) -> list[str]:
+        """Site-relative paths of the paper's figures, in reading order."""
+        return [f"{self.paper}/figures/{nb.stem}/{f.name}"
+                for nb in self.notebooks for g in nb.groups for f in g.figures]
+
+
+def read_cells(nb: Notebook) -> list[tuple[str, str]]:
+    """The notebook's cells: from the .py source, else from the executed copy, else none."""
+    if nb.source:
+        import jupytext
+        return [(c.cell_type, c.source) for c in jupytext.read(nb.source).cells]
+    if nb.executed:
+        import nbformat
+        return [(c.cell_type, c.source) for c in nbformat.read(nb.executed, as_version=4).cells]
+    return []
+
+
+def stems_of(paper: str) -> list[str]:
+    """Every notebook of a paper that has a source or any result, in reading (name) order."""
+    found = {p.stem for p in (paths.NOTEBOOKS / paper).glob("*.py")}
+    for kind, pattern in (("claims", "*.json"), ("executed", "*.ipynb"), ("figures", "*")):
+        folder = paths.results_dir(paper, kind)
+        found |= {p.stem if p.is_file() else p.name for p in folder.glob(pattern)} \
+            if folder.exists() else set()
+    return sorted(found)
+
+
+def load_ledger() -> tuple[dict, str]:
+    """results/claims.json, or (with a note) the per-notebook files merged in memory."""
+    merged = paths.ledger_files()["json"]
+    if merged.exists():
+        return json.loads(merged.read_text()), ""
+    from lib import claims as ledger
+    docs = ledger.load_all()
+    return ({"claims": [c for d in docs for c in d["claims"]],
+             "profiles": {d["notebook"]: d["params"].get("profile") for d in docs}},
+            "results/claims.json is missing (run `python -m lib.claims`): counts are read from "
+            "the per-notebook claim files.")
+
+
+def collect(paper: str, ledger: dict) -> list[Notebook]:
+    """What the results hold for one paper, notebook by notebook."""
+    out = []
+    for stem in stems_of(paper):
+        nid = f"{paper}/{stem}"
+        nb = Notebook(paper, stem, profile=ledger.get("profiles", {}).get(nid))
+        src, exe = paths.NOTEBOOKS / paper / f"{stem}.py", paths.executed_file(nid)
+        nb.source, nb.executed = (src if src.exists() else None), (exe if exe.exists() else None)
+        fig_dir, tab_dir = paths.figures_dir(nid), paths.tables_dir(nid)
+        nb.figures = sorted(fig_dir.glob("*.png")) if fig_dir.exists() else []
+        nb.tables = sorted(p for p in tab_dir.rglob("*") if p.is_file()) \
+            if tab_dir.exists() else []
+        nb.claims = [c for c in ledger.get("claims", [])
+                     if c.get("notebook") == f"notebooks/{nid}.py"]
+        cells = read_cells(nb)
+        nb.title, nb.sections = outline(cells, stem)
+        nb.intro = next((s for k, s in cells if k == "markdown"), "")
+        by_name = {f.stem: f for f in nb.figures}
+        nb.groups = [Group(head or "Other figures", [by_name[n] for n in names],
+                           section_claims(head, nb.sections, nb.claims) if head else [])
+                     for head, names in figure_order(list(by_name), nb.sections)]
+        out.append(nb)
+    return out
+
+
+def has_results(notebooks: list[Notebook]) -> bool:
+    return any(nb.claims or nb.figures or nb.executed for nb in notebooks)
+
+
+def git_revision(root: Path) -> str:
+    """`git rev-parse --short HEAD` of `root` when root is itself a git checkout, else "unknown"."""
+    try:
+        top = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=root, text=True,
+                             capture_output=True, timeout=10)
+        if top.returncode or Path(top.stdout.strip()).resolve() != root.resolve():
+            return "unknown (not a git checkout)"
+        rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, text=True,
+                             capture_output=True, timeout=10)
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                               cwd=root, text=True, capture_output=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return "unknown (git not available)"
+    if rev.returncode:
+        return "unknown (no commit)"
+    return rev.stdout.strip() + (" (with uncommitted changes)" if dirty.stdout.strip() else "")
+
+
+def utc(timestamp: float) -> str:
+    return dt.datetime.fromtimestamp(timestamp, dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def results_time(notebooks: list[Notebook]) -> str:
+    """When the paper's results were made: the newest claims file or executed notebook."""
+    files = [p for nb in notebooks
+             for p in [paths.claims_file(f"{nb.paper}/{nb.stem}"), nb.executed] if p and p.exists()]
+    return utc(max(p.stat().st_mtime for p in files)) if files else "n/a"
+
+
+def read_json_dir(folder: Path) -> list[tuple[str, dict]]:
+    """(stem, content) of every *.json in a folder, name order; unreadable files say so."""
+    out = []
+    for f in sorted(folder.glob("*.json")) if folder.exists() else []:
+        try:
+            out.append((f.stem, json.loads(f.read_text())))
+        except (ValueError, OSError) as err:
+            out.append((f.stem, {"error": f"unreadable: {err}"}))
+    return out
+
+
+# ---------------------------------------------------------------- the site
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def copy(src: Path, dst: Path) -> Path:
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(src, dst)
+    return dst
+
+
+def build_notebook_assets(nb: Notebook, site: Path) -> dict[str, str]:
+    """Copy figures, tables and source; render the executed notebook; return relative links."""
+    base, links = site / nb.paper, {}
+    for png in nb.figures:
+        copy(png, base / "figures" / nb.stem / png.name)
+        pdf = png.with_suffix(".pdf")
+        if pdf.exists():
+            copy(pdf, base / "figures" / nb.stem / pdf.name)
+    for tab in nb.tables:
+        rel = tab.relative_to(paths.tables_dir(f"{nb.paper}/{nb.stem}"))
+        copy(tab, base / "tables" / nb.stem / rel)
+    if nb.source:
+        copy(nb.source, base / "src" / nb.source.name)
+        write(base / "src" / f"{nb.source.name}.html", ui.source_page(nb, nb.source.read_text()))
+        links["source"], links["source_raw"] = f"src/{nb.stem}.py.html", f"src/{nb.stem}.py"
+    if nb.executed:
+        write(base / f"{nb.stem}.html", render_notebook(nb.executed))
+        links["executed"] = f"{nb.stem}.html"
+    return links
+
+
+def render_notebook(executed: Path) -> str:
+    """The executed notebook as standalone HTML: nbconvert's lab template minus every script
+    that would load from a CDN (require.js, MathJax, mermaid, widgets); CSS is inlined."""
+    import nbformat
+    from jinja2 import DictLoader
+    from nbconvert import HTMLExporter
+
+    offline = ("{%- extends 'index.html.j2' -%}\n"
+               "{% block html_head_js %}{% endblock html_head_js %}\n"
+               "{% block jupyter_widgets %}{% endblock jupyter_widgets %}\n"
+               "{% block html_head_js_mathjax %}{% endblock html_head_js_mathjax %}\n"
+               "{% block html_head_js_mermaidjs %}{% endblock html_head_js_mermaidjs %}\n"
+               "{% block body_header %}{{ super() }}<p style=\"margin:1em\">"
+               "<a href=\"index.html\">&larr; back to the paper's page</a></p>"
+               "{% endblock body_header %}\n")
+    exporter = HTMLExporter(template_name="lab", extra_loaders=[DictLoader(
+        {"offline.html.j2": offline})], template_file="offline.html.j2")
+    body, _ = exporter.from_notebook_node(nbformat.read(executed, as_version=4))
+    return body
+
+
+def build(results: Path | None = None, now: dt.datetime | None = None) -> Path:
+    """Rewrite results/report whole; return the index path."""
+    results = results or paths.RESULTS
+    site = results / SITE
+    shutil.rmtree(site, ignore_errors=True)
+    site.mkdir(parents=True)
+    ledger, note = load_ledger()
+    rows = []
+    for paper in paths.PAPERS:
+        notebooks = collect(paper, ledger)
+        built = has_results(notebooks)
+        if built:
+            links = {nb.stem: build_notebook_assets(nb, site) for nb in notebooks}
+            write(site / paper / "index.html", ui.paper_page(paper, notebooks, links, ledger))
+        rows.append(IndexRow(paper, notebooks, built, results_time(notebooks) if built else ""))
+    timings = dict(read_json_dir(results / "timings"))
+    stages = [(nb.paper, nb.stem) for r in rows for nb in r.notebooks]
+    write(site / "performance.html", ui.performance_page(stages, timings,
+                                                         read_json_dir(results / "bench")))
+    write(site / "style.css", ui.CSS)
+    now = now or dt.datetime.now(dt.timezone.utc)
+    return write(site / "index.html", ui.index_page(rows, ledger, git_revision(paths.ROOT),
+                                                    now.strftime("%Y-%m-%d %H:%M:%S UTC"), note))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m lib.report",
+                                     description="build the static report under results/report")
+    parser.parse_args(argv)
+    index = build()
+    print(f"report: {index}  (open it in a browser; no server needed)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
