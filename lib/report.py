@@ -258,15 +258,15 @@ def results_time(notebooks: list[Notebook]) -> str:
     return utc(max(p.stat().st_mtime for p in files)) if files else "n/a"
 
 
-def read_json_dir(folder: Path) -> list[tuple[str, dict]]:
-    """(stem, content) of every *.json in a folder, name order; unreadable files say so."""
-    out = []
-    for f in sorted(folder.glob("*.json")) if folder.exists() else []:
-        try:
-            out.append((f.stem, json.loads(f.read_text())))
-        except (ValueError, OSError) as err:
-            out.append((f.stem, {"error": f"unreadable: {err}"}))
-    return out
+def read_json(path: Path) -> dict | None:
+    """A JSON object from a file; None when absent, {"error": ...} when unreadable."""
+    if not path.exists():
+        return None
+    try:
+        doc = json.loads(path.read_text())
+    except (ValueError, OSError) as err:
+        return {"error": f"unreadable: {err}"}
+    return doc if isinstance(doc, dict) else {"error": "not a JSON object"}
 
 
 # ---------------------------------------------------------------- the site
@@ -324,10 +324,26 @@ def render_notebook(executed: Path) -> str:
     return body
 
 
-def build(results: Path | None = None, now: dt.datetime | None = None) -> Path:
-    """Rewrite results/report whole; return the index path."""
-    results = results or paths.RESULTS
-    site = results / SITE
+def site_dir() -> Path:
+    """results/report: the site (rewritten whole by `build`)."""
+    return paths.RESULTS / SITE
+
+
+def bench_dir() -> Path:
+    """results/bench: one JSON per benchmark (bench/<paper>_<kernel>.py writes them)."""
+    return paths.RESULTS / "bench"
+
+
+def read_timing(notebook: str) -> dict | None:
+    """The runner's record of a notebook's last run, or None when it was not timed."""
+    from lib import runner
+    found = read_json(runner.timing_file(notebook))
+    return found if found and "error" not in found else None
+
+
+def build(now: dt.datetime | None = None) -> Path:
+    """Rewrite results/report whole from what is under results/; return the index path."""
+    site = site_dir()
     shutil.rmtree(site, ignore_errors=True)
     site.mkdir(parents=True)
     ledger, note = load_ledger()
@@ -339,13 +355,14 @@ def build(results: Path | None = None, now: dt.datetime | None = None) -> Path:
             links = {nb.stem: build_notebook_assets(nb, site) for nb in notebooks}
             write(site / paper / "index.html", ui.paper_page(paper, notebooks, links, ledger))
         rows.append(IndexRow(paper, notebooks, built, results_time(notebooks) if built else ""))
-    timings = dict(read_json_dir(results / "timings"))
-    stages = [(nb.paper, nb.stem) for r in rows for nb in r.notebooks]
-    write(site / "performance.html", ui.performance_page(stages, timings,
-                                                         read_json_dir(results / "bench")))
+    stages = [(r.paper, nb.stem) for r in rows if r.built for nb in r.notebooks]
+    timings = {f"{p}__{s}": read_timing(f"{p}/{s}") for p, s in stages}
+    bench = [(f.stem, read_json(f)) for f in sorted(bench_dir().glob("*.json"))] \
+        if bench_dir().exists() else []
+    write(site / "performance.html", ui.performance_page(stages, timings, bench))
     write(site / "style.css", ui.CSS)
     now = now or dt.datetime.now(dt.timezone.utc)
-    return write(site / "index.html", ui.index_page(rows, ledger, git_revision(paths.ROOT),
+    return write(site / "index.html", ui.index_page(rows, git_revision(paths.ROOT),
                                                     now.strftime("%Y-%m-%d %H:%M:%S UTC"), note))
 
 

@@ -59,7 +59,8 @@ window.addEventListener("load", function () {
   var rows = document.querySelectorAll("#claims tbody tr");
   var shown = Array.prototype.filter.call(rows, function (r) { return !r.hidden; }).length;
   document.getElementById("selfcheck").textContent = JSON.stringify(
-    {images: imgs, claims_rows: rows.length, claims_shown: shown, fragment: location.hash});
+    {images: imgs, claims_rows: rows.length, claims_shown: shown, fragment: location.hash,
+     height: document.documentElement.scrollHeight});
 });
 </script>
 """
@@ -131,7 +132,7 @@ def page(title: str, body: str, depth: int) -> str:
 
 
 # ---------------------------------------------------------------- index
-def index_page(rows, ledger: dict, revision: str, built_at: str, note: str) -> str:
+def index_page(rows, revision: str, built_at: str, note: str) -> str:
     """The three papers with their counts, profiles, revision and times."""
     trs = []
     for r in rows:

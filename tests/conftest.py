@@ -25,3 +25,10 @@ def assert_close(name: str, ref, got, *, rtol: float, atol: float) -> None:
 def close():
     """The assert_close helper as a fixture, for tests that prefer injection."""
     return assert_close
+
+
+def pytest_addoption(parser):
+    """--report-dir: the built report (results/report) that tests/report/test_browser.py opens."""
+    parser.addoption("--report-dir", default=None, metavar="DIR",
+                     help="a built report folder (<results>/report) to render in headless "
+                          "Chromium; without it the browser test is skipped")
