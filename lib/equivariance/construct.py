@@ -24,6 +24,12 @@ def chi_projection(group: Group, chi: np.ndarray, w: np.ndarray) -> np.ndarray:
     return sum(chi[g] * w @ group.mats[g] for g in range(group.order)) / group.order
 
 
+def isotypic_multiplicity(group: Group, chi: np.ndarray) -> int:
+    """<chi, tr rho> = (1/|G|) sum_g chi(g) tr rho(g): how often chi occurs in rho (an integer)."""
+    val = sum(chi[g] * np.trace(group.mats[g]) for g in range(group.order)) / group.order
+    return int(np.rint(val))
+
+
 def fixed_projection(rep: Group, b: np.ndarray) -> np.ndarray:
     """(1/|G|) sum_g rho(g) b, the rho-fixed part of b."""
     return sum(rep.mats[g] @ b for g in range(rep.order)) / rep.order
@@ -40,8 +46,10 @@ def planted_mlp(group: Group, channels: list[int], rng: np.random.Generator,
     # layer 1: regular channels then twisted neurons
     w = rng.normal(size=(channels[0], n))
     rows = [w[c] @ group.mats[inv[h]] for c in range(channels[0]) for h in range(G)]
-    bias = [rng.normal() * 0.5 for c in range(channels[0]) for h in range(G)]
+    bias = list(np.repeat(rng.normal(size=channels[0]) * 0.5, G))    # b_c shared over h
     for chi in twisted:
+        if isotypic_multiplicity(group, chi) == 0:
+            raise ValueError("sign character does not occur in rho_in: no twisted filter exists")
         v = chi_projection(group, chi, rng.normal(size=n))
         rows.append(v / np.linalg.norm(v) * np.sqrt(n) * 0.5)
         bias.append(0.0)

@@ -1,0 +1,82 @@
+"""E0: linear networks f(x) = W_2 W_1 x, whose latent group is GL(r) (spec §4 E0, §2.1).
+
+An equivariant low-rank map M = W_2 W_1 for C_n on R^n is a circulant matrix with only a few
+Fourier modes; a rank factorization is identifiable up to GL(r), and the recovered action
+k(g) = W_1 rho_in(g)^{-1} W_1^+ is unique. Inflated or rank-deficient factorizations break it.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+
+def low_rank_circulant(n: int, freqs: list[int], rng: np.random.Generator) -> np.ndarray:
+    """Real circulant M (commutes with the cyclic shift) whose spectrum is supported on the
+    frequencies ±freqs; rank = number of distinct frequencies in {±f}."""
+    keep = sorted({f % n for f in freqs} | {(-f) % n for f in freqs})
+    spec = np.zeros(n, dtype=complex)
+    for f in keep:
+        if spec[f] == 0:
+            z = rng.normal() + 1j * rng.normal()
+            spec[f] = z
+            spec[(-f) % n] = np.conj(z) if (-f) % n != f else z.real + 1.0
+    c = np.real(np.fft.ifft(spec))                              # first column
+    return np.array([[c[(i - j) % n] for j in range(n)] for i in range(n)])
+
+
+def kept_frequencies(n: int, freqs: list[int]) -> list[int]:
+    return sorted({f % n for f in freqs} | {(-f) % n for f in freqs})
+
+
+def fourier_character(n: int, freqs: list[int]) -> np.ndarray:
+    """Closed-form character of the shift s^j on the span of the kept Fourier modes:
+    sum over kept k of exp(2 pi i j k / n) (real, since the set is closed under k -> -k)."""
+    ks = np.array(kept_frequencies(n, freqs))
+    j = np.arange(n)[:, None]
+    return np.real(np.exp(2j * np.pi * j * ks[None, :] / n).sum(axis=1))
+
+
+def rank_factorization(M: np.ndarray, rng: np.random.Generator, tol: float = 1e-10):
+    """W_2 (m x r), W_1 (r x n) with W_2 W_1 = M and r = rank M, mixed by a random GL(r)."""
+    U, s, Vt = np.linalg.svd(M)
+    r = int((s > tol * s[0]).sum())
+    A = rng.normal(size=(r, r))
+    W1 = A @ Vt[:r]
+    W2 = (U[:, :r] * s[:r]) @ np.linalg.inv(A)
+    return W2, W1
+
+
+def recover_action(W1: np.ndarray, R_in: np.ndarray) -> np.ndarray:
+    """rho_1(g) = k(g)^{-1}, k(g) = W_1 rho_in(g)^{-1} W_1^+ (unique when W_1 has full row rank),
+    for a stack R_in of shape (|G|, n, n)."""
+    pinv = np.linalg.pinv(W1)
+    K = np.einsum("ij,gjk,kl->gil", W1, np.linalg.inv(R_in), pinv)
+    return np.linalg.inv(K)
+
+
+def intertwining_residual(W1: np.ndarray, R_in: np.ndarray) -> float:
+    """min over linear A of ||W_1 rho(g)^{-1} - A W_1|| / ||W_1||, max over g: zero iff some
+    linear A(g) makes layer 1 equivariant (row space of W_1 rho(g)^{-1} within that of W_1)."""
+    pinv = np.linalg.pinv(W1)
+    out = 0.0
+    for R in R_in:
+        T = W1 @ np.linalg.inv(R)
+        out = max(out, float(np.linalg.norm(T - T @ pinv @ W1) / np.linalg.norm(W1)))
+    return out
+
+
+def inflate(W2: np.ndarray, W1: np.ndarray, extra: int, rng: np.random.Generator):
+    """Add `extra` inner units with random incoming rows and zero outgoing columns."""
+    return (np.hstack([W2, np.zeros((W2.shape[0], extra))]),
+            np.vstack([W1, rng.normal(size=(extra, W1.shape[1]))]))
+
+
+def arbitrary_solutions(W1: np.ndarray, R_in: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """When W_1 lacks full row rank, k(g) = W_1 rho(g)^{-1} W_1^+ + Z_g (I - W_1 W_1^+) solves
+    W_1 rho(g)^{-1} = k W_1 for any Z_g; a random choice per g (identity kept at I)."""
+    pinv = np.linalg.pinv(W1)
+    r = W1.shape[0]
+    proj = np.eye(r) - W1 @ pinv
+    K = np.einsum("ij,gjk,kl->gil", W1, np.linalg.inv(R_in), pinv)
+    Z = rng.normal(size=K.shape)
+    Z[0] = 0.0
+    return K + Z @ proj
