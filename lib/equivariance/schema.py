@@ -1,0 +1,34 @@
+"""Parameter schemas of the equivariance notebooks (validated by lib.params before compute)."""
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from lib.params import NotebookParams
+
+PosInt = Annotated[int, Field(ge=1)]
+Tol = Annotated[float, Field(gt=0, le=1.0)]
+
+
+class LinearWarmup(NotebookParams):
+    """00_linear_warmup: E0, linear networks with continuous latent group GL(r)."""
+
+    n: Annotated[int, Field(ge=3)]                                   # C_n acts on R^n
+    freqs: list[Annotated[int, Field(ge=0)]] = Field(min_length=1)   # kept Fourier modes
+    inflate_extra: PosInt                                            # extra non-invariant rows
+    rankdef_extra: PosInt                                            # extra rows beyond n
+    tol: Tol                                                         # float64 exact-check atol
+
+
+class PlantedRecovery(NotebookParams):
+    """01_planted_recovery: E1, planted equivariant tanh/ReLU MLPs recovered after scrambling."""
+
+    grid: Annotated[int, Field(ge=2)]                  # D_4 and Z_2 act on grid x grid images
+    cyclic_n: Annotated[int, Field(ge=2)]              # C_n on R^n
+    channels: list[PosInt] = Field(min_length=1)       # regular channels per hidden layer
+    n_samples: Annotated[int, Field(ge=16)]            # inputs for functional checks
+    tol: Tol                                           # layerwise / residual tolerance
+
+
+SECTIONS = {"00_linear_warmup": LinearWarmup, "01_planted_recovery": PlantedRecovery}
