@@ -32,6 +32,25 @@ class Linear:
 
 
 @dataclass(frozen=True)
+class LinearGram:
+    """The linear model from 0 in the coefficients a of u = sum_i a_i b_i (spec §6).
+
+    Pass the Gram matrix G = B B^T (n, n) or (R, n, n) where other models take B. Outputs are
+    G a, and the update adds the per-point weights to a. With integer data G is exact, so exact
+    ties (data set A at t = 1) stay exact, which an orthonormal basis in float64 would break.
+    """
+
+    degree: int = 1
+    name: str = "linear (Gram coefficients)"
+
+    def output(self, theta: torch.Tensor, G: torch.Tensor) -> torch.Tensor:
+        return torch.einsum("rm,rnm->rn", theta, _batched(G, theta.shape[0]))  # (R, n)
+
+    def direction(self, theta: torch.Tensor, G: torch.Tensor, coef: torch.Tensor) -> torch.Tensor:
+        return coef                                                              # (R, n)
+
+
+@dataclass(frozen=True)
 class TwoLayer:
     """h(x; W) = sum_j s_j phi(w_j^T x) with fixed outputs s, W of shape (R, m, d).
 

@@ -28,4 +28,40 @@ class Reduction(NotebookParams):
     equiv_scales: list[Pos] = Field(min_length=2)  # saturation scale alpha^k
 
 
-SECTIONS = {"01_reduction": Reduction}
+
+
+class LinearLowerBound(NotebookParams):
+    """02_linear_lower_bound: linear iterations vs d on data set A (F1)."""
+
+    d_exact_max: Annotated[int, Field(ge=4, le=2000)]     # exact counts for d in [2, d_exact_max)
+    slope_log2_min: Annotated[int, Field(ge=1)]
+    slope_log2_max: Annotated[int, Field(ge=2, le=22)]
+    gd_ds: list[Annotated[int, Field(ge=2)]] = Field(min_length=1)
+    gd_gamma_large: Pos
+    gd_gamma_soft: Pos
+    perturbed_sigma: Pos
+    perturbed_seeds: Annotated[int, Field(ge=2)]
+    perturbed_ds: list[Annotated[int, Field(ge=2)]] = Field(min_length=2)
+
+
+class TwoLayerSpeedup(NotebookParams):
+    """03_two_layer_speedup: quadratic two-layer iterations vs d (F2) and its exactness checks."""
+
+    log4_min: Annotated[int, Field(ge=1)]                  # d = 4^k for k in [log4_min, log4_max]
+    log4_max: Annotated[int, Field(ge=2, le=12)]
+    seeds: Annotated[int, Field(ge=5)]
+    c_fixed: list[Pos]
+    c_sqrt: list[Pos]                                      # c = c0 / sqrt(d)
+    m: Annotated[int, Field(ge=2)]
+    max_iter: Annotated[int, Field(ge=100)]
+    slope_d_max: Annotated[int, Field(ge=64)]
+    slope_c: Pos
+    plane_ds: list[Annotated[int, Field(ge=2)]] = Field(min_length=1)
+    plane_seeds: Annotated[int, Field(ge=1)]
+    plane_c: Pos
+    scale_powers: list[int] = Field(min_length=2)          # W_0 multiplied by 2^k
+    scale_d: Annotated[int, Field(ge=2)]
+
+
+SECTIONS = {"01_reduction": Reduction, "02_linear_lower_bound": LinearLowerBound,
+            "03_two_layer_speedup": TwoLayerSpeedup}

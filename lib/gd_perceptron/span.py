@@ -43,3 +43,20 @@ def in_plane(theta: torch.Tensor, Q: np.ndarray) -> torch.Tensor:
 def gaussian_init(runs: int, m: int, r: int, gen: torch.Generator) -> torch.Tensor:
     """In-plane coordinates of W_0 with i.i.d. N(0,1) entries: again N(0,1), whatever d is."""
     return torch.randn(runs, m, r, generator=gen, dtype=torch.float64)
+
+
+def compare_with_full(model, B: np.ndarray, y: np.ndarray, W0: torch.Tensor, eta: float,
+                      max_iter: int, drift_steps: int = 20) -> dict:
+    """Run the GP in full d and in the span from the same W0 (R, m, d): counts and the largest
+    change of the components orthogonal to span{b_i} over `drift_steps` full-d steps."""
+    from lib.gd_perceptron import dynamics
+
+    Q, Br = reduce(B)
+    Bt, yt = torch.as_tensor(B, dtype=torch.float64), torch.as_tensor(y, dtype=torch.float64)
+    full = dynamics.iterations(model, Bt, yt, W0, eta, rule="gp", max_iter=max_iter)
+    plane = dynamics.iterations(model, torch.as_tensor(Br), yt, in_plane(W0, Q), eta, rule="gp",
+                                max_iter=max_iter)
+    P = torch.eye(B.shape[1], dtype=torch.float64) - torch.as_tensor(Q @ Q.T)  # (d, d)
+    traj = dynamics.trajectory(model, Bt, yt, W0, eta, drift_steps, rule="gp").thetas
+    drift = ((traj - W0) @ P).abs().amax().item()
+    return {"full": full.iterations.numpy(), "plane": plane.iterations.numpy(), "drift": drift}

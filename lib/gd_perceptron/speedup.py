@@ -1,0 +1,75 @@
+"""Two-layer quadratic GP on data set A over seeds x step rules x d in one batch (spec §4 F2, F7).
+
+Model h(x) = sum_j s_j (w_j^T x)^2 with fixed s = (+1, -1, ...), W_0 i.i.d. N(0, 1), GP updates
+(scale-free, so the scale of W_0 is irrelevant). The step is given through c = 2 eta ||b_1||^2 / n
+(spec §4 F2; eta = c / d on data set A), either fixed or c0 / sqrt(d). Everything runs in the
+span of the data (module `span`), so d = 2^20 costs what d = 16 costs.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+from tqdm.auto import tqdm
+
+from lib.gd_perceptron import datasets, dynamics, span
+from lib.gd_perceptron.models import make_model
+
+
+@dataclass(frozen=True)
+class StepRule:
+    """c = c0 (fixed) or c = c0 / sqrt(d) (shrinking); `label` names it in tables and plots."""
+
+    c0: float
+    sqrt_d: bool = False
+
+    @property
+    def label(self) -> str:
+        return f"c={self.c0:g}/sqrt(d)" if self.sqrt_d else f"c={self.c0:g}"
+
+    def c(self, d: int) -> float:
+        return self.c0 / np.sqrt(d) if self.sqrt_d else self.c0
+
+
+def eta_from_c(c: float, B: np.ndarray) -> float:
+    """eta such that c = 2 eta ||b_1||^2 / n."""
+    return c * B.shape[0] / (2.0 * float(np.dot(B[0], B[0])))
+
+
+@dataclass
+class SweepResult:
+    """Iterations (K configs, S seeds) with the config axes d (K,) and rule label (K,)."""
+
+    d: np.ndarray
+    rule: np.ndarray
+    iterations: np.ndarray
+    capped: np.ndarray
+    max_iter: int
+
+
+def quadratic_sweep(ds: list[int], rules: list[StepRule], seeds: int, gen: torch.Generator,
+                    m: int = 2, max_iter: int = 100_000, dataset: str = "A",
+                    data_seed: int = 0, progress: bool = True) -> SweepResult:
+    """GP iteration counts for every (d, rule) and `seeds` random inits, as one batched run."""
+    configs = [(d, r) for d in ds for r in rules]
+    data = [datasets.make_dataset(d, data_seed, dataset) for d in ds]
+    Bs = [data[ds.index(d)][0] for d, _ in configs]
+    y = torch.as_tensor(data[0][1], dtype=torch.float64)
+    Br = span.stack(Bs, seeds)                                             # (K*S, n, r)
+    eta = torch.tensor([eta_from_c(r.c(d), B) for (d, r), B in zip(configs, Bs)],
+                       dtype=torch.float64).repeat_interleave(seeds)      # (K*S,)
+    W0 = span.gaussian_init(len(configs) * seeds, m, Br.shape[2], gen)   # (K*S, m, r)
+    bar = tqdm(total=W0.shape[0], desc="quadratic GP runs", disable=not progress, mininterval=2)
+    res = dynamics.iterations(make_model("two_layer", m), Br, y, W0, eta, rule="gp",
+                              max_iter=max_iter, progress=bar)
+    bar.close()
+    K = len(configs)
+    return SweepResult(np.array([d for d, _ in configs]), np.array([r.label for _, r in configs]),
+                       res.iterations.reshape(K, seeds).numpy(),
+                       res.capped.reshape(K, seeds).numpy(), max_iter)
+
+
+def loglog_slope(x, y) -> float:
+    """Least-squares slope of log y against log x."""
+    return float(np.polyfit(np.log(np.asarray(x, float)), np.log(np.asarray(y, float)), 1)[0])

@@ -1,0 +1,131 @@
+# %% [markdown]
+# # Linear models need Θ(d) iterations on data set A
+#
+# **Claim (Tyurin, arXiv 2512.11587, abstract; spec §3.2).** On the paper's minimalistic example,
+# linear models need Ω(d) iterations.
+#
+# **Reconstructed (spec §4 F1, provenance `reconstructed`).** The example itself could not be read.
+# We use the spec's data set A: $b_1=\mathbf 1_d$ ($y=+1$), $b_2=\mathbf 1_d-e_d$ ($y=-1$), two points
+# differing in one feature. It is swappable through `datasets.make_dataset`.
+#
+# **Decisions where the spec is open.** Iteration complexity is the first $t$ with
+# $y_i\,b_i^\top u_t>0$ for all $i$ (strict, spec §3.5). Data set A has an exact tie at $t=1$, so
+# the tie rule matters (spec §8): we show both the ½ rule (what GD itself gives, $S(0)=½$) and the
+# author's Batch Perceptron rule (weight 1 on ties after the first step), each in exact rational
+# arithmetic; GD runs in float64 in the coefficients of $u=\sum_i a_i b_i$ so integer Gram entries
+# keep the tie exact. The Ω(d) is a large-step statement here: small steps solve data set A in
+# two iterations (notebook 04).
+#
+# **Look for:** straight lines of slope 1 on log-log axes; GD at γ = 10⁴ on the ½-rule line.
+
+# %% tags=["parameters"]
+profile = "default"  # smoke | default | paper
+seed = 0  # every random draw derives from this
+d_exact_max = 300  # exact counts for every d in [2, 300)
+slope_log2_min = 4  # slope fitted from d of 2^4
+slope_log2_max = 16  # up to d of 2^16
+gd_ds = [8, 32, 128, 512, 1024]  # GD in float64 against the exact counts
+gd_gamma_large = 10000.0  # large step, gives the 1/2-tie counts
+gd_gamma_soft = 100.0  # near-ties resolved softly
+perturbed_sigma = 0.001  # noise on b_2 that removes the exact ties
+perturbed_seeds = 64  # data draws per d
+perturbed_ds = [16, 64, 256, 1024, 4096]
+
+# %%
+import numpy as np
+import pandas as pd
+
+from lib import claims, params, paths, plotting
+from lib.gd_perceptron import lower_bound, speedup
+
+NOTEBOOK = "gd_perceptron/02_linear_lower_bound"
+cfg = params.from_namespace(NOTEBOOK, globals())
+ledger = claims.Ledger(NOTEBOOK, cfg)
+tables = paths.tables_dir(NOTEBOOK)
+tables.mkdir(parents=True, exist_ok=True)
+
+# %% [markdown]
+# ## Exact counts for every small d, both tie rules
+
+# %%
+ds = list(range(2, cfg.d_exact_max))
+half = lower_bound.exact_counts(ds, "half")
+author = lower_bound.exact_counts(ds, "author")
+closed = np.array([lower_bound.closed_form_half(d) for d in ds])
+pd.DataFrame({"d": ds, "half_tie": half, "author_tie": author, "closed_form_half": closed}).to_csv(
+    tables / "exact_counts.csv", index=False)
+src = "abstract (Omega(d)); data set A reconstructed, spec §4 F1 and §8"
+ledger.exact("linear.exact_half_tie", f"T = d+2 (even d), d+1 (odd d) for every d in [2, {cfg.d_exact_max}) with 1/2 on ties",
+             source=src, provenance="reconstructed", expected=f"{len(ds)} of {len(ds)} d match",
+             measured=f"{int((half == closed).sum())} of {len(ds)} d match")
+ledger.exact("linear.exact_author_tie", f"T = 2d for every d in [2, {cfg.d_exact_max}) under the author's Batch Perceptron rule",
+             source="spec §8 (Batch Perceptron of arXiv 2412.08424)", provenance="reconstructed",
+             expected=f"{len(ds)} of {len(ds)} d match",
+             measured=f"{int((author == 2 * np.array(ds)).sum())} of {len(ds)} d match")
+
+# %% [markdown]
+# ## The slope over d = 2^4 … 2^16 (exact), GD in float64, and a perturbed data set A
+
+# %%
+big_ds = [2 ** k for k in range(cfg.slope_log2_min, cfg.slope_log2_max + 1)]
+big_half = lower_bound.exact_counts(big_ds, "half")
+slope = speedup.loglog_slope(big_ds, big_half)
+gd_large = lower_bound.float_counts(cfg.gd_ds, "gd", cfg.gd_gamma_large)[:, 0]
+gd_soft = lower_bound.float_counts(cfg.gd_ds, "gd", cfg.gd_gamma_soft)[:, 0]
+pert = lower_bound.float_counts(cfg.perturbed_ds, "gp", 1.0, "A_perturbed",
+                                list(range(cfg.seed, cfg.seed + cfg.perturbed_seeds)))  # (D, S)
+trivial = (pert <= 1).mean(axis=1)
+pert_median = np.array([np.median(row[row > 1]) if (row > 1).any() else np.nan for row in pert])
+pd.DataFrame({"d": big_ds, "half_tie": big_half}).to_csv(tables / "slope_counts.csv", index=False)
+pd.DataFrame({"d": cfg.gd_ds, f"gd_gamma_{cfg.gd_gamma_large:g}": gd_large,
+              f"gd_gamma_{cfg.gd_gamma_soft:g}": gd_soft}).to_csv(tables / "gd_counts.csv", index=False)
+pd.DataFrame({"d": cfg.perturbed_ds, "fraction_separated_by_t1": trivial,
+              "median_T_of_the_rest": pert_median}).to_csv(tables / "perturbed.csv", index=False)
+
+fig, ax = plotting.figure(width=4.2, height=3.2)
+ax.loglog(ds, author, "-", label="Batch Perceptron (author's tie rule): 2d")
+ax.loglog(ds + big_ds, np.r_[half, big_half], "-", label="½ on ties (GD limit): d+2 / d+1")
+ax.loglog(cfg.gd_ds, gd_large, "o", label=f"GD, γ={cfg.gd_gamma_large:g}")
+ax.loglog(cfg.gd_ds, gd_soft, "x", label=f"GD, γ={cfg.gd_gamma_soft:g}")
+ax.loglog(cfg.perturbed_ds, pert_median, "s", mfc="none",
+          label=f"perturbed A (σ={cfg.perturbed_sigma:g}), median of non-trivial draws")
+ax.set(xlabel="d (features)", ylabel="iterations to separate",
+       title=f"linear model on data set A: slope {slope:.3f}")
+ax.legend(loc="upper left")
+plotting.save_figure(fig, NOTEBOOK)
+
+# %%
+ledger.bound("linear.slope", f"fitted log-log slope of T(d) over d = 2^{cfg.slope_log2_min}..2^{cfg.slope_log2_max} is in [0.99, 1.01]",
+             source="spec §5 check 4", provenance="reconstructed", measured=slope, lower=0.99,
+             upper=1.01, why="exact counts; the +2 offset bends the fit only at small d")
+ledger.exact("linear.gd_large_step_matches_half_rule", f"GD at gamma = {cfg.gd_gamma_large:g} gives the 1/2-rule counts",
+             source="spec §4 F1 (10, 34, 130, 514 at d = 8, 32, 128, 512)", provenance="reconstructed",
+             expected=[lower_bound.closed_form_half(d) for d in cfg.gd_ds], measured=gd_large.tolist())
+ledger.statistical("linear.gd_soft_ties", f"GD at gamma = {cfg.gd_gamma_soft:g} resolves the near-ties softly and needs exactly d",
+                   source="spec §4 F1 (8, 32, 128, 512)", provenance="reconstructed",
+                   expected=cfg.gd_ds, measured=gd_soft.tolist(), holds=gd_soft.tolist() == cfg.gd_ds)
+pert_slope = speedup.loglog_slope(cfg.perturbed_ds, pert_median)
+ledger.statistical("linear.perturbed_theta_d",
+                   "without exact ties the linear count is still Theta(d) (slope of the median in [0.9, 1.1])",
+                   source="spec §8 (perturbed data set A)", provenance="reconstructed",
+                   expected="slope in [0.9, 1.1]", measured=f"slope {pert_slope:.3f}; separated by t=1 in "
+                   f"{trivial.round(2).tolist()} of draws", holds=0.9 <= pert_slope <= 1.1)
+if trivial.min() > 0.05:
+    ledger.deviation("linear.perturbed_trivial_draws",
+                     "the spec expects the perturbed data set to keep the Theta(d) behaviour; a sizeable "
+                     "share of noise draws instead separates at t = 1",
+                     source="spec §8", kind="statistical", expected="Theta(d) for every draw",
+                     measured=f"fraction separated by t = 1 per d: {trivial.round(2).tolist()}",
+                     evidence="the noise decides the sign of the t = 1 tie y_2 b_2^T u_1; when it "
+                              "favours b_2 both points are already correct")
+ledger.write()
+ledger.table()
+
+# %% [markdown]
+# **What we saw.** The counts follow the closed form exactly for every small d and the slope is 1
+# to three digits (`linear.slope`); the tie rule changes the constant (d+2 vs 2d), not the rate.
+# GD at a large step reproduces the ½-rule counts, at γ = 100 the near-ties resolve softly and it
+# needs exactly d. Removing the ties by perturbing $b_2$ splits the draws: those where the noise
+# breaks the $t=1$ tie in favour of $b_2$ are solved at once, the rest still take Θ(d) iterations
+# (`linear.perturbed_*`). Θ(d) on data set A is therefore a statement about its tie, which the
+# paper's own example may or may not share.

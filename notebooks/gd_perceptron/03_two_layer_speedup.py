@@ -1,0 +1,163 @@
+# %% [markdown]
+# # A two-layer model separates data set A in far fewer iterations: Õ(√d) against Θ(d)
+#
+# **Claim (Tyurin, arXiv 2512.11587, abstract and Theorem 5.1; spec §3.3).** On the same example,
+# GD on a two-layer nonlinear model reaches the goal in Õ(√d) iterations, while linear models need
+# Ω(d): implicit acceleration.
+#
+# **Reconstructed (spec §2.3, §4 F2; provenance `reconstructed`).** The model is the spec's reading
+# of the appendix fragment: $h(x)=\sum_j s_j(w_j^\top x)^2$ with $m=2$, fixed $s=(+1,-1)$, $W_0$
+# i.i.d. $N(0,1)$, trained by the generalized perceptron (the large-scale limit of GD, notebook 01).
+# The step is set through $c=2\eta\|b_1\|^2/n$; the table's step rules are the spec's.
+#
+# **Decisions where the spec is open.** Theorem 5.1's parameter choice is unknown (open question
+# 3): we show fixed $c$ and $c=1/\sqrt d$. Runs still unseparated after `max_iter` are counted as
+# capped and reported; the median is then a lower bound. Everything runs in the 2-D span of the
+# data (exact reduction, checked below against full-dimensional runs).
+#
+# **Look for:** medians far below the linear line, with slope about ½ at moderate d and flattening
+# (≈ log d) for fixed c at large d; heavy tails for $c=1/\sqrt d$.
+
+# %% tags=["parameters"]
+profile = "default"  # smoke | default | paper
+seed = 0  # every random draw derives from this
+log4_min = 2  # d from 4^2
+log4_max = 10  # to 4^10
+seeds = 300  # random inits per (d, step rule)
+c_fixed = [0.1, 0.2, 0.5]  # step rules of the table
+c_sqrt = [1.0]  # and c0/sqrt(d)
+m = 2  # neurons, outputs s +1 and -1
+max_iter = 30000  # cap; capped runs are reported
+slope_d_max = 4096  # slope fitted over d from 16 to 4096
+slope_c = 0.1  # step rule of the slope check
+plane_ds = [16, 64, 256]  # full d against the plane
+plane_seeds = 60  # inits per d in that check
+plane_c = 0.2  # step of that check
+scale_powers = [-10, 0, 10]  # W_0 times 2^k
+scale_d = 256  # d of the scale check
+
+# %%
+import numpy as np
+import pandas as pd
+import torch
+
+from lib import claims, params, paths, plotting
+from lib.gd_perceptron import datasets, lower_bound, models, span, speedup
+
+NOTEBOOK = "gd_perceptron/03_two_layer_speedup"
+cfg = params.from_namespace(NOTEBOOK, globals())
+ledger = claims.Ledger(NOTEBOOK, cfg)
+gen = torch.Generator().manual_seed(cfg.seed)
+tables = paths.tables_dir(NOTEBOOK)
+tables.mkdir(parents=True, exist_ok=True)
+spec_table = pd.read_csv(paths.data_file("gd_perceptron/spec_f2_medians.csv"))
+
+# %% [markdown]
+# ## The F2 table: every (d, step rule, seed) in one batched run
+
+# %%
+ds = [4 ** k for k in range(cfg.log4_min, cfg.log4_max + 1)]
+rules = [speedup.StepRule(c) for c in cfg.c_fixed] + [speedup.StepRule(c, True) for c in cfg.c_sqrt]
+sweep = speedup.quadratic_sweep(ds, rules, cfg.seeds, gen, m=cfg.m, max_iter=cfg.max_iter)
+q25, med, q75 = np.percentile(sweep.iterations, [25, 50, 75], axis=1)
+summary = pd.DataFrame({"rule": sweep.rule, "d": sweep.d, "median": med, "q25": q25, "q75": q75,
+                        "capped_fraction": sweep.capped.mean(axis=1),
+                        "linear_T": [lower_bound.closed_form_half(int(d)) for d in sweep.d]})
+summary = summary.merge(spec_table.rename(columns={"median_iterations": "spec_median"}),
+                        on=["rule", "d"], how="left")
+summary.to_csv(tables / "f2_table.csv", index=False)
+summary.pivot(index="d", columns="rule", values="median")
+
+# %%
+fig, ax = plotting.figure(width=4.4, height=3.3)
+for (label, group), colour in zip(summary.groupby("rule", sort=False), plotting.palette(len(rules))):
+    ax.loglog(group.d, group["median"], "o-", c=colour, label=f"quadratic, {label}")
+    ax.fill_between(group.d, group.q25, group.q75, color=colour, alpha=0.2)
+    capped = group[group.capped_fraction > 0]
+    ax.loglog(capped.d, capped["median"], "x", c="k", ms=7)
+ax.loglog(ds, [lower_bound.closed_form_half(d) for d in ds], "k--", label="linear (exact): d+2")
+ax.loglog(ds, np.sqrt(ds), "k:", label=r"$\sqrt{d}$")
+ax.set(xlabel="d (features)", ylabel="iterations to separate (median, IQR)",
+       title=f"two-layer quadratic GP, {cfg.seeds} inits per point (x: some runs capped)")
+ax.legend(fontsize=6)
+plotting.save_figure(fig, NOTEBOOK)
+
+# %%
+src = "Thm 5.1 (O~(sqrt d)) vs the Omega(d) bound; model reconstructed, spec §4 F2 and §5 check 5"
+sel = summary[(summary.rule == speedup.StepRule(cfg.slope_c).label) & (summary.d <= cfg.slope_d_max)]
+slope = speedup.loglog_slope(sel.d, sel["median"])
+ledger.bound("quadratic.slope_moderate_d", f"median slope over d = 16..{cfg.slope_d_max} at c = {cfg.slope_c:g} is in [0.3, 0.6]",
+             source=src, provenance="reconstructed", measured=slope, lower=0.3, upper=0.6,
+             why="spec observed 0.47; sqrt(d) is 0.5")
+fast = summary[(summary.rule == speedup.StepRule(cfg.slope_c).label) & (summary.d >= 1024)]
+if len(fast):
+    ratio = float((fast["median"] / fast.linear_T).max())
+    ledger.bound("quadratic.five_times_faster", f"median T_quad <= T_lin / 5 for every d >= 1024 (c = {cfg.slope_c:g})",
+                 source=src, provenance="reconstructed", measured=ratio, upper=0.2,
+                 why="largest ratio T_quad / T_lin over d >= 1024")
+fixed = summary[summary.rule.isin([r.label for r in rules if not r.sqrt_d])]
+ledger.bound("quadratic.fixed_c_converges", f"no run with fixed c in {cfg.c_fixed} hits the cap of {cfg.max_iter}",
+             source="spec §5 check 5", provenance="reconstructed",
+             measured=float(fixed.capped_fraction.max()), upper=0.0, why="fraction of capped runs")
+heavy = summary[summary.rule.isin([r.label for r in rules if r.sqrt_d])]
+ledger.statistical("quadratic.sqrt_rule_heavy_tail", "with c = 1/sqrt(d) a growing share of runs is capped at large d",
+                   source="spec §4 F2 (0 % up to 2^16, 20-37 % at 2^20 with a 4e5 cap)",
+                   provenance="reconstructed", expected="capped share grows with d",
+                   measured=dict(zip(heavy.d.astype(int).tolist(), heavy.capped_fraction.round(3).tolist())),
+                   holds=bool(heavy.capped_fraction.iloc[-1] >= heavy.capped_fraction.iloc[0]))
+both = summary.dropna(subset=["spec_median"])
+for label, group in both.groupby("rule", sort=False):
+    rel = (group["median"] / group.spec_median).to_numpy()
+    ledger.statistical(f"quadratic.spec_table.{label}", f"our medians for {label} are within a factor 1.5 of the spec's simulation at every d >= 256",
+                       source="spec §4 F2 table (the spec's own simulation, not the paper)",
+                       provenance="reconstructed", expected="ratio in [2/3, 1.5]",
+                       measured=f"ratios {np.round(rel, 2).tolist()}",
+                       holds=bool(np.all((rel[group.d.to_numpy() >= 256] >= 2 / 3) & (rel[group.d.to_numpy() >= 256] <= 1.5))))
+
+# %% [markdown]
+# ## Why the plane is enough: full-dimensional runs, and scale invariance
+# The same $W_0$ is run in full $d$ and in the 2-D span of the data (spec §5 check 3); the
+# components of $w_j$ orthogonal to the span never move. The GP is scale-free, so multiplying
+# $W_0$ by $2^k$ (exact in floating point) changes no count (check 9).
+
+# %%
+plane_rows, drift = [], 0.0
+model = models.make_model("two_layer", cfg.m)
+for d in cfg.plane_ds:
+    B, y = datasets.dataset_a(d)
+    W0 = torch.randn(cfg.plane_seeds, cfg.m, d, generator=gen, dtype=torch.float64)
+    cmp = span.compare_with_full(model, B, y, W0, speedup.eta_from_c(cfg.plane_c, B), cfg.max_iter)
+    plane_rows.append({"d": d, "matches": int((cmp["full"] == cmp["plane"]).sum()),
+                       "seeds": cfg.plane_seeds, "median_T": float(np.median(cmp["plane"]))})
+    drift = max(drift, cmp["drift"])
+plane = pd.DataFrame(plane_rows)
+plane.to_csv(tables / "plane_vs_full.csv", index=False)
+ledger.exact("plane.counts_match_full_d", f"full-d and 2-D GP counts agree for every seed at d in {cfg.plane_ds} (c = {cfg.plane_c:g})",
+             source="spec §2.3, §5 check 3", provenance="derived",
+             expected=f"{cfg.plane_seeds * len(cfg.plane_ds)} of {cfg.plane_seeds * len(cfg.plane_ds)}",
+             measured=f"{int(plane.matches.sum())} of {cfg.plane_seeds * len(cfg.plane_ds)}")
+ledger.bound("plane.orthogonal_components_fixed", "components of w_j orthogonal to span{b_i} stay unchanged",
+             source="spec §2.3, §5 check 3", provenance="derived", measured=drift, upper=1e-12,
+             why="float64; the projector is built from a QR basis")
+
+B, y = datasets.dataset_a(cfg.scale_d)
+Br = torch.as_tensor(span.reduce(B)[1])
+W0 = span.gaussian_init(cfg.plane_seeds, cfg.m, Br.shape[1], gen)
+eta = speedup.eta_from_c(cfg.plane_c, B)
+from lib.gd_perceptron import dynamics  # noqa: E402  (kept beside its only use)
+scaled = {k: dynamics.iterations(model, Br, torch.as_tensor(y, dtype=torch.float64), W0 * 2.0 ** k,
+                                 eta, rule="gp", max_iter=cfg.max_iter).iterations.numpy()
+          for k in cfg.scale_powers}
+ledger.exact("scale.quadratic_counts_invariant", f"GP counts do not change when W_0 is multiplied by 2^k, k in {cfg.scale_powers}",
+             source="spec §2.2, §5 check 9", provenance="derived", expected=True,
+             measured=all(np.array_equal(scaled[k], scaled[0]) for k in cfg.scale_powers))
+ledger.write()
+ledger.table()
+
+# %% [markdown]
+# **What we saw.** The quadratic model's medians sit one to three orders of magnitude below the
+# linear count, with slope about ½ over d = 16…4096 (`quadratic.slope_moderate_d`), flattening at
+# large d for fixed c. The fixed-c medians agree with the spec's simulation at large d; at small
+# d and for $c=1/\sqrt d$ they differ (`quadratic.spec_table.*`): that rule is heavy-tailed and a
+# growing share of runs hits the cap, so its medians are sensitive to the cap and the draws. The
+# full-dimensional runs agree with the plane seed by seed.
