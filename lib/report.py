@@ -191,7 +191,14 @@ def load_ledger() -> tuple[dict, str]:
     """results/claims.json, or (with a note) the per-notebook files merged in memory."""
     merged = paths.ledger_files()["json"]
     if merged.exists():
-        return json.loads(merged.read_text()), ""
+        doc = json.loads(merged.read_text())
+        newer = [f"{paper}/{f.stem}" for paper in paths.PAPERS
+                 for f in sorted(paths.results_dir(paper, "claims").glob("*.json"))
+                 if f"{paper}/{f.stem}" not in doc.get("profiles", {})
+                 or f.stat().st_mtime > merged.stat().st_mtime]
+        return doc, ("results/claims.json is older than the claims of " + ", ".join(newer)
+                     + ": run `python -m lib.claims` (make report does) and rebuild the report."
+                     if newer else "")
     from lib import claims as ledger
     docs = ledger.load_all()
     return ({"claims": [c for d in docs for c in d["claims"]],
@@ -205,7 +212,9 @@ def collect(paper: str, ledger: dict) -> list[Notebook]:
     out = []
     for stem in stems_of(paper):
         nid = f"{paper}/{stem}"
-        nb = Notebook(paper, stem, profile=ledger.get("profiles", {}).get(nid))
+        own = read_json(paths.claims_file(nid)) or {}
+        nb = Notebook(paper, stem, profile=own.get("params", {}).get("profile")
+                      or ledger.get("profiles", {}).get(nid))
         src, exe = paths.NOTEBOOKS / paper / f"{stem}.py", paths.executed_file(nid)
         nb.source, nb.executed = (src if src.exists() else None), (exe if exe.exists() else None)
         fig_dir, tab_dir = paths.figures_dir(nid), paths.tables_dir(nid)

@@ -39,8 +39,11 @@ th { background: #f1f3f5; } td.num { text-align: right; font-variant-numeric: ta
          font-weight: 600; }
 .pass { background: #d3f2dc; color: #125c2a; } .fail { background: #fbd5d5; color: #8a1414; }
 .deviation { background: #fde9c4; color: #7a4b00; } .muted { color: #777; }
+.nowrap { white-space: nowrap; }
 figure { margin: 1em 0; } figure img { max-width: 100%; border: 1px solid #eee; }
-figcaption { font-size: .92em; background: #f7f8fa; padding: .6em .8em; border-left: 3px solid #99a;}
+figcaption { font-size: .92em; background: #f7f8fa; padding: .6em .8em;
+             border-left: 3px solid #99a; }
+.note { background: #fde9c4; color: #5a3700; padding: .5em .8em; border-radius: 4px; }
 figcaption ul { margin: .3em 0; padding-left: 1.2em; }
 img.thumb { height: 90px; border: 1px solid #eee; }
 code { font-size: .9em; }
@@ -107,7 +110,8 @@ def badge(status: str) -> str:
 
 
 def count_badges(counts: dict[str, int]) -> str:
-    return " ".join(f'{badge(s)} {counts.get(s, 0)}' for s in STATUSES)
+    return " ".join(f'<span class="nowrap">{badge(s)} {counts.get(s, 0)}</span>'
+                    for s in STATUSES)
 
 
 def status_counts(claims: list[dict]) -> dict[str, int]:
@@ -142,6 +146,7 @@ def index_page(rows, revision: str, built_at: str, note: str) -> str:
                        f'<td colspan="5" class="muted">not yet built</td><td></td></tr>')
             continue
         c = status_counts(r.claims)
+        ran = sum(bool(nb.claims or nb.figures or nb.executed) for nb in r.notebooks)
         profiles = ", ".join(r.profiles) or "unknown"
         mixed = ' <span class="badge fail">mixed profiles</span>' if len(r.profiles) > 1 else ""
         thumb = (f'<a href="{esc(r.paper)}/index.html"><img class="thumb" alt="first figure" '
@@ -149,17 +154,19 @@ def index_page(rows, revision: str, built_at: str, note: str) -> str:
         trs.append(
             f'<tr><td><a href="{esc(r.paper)}/index.html"><b>{esc(r.paper)}</b></a><br>'
             f'<span class="muted">{esc(TITLE.get(r.paper, ""))}</span></td>'
-            f'<td class="num">{len(r.notebooks)}</td><td class="num">{len(r.figures)}</td>'
+            f'<td class="num">{ran} of {len(r.notebooks)}</td>'
+            f'<td class="num">{len(r.figures)}</td>'
             f'<td>{count_badges(c)}</td><td>{esc(profiles)}{mixed}</td>'
-            f'<td>{esc(r.made)}</td><td>{thumb}</td></tr>')
+            f'<td class="nowrap">{esc(r.made)}</td><td>{thumb}</td></tr>')
     total = status_counts([c for r in rows for c in r.claims])
     body = (
         "<h1>Reproducible companion to three ICML 2026 theory papers</h1>\n"
         f'<p class="meta">git revision <b>{esc(revision)}</b> &middot; report built '
         f'<b>{esc(built_at)}</b> &middot; all claims: {count_badges(total)}</p>\n'
-        + (f'<p class="badge deviation">{esc(note)}</p>\n' if note else "")
-        + '<table id="papers"><thead><tr><th>paper</th><th>notebooks</th><th>figures</th>'
-        "<th>claims</th><th>profile</th><th>results made</th><th></th></tr></thead>\n<tbody>\n"
+        + (f'<p class="note">{esc(note)}</p>\n' if note else "")
+        + '<table id="papers"><thead><tr><th>paper</th><th>notebooks run</th><th>figures</th>'
+        "<th>claims</th><th>profile</th><th>results made</th><th>first figure</th></tr>"
+        "</thead>\n<tbody>\n"
         + "\n".join(trs) + "\n</tbody></table>\n"
         '<p class="meta">Each paper page shows its figures in reading order, what the paper '
         "claims and what we measured, the claims table, the executed notebooks and their "
@@ -240,7 +247,8 @@ def claims_table(claims: list[dict]) -> str:
     for c in claims:
         stem = c.get("notebook", "").rsplit("/", 1)[-1].removesuffix(".py")
         rows.append(
-            f'<tr data-status="{esc(c.get("status"))}" data-provenance="{esc(c.get("provenance"))}">'
+            f'<tr data-status="{esc(c.get("status"))}" '
+            f'data-provenance="{esc(c.get("provenance"))}">'
             f'<td>{badge(c.get("status", ""))}</td><td><code>{esc(c.get("id"))}</code></td>'
             f'<td>{esc(c.get("kind"))}</td><td>{esc(c.get("provenance"))}</td>'
             f'<td>{esc(c.get("statement"))}</td><td>{esc(c.get("expected"))}</td>'

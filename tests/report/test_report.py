@@ -24,7 +24,8 @@ CELLS = [  # (cell_type, source) of a small notebook in the house shape
     ("code", "ledger = claims.Ledger(NOTEBOOK, cfg)"),
     ("markdown", "## F1: first panel group\ntext"),
     ("code", 'plotting.save_figure(fig, NOTEBOOK, "zeta")\n'
-             'ledger.exact("f1.count", "s", source="x", provenance="paper", expected=1, measured=1)'),
+             'ledger.exact("f1.count", "s", source="x", provenance="paper", expected=1, '
+             'measured=1)'),
     ("markdown", "## F2: loops over panels"),
     ("code", 'for act in acts:\n    plotting.save_figure(fig, NOTEBOOK, f"gap_{act}")\n'
              '    ledger.bound(f"f2.{act}_max", "s", source="x", provenance="derived", '
@@ -248,3 +249,13 @@ def test_build_uses_the_merged_ledger_and_renders_executed_notebooks(tree):
     assert (site / "gd_perceptron" / "01_a.html").is_file()
     assert 'href="01_a.html"' in (site / "gd_perceptron" / "index.html").read_text()
     assert "3.25" in (site / "performance.html").read_text()
+
+
+def test_index_warns_when_the_merged_ledger_is_stale(tree):
+    import os
+    from lib import claims
+    claims.merge()
+    merged = paths.ledger_files()["json"]
+    os.utime(merged, (merged.stat().st_mtime - 60,) * 2)     # claims.json older than a claim file
+    text = report.build(NOW).read_text()
+    assert "results/claims.json is older than the claims of gd_perceptron/01_a" in text
