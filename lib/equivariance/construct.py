@@ -109,3 +109,20 @@ def planted_characters(group: Group, channels: list[int],
                 chi = chi + np.asarray(t, dtype=int)
         out.append(chi)
     return out
+
+
+def planted_action(group: Group, channels: list[int], twisted: list[np.ndarray] = ()) -> list[np.ndarray]:
+    """Dense planted latent actions, one (|G|, d_i, d_i) stack per hidden layer: the regular
+    permutation (rho(g) v)[(h,c)] = v[(g^{-1}h, c)], times chi(g) on twisted neurons (layer 1)."""
+    out = []
+    for i, C in enumerate(channels):
+        perms = regular_perm(group, C)                         # (|G|, C*|G|)
+        d = C * group.order + (len(twisted) if i == 0 else 0)
+        rho = np.zeros((group.order, d, d))
+        for g in range(group.order):
+            rho[g, np.arange(C * group.order), perms[g]] = 1.0
+            if i == 0:
+                for t, chi in enumerate(twisted):
+                    rho[g, C * group.order + t, C * group.order + t] = chi[g]
+        out.append(rho)
+    return out
