@@ -196,7 +196,9 @@ def caption(nb, group) -> str:
         prov = Counter(c["provenance"] for c in nb.claims)
         provenance = "<b>Provenance.</b> " + (", ".join(
             f"{esc(k)} &times;{v}" for k, v in sorted(prov.items())) or "no claims recorded")
-    return f"<figcaption>{claimed}<br>{measured}{provenance}</figcaption>"
+    return ("<figcaption>" + "".join(f"<div>{part}</div>" for part in (claimed, measured,
+                                                                      provenance))
+            + "</figcaption>")
 
 
 def notebook_section(nb, links: dict[str, str]) -> str:
