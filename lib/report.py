@@ -247,7 +247,8 @@ def git_revision(root: Path) -> str:
             return "unknown (not a git checkout)"
         rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, text=True,
                              capture_output=True, timeout=10)
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+        dirty = subprocess.run(["git", "--no-optional-locks", "status", "--porcelain",
+                                "--untracked-files=no"],
                                cwd=root, text=True, capture_output=True, timeout=30)
     except (OSError, subprocess.SubprocessError):
         return "unknown (git not available)"
