@@ -25,9 +25,9 @@ import pytest
 from lib import paths
 
 PAGES = ["index.html", *(f"{paper}/index.html" for paper in paths.PAPERS)]
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--hide-scrollbars", "--virtual-time-budget=10000"]
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+         "--no-first-run", "--disable-background-networking", "--disable-component-update",
+         "--disable-sync", "--hide-scrollbars", "--virtual-time-budget=10000"]
 SELFCHECK = re.compile(r'<pre id="selfcheck"[^>]*>(.*?)</pre>', re.S)
 EXTERNAL = ("http:", "https:", "mailto:", "data:", "javascript:")
 
