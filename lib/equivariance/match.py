@@ -107,3 +107,24 @@ def relate(theta: Theta, theta2: Theta, kind: str) -> Relation:
         gaps.append(gap)
         prev = k
     return Relation(ks, res, gaps, final)
+
+
+def stabilizer_order(theta: Theta, kind: str, atol: float = 1e-12) -> int:
+    """#{k in K_1 : k.theta = theta} for a one-hidden-layer net, by brute force over all signed
+    permutations (tanh) or permutations (others) of a hidden layer of width <= 7; positive
+    scalings other than 1 never fix a row with a nonzero entry, so ReLU reduces to permutations."""
+    import itertools
+
+    W, b = theta[0]
+    R = np.column_stack([W, b])
+    C = theta[1][0]
+    signs = [(1.0, -1.0)] * len(R) if kind == "signed_perm" else [(1.0,)] * len(R)
+    count = 0
+    for perm in itertools.permutations(range(len(R))):
+        p = np.array(perm)
+        for s in itertools.product(*signs):
+            s = np.array(s)
+            if (np.abs(s[:, None] * R[p] - R).max() <= atol
+                    and np.abs(C[:, p] * s[None, :] - C).max() <= atol):
+                count += 1
+    return count

@@ -80,3 +80,33 @@ def lv_error(F_fit, Fg_fit, F_eval, Fg_eval) -> float:
         pred = np.append(f, 1.0) @ A
         errs.append(np.linalg.norm(fg - pred) / np.linalg.norm(f))
     return float(np.median(errs))
+
+
+def fibre_dimensions(widths: list[int], act: str, P: np.ndarray, X: np.ndarray,
+                     bias: bool = True, rtol: float = 1e-9) -> np.ndarray:
+    """Reference: torch autograd Jacobian per draw (float64), then the same rank rule."""
+    import torch
+
+    acts = {"tanh": torch.tanh, "relu": torch.relu, "gelu": torch.nn.functional.gelu,
+            "cube": lambda z: z ** 3, "linear": lambda z: z}
+    Xt = torch.as_tensor(X, dtype=torch.float64)
+
+    def f(p):
+        pos, H = 0, Xt
+        pairs = list(zip(widths[:-1], widths[1:]))
+        for i, (d_in, d_out) in enumerate(pairs):
+            W = p[pos:pos + d_in * d_out].reshape(d_out, d_in)
+            pos += d_in * d_out
+            b = p[pos:pos + d_out] if bias else torch.zeros(d_out, dtype=p.dtype)
+            pos += d_out if bias else 0
+            H = H @ W.T + b
+            if i < len(pairs) - 1:
+                H = acts[act](H)
+        return H.reshape(-1)
+
+    out = []
+    for p in P:
+        J = torch.autograd.functional.jacobian(f, torch.as_tensor(p, dtype=torch.float64))
+        S = torch.linalg.svdvals(J)
+        out.append(P.shape[1] - int((S > rtol * S[0]).sum()))
+    return np.array(out)

@@ -32,3 +32,21 @@ class PlantedRecovery(NotebookParams):
 
 
 SECTIONS = {"00_linear_warmup": LinearWarmup, "01_planted_recovery": PlantedRecovery}
+
+
+class FibresCanonical(NotebookParams):
+    """02_fibres_canonical_forms: E2, canonical forms, irreducibility, Jacobian-rank fibres."""
+
+    n_random: PosInt
+    canon_widths: list[PosInt] = Field(min_length=3)
+    arch: list[PosInt] = Field(min_length=3)
+    draws: PosInt
+    n_points: Annotated[int, Field(ge=20)]
+    relu_arch: list[PosInt] = Field(min_length=3)
+    relu_draws: Annotated[int, Field(ge=2)]
+    relu_scales: list[Annotated[float, Field(gt=0)]] = Field(min_length=2)
+    linear_nobias: list[PosInt] = Field(min_length=3, max_length=3)
+    tol: Tol
+
+
+SECTIONS["02_fibres_canonical_forms"] = FibresCanonical

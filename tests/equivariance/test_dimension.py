@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from lib.equivariance import dimension as D
+from lib.equivariance import dimension as D, naive
 
 
 def test_tanh_fibre_is_discrete():
@@ -27,3 +27,37 @@ def test_relu_fibre_at_least_hidden_count():
     w = [3, 4, 3, 2]
     dims = D.fibre_dimensions(w, "relu", D.random_params(w, 4, rng), 2 * rng.normal(size=(400, 3)))
     assert (dims >= 7).all()                      # 7 = #hidden neurons (positive scalings)
+
+
+@pytest.mark.parametrize("act", ["tanh", "relu", "gelu", "cube", "linear"])
+def test_jacobian_matches_autograd(act):
+    import torch
+
+    rng = np.random.default_rng(3)
+    w = [3, 4, 1, 2]                               # width-1 bottleneck included
+    P = D.random_params(w, 2, rng)
+    X = rng.normal(size=(7, 3))
+    J = D.jacobian(w, act, P, X)
+    for p, Jd in zip(P, J):
+        ref = torch.autograd.functional.jacobian(
+            lambda q: _torch_forward(w, act, q, X), torch.as_tensor(p)).numpy()
+        # both exact derivatives in float64: agreement to rounding
+        np.testing.assert_allclose(Jd, ref, rtol=1e-10, atol=1e-12)
+    assert D.fibre_dimensions(w, act, P, X).tolist() == naive.fibre_dimensions(w, act, P, X).tolist()
+
+
+def _torch_forward(w, act, q, X):
+    import torch
+    acts = {"tanh": torch.tanh, "relu": torch.relu, "gelu": torch.nn.functional.gelu,
+            "cube": lambda z: z ** 3, "linear": lambda z: z}
+    pos, H = 0, torch.as_tensor(X)
+    pairs = list(zip(w[:-1], w[1:]))
+    for i, (a, b) in enumerate(pairs):
+        W = q[pos:pos + a * b].reshape(b, a)
+        pos += a * b
+        bb = q[pos:pos + b]
+        pos += b
+        H = H @ W.T + bb
+        if i < len(pairs) - 1:
+            H = acts[act](H)
+    return H.reshape(-1)
