@@ -1,0 +1,27 @@
+"""Parameter schemas of the linear_rnns notebooks (validated by lib.params before compute)."""
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field
+
+from lib.params import NotebookParams
+
+PosInt = Annotated[int, Field(ge=1)]
+
+
+class Scans(NotebookParams):
+    """01_scans_and_depth: four scans, round counts, gate-DAG depth, tent map (spec §5)."""
+
+    exact_T: list[PosInt] = Field(min_length=1)          # lengths of the exact (Fraction) check
+    exact_dims: list[PosInt] = Field(min_length=1)       # state sizes d of the exact check
+    exact_seeds: PosInt                                  # random instances per (T, d, family)
+    float_log2_T: Annotated[int, Field(ge=1, le=20)]     # float64 check at T = 2^this
+    float_d: PosInt
+    count_log2_T_max: Annotated[int, Field(ge=1, le=24)]  # round counts up to T = 2^this
+    circuit_T: list[PosInt] = Field(min_length=2)        # gate-DAG depth check
+    circuit_dims: list[PosInt] = Field(min_length=1)
+    tent_k_max: Annotated[int, Field(ge=1, le=20)]       # tau^k pieces for k <= this
+
+
+SECTIONS = {"01_scans_and_depth": Scans}
