@@ -105,7 +105,7 @@ def iterations(model, B, y, theta0, eta, rule: str = "gp", max_iter: int = 10_00
                rescale: float | None = 1e50, normalized: bool = False, progress=None) -> Counts:
     """First t with y_i h(b_i; theta_t) > 0 for all i, per run, with finished runs dropped.
 
-    B is (n, d) shared or (R, n, d) per run; eta is a scalar or (R,). `rescale` applies only to
+    B is (n, d) shared or (R, n, d) per run, y is (n,) or (R, n); eta is a scalar or (R,). `rescale` applies only to
     the scale-invariant rules (gp, bp); pass None to disable. `progress` is an optional tqdm bar.
     """
     _check_rule(rule)
@@ -116,20 +116,21 @@ def iterations(model, B, y, theta0, eta, rule: str = "gp", max_iter: int = 10_00
     theta = theta0
     eta = torch.as_tensor(eta, dtype=theta0.dtype)
     eta = eta.expand(R).clone() if eta.dim() == 0 else eta.clone()
-    Bp = B
+    Bp, yp = B, y
     for t in range(max_iter + 1):
-        done = (margins(model, theta, Bp, y) > 0).all(dim=1)
+        done = (margins(model, theta, Bp, yp) > 0).all(dim=1)
         if bool(done.any()):
             out[idx[done]] = t
             capped[idx[done]] = False
             keep = ~done
             idx, theta, eta = idx[keep], theta[keep], eta[keep]
             Bp = Bp[keep] if Bp.dim() == 3 else Bp
+            yp = yp[keep] if yp.dim() == 2 else yp
             if progress is not None:
                 progress.update(int(done.sum()))
         if idx.numel() == 0 or t == max_iter:
             break
-        theta = step(model, theta, Bp, y, eta, rule, first=(t == 0), normalized=normalized)
+        theta = step(model, theta, Bp, yp, eta, rule, first=(t == 0), normalized=normalized)
         if rescale is not None and rule != "gd":
             theta = _rescale(theta, rescale)
     return Counts(out, capped, max_iter)

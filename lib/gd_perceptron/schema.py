@@ -63,5 +63,20 @@ class TwoLayerSpeedup(NotebookParams):
     scale_d: Annotated[int, Field(ge=2)]
 
 
+class LossOscillations(NotebookParams):
+    """04_loss_oscillations: loss vs iteration (F4) and iterations vs step size (F5)."""
+
+    d: Annotated[int, Field(ge=2)]
+    curve_gammas: list[Pos] = Field(min_length=2)
+    curve_steps: Annotated[int, Field(ge=10)]
+    sweep_log10_min: int
+    sweep_log10_max: int
+    sweep_points: Annotated[int, Field(ge=3)]
+    random_n: Annotated[int, Field(ge=2)]
+    random_d: Annotated[int, Field(ge=2)]
+    random_seeds: Annotated[int, Field(ge=1)]
+    max_iter: Annotated[int, Field(ge=100)]
+
+
 SECTIONS = {"01_reduction": Reduction, "02_linear_lower_bound": LinearLowerBound,
-            "03_two_layer_speedup": TwoLayerSpeedup}
+            "03_two_layer_speedup": TwoLayerSpeedup, "04_loss_oscillations": LossOscillations}
