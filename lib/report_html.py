@@ -26,7 +26,7 @@ TITLE = {  # DESIGN.md's table of papers
 CSS = """\
 body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1d2228;
        margin: 0; background: #fafafa; }
-main { max-width: 1100px; margin: 0 auto; padding: 1em 1.5em 3em; background: #fff; }
+main { max-width: 1200px; margin: 0 auto; padding: 1em 1.5em 3em; background: #fff; }
 nav { background: #223; padding: .5em 1.5em; } nav a { color: #fff; margin-right: 1.5em; }
 h1 { font-size: 1.6em; margin: .4em 0; } h2 { margin-top: 1.8em; border-bottom: 1px solid #ddd; }
 h3 { margin: 1.4em 0 .4em; font-size: 1.1em; }
@@ -49,6 +49,10 @@ img.thumb { height: 90px; border: 1px solid #eee; }
 code { font-size: .9em; }
 .filters { margin: .6em 0; } .filters label { margin-right: 1.2em; }
 details { margin: .6em 0; } summary { cursor: pointer; color: #335; }
+#claims { font-size: .85em; } #claims td { overflow-wrap: break-word; }
+#claims td.id, #claims td.nb { overflow-wrap: anywhere; min-width: 8em; }
+#claims td.word { white-space: nowrap; }
+.scroll { overflow-x: auto; }
 pre.src, .src pre { font-size: 13px; line-height: 1.35; overflow-x: auto; }
 """
 
@@ -251,18 +255,23 @@ def claims_table(claims: list[dict]) -> str:
         rows.append(
             f'<tr data-status="{esc(c.get("status"))}" '
             f'data-provenance="{esc(c.get("provenance"))}">'
-            f'<td>{badge(c.get("status", ""))}</td><td><code>{esc(c.get("id"))}</code></td>'
-            f'<td>{esc(c.get("kind"))}</td><td>{esc(c.get("provenance"))}</td>'
+            f'<td class="word">{badge(c.get("status", ""))}</td>'
+            f'<td class="id"><code title="{esc(c.get("id"))}">'
+            f'{esc(str(c.get("id")).split(".", 1)[-1])}</code></td>'
+            f'<td class="word">{esc(c.get("kind"))}</td>'
+            f'<td class="word">{esc(c.get("provenance"))}</td>'
             f'<td>{esc(c.get("statement"))}</td><td>{esc(c.get("expected"))}</td>'
             f'<td>{esc(c.get("measured"))}</td><td>{esc(c.get("tolerance"))}</td>'
-            f'<td>{esc(c.get("source"))}</td><td><a href="#{esc(stem)}">{esc(stem)}</a></td></tr>')
+            f'<td>{esc(c.get("source"))}</td>'
+            f'<td class="nb"><a href="#{esc(stem)}">{esc(stem)}</a></td></tr>')
     return (f'<h2 id="claims-table">Claims</h2>\n<div class="filters">'
             f'{option("status", STATUSES)}{option("provenance", PROVENANCES)}'
             f'<span id="f-count" class="muted"></span></div>\n'
-            '<table id="claims"><thead><tr><th>status</th><th>id</th><th>kind</th>'
+            '<div class="scroll"><table id="claims"><thead><tr><th>status</th><th>id</th>'
+            "<th>kind</th>"
             "<th>provenance</th><th>statement</th><th>expected</th><th>measured</th>"
             "<th>tolerance</th><th>source</th><th>notebook</th></tr></thead>\n<tbody>\n"
-            + "\n".join(rows) + "\n</tbody></table>\n" + FILTER)
+            + "\n".join(rows) + "\n</tbody></table></div>\n" + FILTER)
 
 
 def paper_page(paper: str, notebooks, links: dict, ledger: dict) -> str:

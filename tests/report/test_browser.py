@@ -79,7 +79,7 @@ def rendered(report, chromium, tmp_path_factory):
         key = page + fragment
         if key not in cache:
             url = (report / page).as_uri() + fragment
-            dom = browse(chromium, tmp, url, "--dump-dom")
+            dom = browse(chromium, tmp, url, "--window-size=1280,800", "--dump-dom")
             found = SELFCHECK.search(dom)
             assert found and found.group(1).strip(), f"{page}: the page's selfcheck never ran"
             check = json.loads(html.unescape(found.group(1)))
