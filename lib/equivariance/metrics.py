@@ -91,3 +91,18 @@ def bypass_pairs(theta: Theta, layer: int, cos_tol: float = 0.98) -> int:
         return U @ U.T
     both = (cos(R) < -cos_tol) & (cos(C) < -cos_tol)
     return int(np.triu(both, 1).sum())
+
+
+def lv_errors_group(theta: Theta, act, group, X_fit: np.ndarray, X_eval: np.ndarray,
+                    ridge: float = 0.0) -> np.ndarray:
+    """max over non-identity g of the per-layer LV error, (L-1,)."""
+    errs = [lv_errors(theta, act, group.mats[g], X_fit, X_eval, ridge=ridge)
+            for g in range(group.order) if g != group.identity]
+    return np.max(errs, axis=0)
+
+
+def feature_rank_deficit(theta: Theta, act, X: np.ndarray, layer: int) -> int:
+    """(d_i + 1) - rank [h_i(X), 1]: collinear features make the LV fit non-unique."""
+    _, H = mlp.forward(theta, X, act, return_hidden=True)
+    Fa = _aug(H[layer], True)
+    return int(Fa.shape[1] - np.linalg.matrix_rank(Fa))

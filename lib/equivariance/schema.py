@@ -50,3 +50,19 @@ class FibresCanonical(NotebookParams):
 
 
 SECTIONS["02_fibres_canonical_forms"] = FibresCanonical
+
+
+class Counterexamples(NotebookParams):
+    """03_counterexamples: E3, dead / duplicate / bypass / stabilizer counterexamples."""
+
+    grid: Annotated[int, Field(ge=2)]
+    channels: list[PosInt] = Field(min_length=2)
+    split: Annotated[float, Field(gt=0, lt=1)]
+    n_directions: Annotated[int, Field(ge=4)]
+    n_fit: Annotated[int, Field(ge=100)]
+    n_eval: Annotated[int, Field(ge=50)]
+    tol: Tol
+    lv_tol: Tol
+
+
+SECTIONS["03_counterexamples"] = Counterexamples
