@@ -78,5 +78,18 @@ class LossOscillations(NotebookParams):
     max_iter: Annotated[int, Field(ge=100)]
 
 
+class Trajectories(NotebookParams):
+    """05_trajectories: iterates in the plane and the option sequence (F6), brake spectrum."""
+
+    linear_d: Annotated[int, Field(ge=2)]
+    quad_d: Annotated[int, Field(ge=2)]
+    quad_c: Pos
+    quad_runs: Annotated[int, Field(ge=1)]
+    quad_steps: Annotated[int, Field(ge=1)]
+    eigen_d: Annotated[int, Field(ge=2)]
+    eigen_c_prime: Pos
+
+
 SECTIONS = {"01_reduction": Reduction, "02_linear_lower_bound": LinearLowerBound,
-            "03_two_layer_speedup": TwoLayerSpeedup, "04_loss_oscillations": LossOscillations}
+            "03_two_layer_speedup": TwoLayerSpeedup, "04_loss_oscillations": LossOscillations,
+            "05_trajectories": Trajectories}
