@@ -21,6 +21,7 @@ headless Chromium. Nothing is fetched: no CDN, no network.
 from __future__ import annotations
 
 import argparse
+import ast
 import datetime as dt
 import json
 import re
@@ -35,11 +36,7 @@ from lib import report_html as ui
 
 SITE = "report"
 HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$", re.M)
-STRING = r"""(f?)(["'])((?:\\.|(?!\2).)*)\2"""             # a (f-)string literal, quote in \2
-SAVE = re.compile(r"save_figure\(\s*[^,()]+,\s*[^,()]+?\s*(?:,\s*(?:panel\s*=\s*)?"
-                  + STRING + r")?\s*\)")
-LEDGER = re.compile(r"ledger\.(?:exact|close|bound|statistical|qualitative|deviation)\(\s*"
-                    + STRING)
+LEDGER_CALLS = ("exact", "close", "bound", "statistical", "qualitative", "deviation")
 
 
 # ---------------------------------------------------------------- notebook source: outline
@@ -52,11 +49,43 @@ class Section:
     claims: list[str] = field(default_factory=list)      # regexes for claim ids (no paper prefix)
 
 
-def literal_pattern(is_f: str, text: str) -> str:
-    """A regex matching the values a string literal can take ({...} of an f-string: anything)."""
-    if not is_f:
-        return re.escape(text)
-    return ".+?".join(re.escape(part) for part in re.split(r"\{[^{}]*\}", text))
+def string_pattern(node: ast.expr) -> str | None:
+    """A regex for the values a str literal or f-string can take ({...}: anything); None for
+    any other expression."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return re.escape(node.value)
+    if isinstance(node, ast.JoinedStr):
+        return "".join(re.escape(v.value) if isinstance(v, ast.Constant) else ".+?"
+                       for v in node.values)
+    return None
+
+
+def code_calls(source: str, stem: str) -> tuple[list[str], list[str]]:
+    """Regexes of the figure file stems a code cell saves and of the claim ids it records
+    (calls on a name containing "ledger"), in source order. A panel that is not a string gives
+    <stem>_.+; unparsable code, nothing."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return [], []
+    figures, claims = [], []
+    calls = sorted((n for n in ast.walk(tree) if isinstance(n, ast.Call)),
+                   key=lambda n: (n.lineno, n.col_offset))
+    for call in calls:
+        name = getattr(call.func, "attr", getattr(call.func, "id", None))
+        if name == "save_figure":
+            panel = call.args[2] if len(call.args) > 2 else next(
+                (k.value for k in call.keywords if k.arg == "panel"), None)
+            if panel is None or (isinstance(panel, ast.Constant) and panel.value is None):
+                figures.append(re.escape(stem))
+            else:
+                figures.append(f"{re.escape(stem)}_{string_pattern(panel) or '.+'}")
+        elif name in LEDGER_CALLS and call.args and "ledger" in getattr(
+                getattr(call.func, "value", None), "id", "").lower():
+            found = string_pattern(call.args[0])
+            if found:
+                claims.append(found)
+    return figures, claims
 
 
 def plain_heading(text: str) -> str:
@@ -84,11 +113,9 @@ def outline(cells: list[tuple[str, str]], stem: str) -> tuple[str, list[Section]
             continue
         if not sections:
             sections.append(Section(title or stem))
-        for is_f, _q, panel in SAVE.findall(source):
-            sections[-1].figures.append(re.escape(stem) if not panel else
-                                        f"{re.escape(stem)}_{literal_pattern(is_f, panel)}")
-        for is_f, _q, cid in LEDGER.findall(source):
-            sections[-1].claims.append(literal_pattern(is_f, cid))
+        figures, claims = code_calls(source, stem)
+        sections[-1].figures += figures
+        sections[-1].claims += claims
     return title or stem, sections
 
 

@@ -4,6 +4,7 @@ The browser checks (images load, links resolve in Chromium) live in test_browser
 """
 from __future__ import annotations
 
+import ast
 import datetime as dt
 import json
 import re
@@ -57,15 +58,25 @@ def test_outline_without_any_heading_is_titled_by_stem():
     assert report.outline([], "07_b") == ("07_b", [])
 
 
-@pytest.mark.parametrize("is_f,text,matches,rejects", [
-    ("", "a.b", ["a.b"], ["axb"]),                       # dots are literal
-    ("f", "gap_{act}", ["gap_relu", "gap_x_y"], ["gap_"]),
-    ("f", "{a}.{b}_max", ["q.r_max"], ["q_max"]),
+@pytest.mark.parametrize("expr,matches,rejects", [
+    ('"a.b"', ["a.b"], ["axb"]),                          # dots are literal
+    ('f"gap_{act}"', ["gap_relu", "gap_x_y"], ["gap_"]),
+    ('f"{a}.{b}_max"', ["q.r_max"], ["q_max"]),
 ])
-def test_literal_pattern(is_f, text, matches, rejects):
-    pat = report.literal_pattern(is_f, text)
+def test_string_pattern(expr, matches, rejects):
+    pat = report.string_pattern(ast.parse(expr, mode="eval").body)
     assert all(re.fullmatch(pat, m) for m in matches)
     assert not any(re.fullmatch(pat, r) for r in rejects)
+    assert report.string_pattern(ast.parse("name", mode="eval").body) is None
+
+
+def test_code_calls_read_any_call_shape():
+    source = ('save_figure(make(fig), NOTEBOOK, panel="p")\nplotting.save_figure(fig, NOTEBOOK, '
+              'name)\nplotting.save_figure(fig, NOTEBOOK, None)\nledger.close(cid, "s")\n'
+              'ledger.qualitative(\n    "q.id", "s")\nx = np.exact("not a claim")')
+    assert report.code_calls(source, "05_c") == (["05_c_p", "05_c_.+", "05_c"],
+                                                 ["q\\.id"])
+    assert report.code_calls("%matplotlib inline", "05_c") == ([], [])
 
 
 def test_plain_heading_drops_emphasis():
