@@ -207,10 +207,9 @@ def read_cells(nb: Notebook) -> list[tuple[str, str]]:
 def stems_of(paper: str) -> list[str]:
     """Every notebook of a paper that has a source or any result, in reading (name) order."""
     found = {p.stem for p in (paths.NOTEBOOKS / paper).glob("*.py")}
-    for kind, pattern in (("claims", "*.json"), ("executed", "*.ipynb"), ("figures", "*")):
+    for kind, pattern in (("claims", "*.json"), ("executed", "*.ipynb"), ("figures", "*/")):
         folder = paths.results_dir(paper, kind)
-        found |= {p.stem if p.is_file() else p.name for p in folder.glob(pattern)} \
-            if folder.exists() else set()
+        found |= {p.stem for p in folder.glob(pattern)} if folder.exists() else set()
     return sorted(found)
 
 

@@ -217,6 +217,7 @@ def site_files(site: Path) -> dict[str, bytes]:
 
 
 def test_build_writes_pages_copies_and_marks_unbuilt_papers(tree):
+    (paths.results_dir("gd_perceptron", "figures") / "stray.txt").write_text("not a notebook")
     index = report.build(NOW)
     site = index.parent
     text = index.read_text()
@@ -229,6 +230,7 @@ def test_build_writes_pages_copies_and_marks_unbuilt_papers(tree):
     assert page.count("<tr data-status=") == 2
     assert "executed notebook: not kept by this run" in page
     assert "no results yet" in page                          # 02_b: source only
+    assert "stray" not in page
     for rel in ("gd_perceptron/figures/01_a/01_a_zeta.png", "gd_perceptron/figures/01_a/"
                 "01_a_zeta.pdf", "gd_perceptron/tables/01_a/t.csv", "gd_perceptron/src/01_a.py",
                 "gd_perceptron/src/01_a.py.html", "performance.html", "style.css"):
