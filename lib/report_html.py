@@ -152,7 +152,7 @@ def index_page(rows, revision: str, built_at: str, note: str) -> str:
         c = status_counts(r.claims)
         ran = sum(bool(nb.claims or nb.figures or nb.executed) for nb in r.notebooks)
         profiles = ", ".join(r.profiles) or "unknown"
-        mixed = ' <span class="badge fail">mixed profiles</span>' if len(r.profiles) > 1 else ""
+        mixed = ' <span class="badge deviation">mixed profiles</span>' if len(r.profiles) > 1 else ""
         thumb = (f'<a href="{esc(r.paper)}/index.html"><img class="thumb" alt="first figure" '
                  f'src="{esc(r.figures[0])}"></a>') if r.figures else ""
         trs.append(
