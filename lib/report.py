@@ -152,7 +152,7 @@ class Notebook:
     intro: str = ""                                       # opening markdown cell
     sections: list[Section] = field(default_factory=list)
     figures: list[Path] = field(default_factory=list)
-    tables: list[Path] = field(default_factory=list)
+    tables: list[Path] = field(default_factory=list)      # relative to the tables folder
     claims: list[dict] = field(default_factory=list)      # from results/claims.json
     profile: str | None = None
     executed: Path | None = None
@@ -245,7 +245,7 @@ def collect(paper: str, ledger: dict) -> list[Notebook]:
         nb.source, nb.executed = (src if src.exists() else None), (exe if exe.exists() else None)
         fig_dir, tab_dir = paths.figures_dir(nid), paths.tables_dir(nid)
         nb.figures = sorted(fig_dir.glob("*.png")) if fig_dir.exists() else []
-        nb.tables = sorted(p for p in tab_dir.rglob("*") if p.is_file()) \
+        nb.tables = sorted(p.relative_to(tab_dir) for p in tab_dir.rglob("*") if p.is_file()) \
             if tab_dir.exists() else []
         nb.claims = [c for c in ledger.get("claims", [])
                      if c.get("notebook") == f"notebooks/{nid}.py"]
@@ -326,9 +326,8 @@ def build_notebook_assets(nb: Notebook, site: Path) -> dict[str, str]:
         pdf = png.with_suffix(".pdf")
         if pdf.exists():
             copy(pdf, base / "figures" / nb.stem / pdf.name)
-    for tab in nb.tables:
-        rel = tab.relative_to(paths.tables_dir(f"{nb.paper}/{nb.stem}"))
-        copy(tab, base / "tables" / nb.stem / rel)
+    for rel in nb.tables:
+        copy(paths.tables_dir(f"{nb.paper}/{nb.stem}") / rel, base / "tables" / nb.stem / rel)
     if nb.source:
         copy(nb.source, base / "src" / nb.source.name)
         write(base / "src" / f"{nb.source.name}.html", ui.source_page(nb, nb.source.read_text()))

@@ -9,6 +9,7 @@ the URL fragment (`#status=pass&provenance=paper`), so a filtered view can be li
 from __future__ import annotations
 
 import html
+from urllib.parse import quote
 from collections import Counter
 
 STATUSES = ("pass", "fail", "deviation")
@@ -109,6 +110,11 @@ def esc(value) -> str:
     return html.escape(str(value), quote=True)
 
 
+def href(*parts: str) -> str:
+    """A relative URL from path parts, percent-encoded and escaped for an attribute."""
+    return esc("/".join(quote(p) for p in parts))
+
+
 def badge(status: str) -> str:
     return f'<span class="badge {esc(status)}">{esc(status)}</span>'
 
@@ -152,9 +158,10 @@ def index_page(rows, revision: str, built_at: str, note: str) -> str:
         c = status_counts(r.claims)
         ran = sum(bool(nb.claims or nb.figures or nb.executed) for nb in r.notebooks)
         profiles = ", ".join(r.profiles) or "unknown"
-        mixed = ' <span class="badge deviation">mixed profiles</span>' if len(r.profiles) > 1 else ""
+        mixed = (' <span class="badge deviation">mixed profiles</span>'
+                 if len(r.profiles) > 1 else "")
         thumb = (f'<a href="{esc(r.paper)}/index.html"><img class="thumb" alt="first figure" '
-                 f'src="{esc(r.figures[0])}"></a>') if r.figures else ""
+                 f'src="{href(r.figures[0])}"></a>') if r.figures else ""
         trs.append(
             f'<tr><td><a href="{esc(r.paper)}/index.html"><b>{esc(r.paper)}</b></a><br>'
             f'<span class="muted">{esc(TITLE.get(r.paper, ""))}</span></td>'
@@ -216,7 +223,7 @@ def notebook_section(nb, links: dict[str, str]) -> str:
     if "source" in links:
         ln.append(f'<a href="{esc(links["source"])}">source</a> '
                   f'(<a href="{esc(links["source_raw"])}">{esc(nb.stem)}.py</a>)')
-    tables = [f'<a href="tables/{esc(nb.stem)}/{esc(t.name)}">{esc(t.name)}</a>'
+    tables = [f'<a href="{href("tables", nb.stem, t.as_posix())}">{esc(t.as_posix())}</a>'
               for t in nb.tables]
     if tables:
         ln.append("tables: " + ", ".join(tables))
@@ -231,11 +238,10 @@ def notebook_section(nb, links: dict[str, str]) -> str:
     for group in nb.groups:
         parts.append(f"<h3>{esc(group.heading)}</h3>")
         for f in group.figures:
-            src = f"figures/{nb.stem}/{f.name}"
-            pdf = f.with_suffix(".pdf")
-            pdf_link = (f' &middot; <a href="figures/{esc(nb.stem)}/{esc(pdf.name)}">PDF</a>'
+            src, pdf = href("figures", nb.stem, f.name), f.with_suffix(".pdf")
+            pdf_link = (f' &middot; <a href="{href("figures", nb.stem, pdf.name)}">PDF</a>'
                         if pdf.exists() else "")
-            parts.append(f'<figure><a href="{esc(src)}"><img src="{esc(src)}" '
+            parts.append(f'<figure><a href="{src}"><img src="{src}" '
                          f'alt="{esc(f.stem)}"></a><div class="muted">{esc(f.name)}{pdf_link}'
                          "</div></figure>")
         parts.append(caption(nb, group))

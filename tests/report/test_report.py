@@ -200,6 +200,8 @@ def tree(tmp_path, monkeypatch):
     tables = paths.tables_dir("gd_perceptron/01_a")
     tables.mkdir(parents=True)
     (tables / "t.csv").write_text("a,b\n1,2\n")
+    (tables / "sub").mkdir()
+    (tables / "sub" / "t 2.csv").write_text("a\n1\n")
     rows = [claim("f1.count", stem="01_a"), claim("f2.relu_max", "fail", "derived", stem="01_a")]
     claims_file = paths.claims_file("gd_perceptron/01_a")
     claims_file.parent.mkdir(parents=True)
@@ -231,6 +233,8 @@ def test_build_writes_pages_copies_and_marks_unbuilt_papers(tree):
     assert "executed notebook: not kept by this run" in page
     assert "no results yet" in page                          # 02_b: source only
     assert "stray" not in page
+    assert 'href="tables/01_a/sub/t%202.csv"' in page
+    assert (site / "gd_perceptron" / "tables" / "01_a" / "sub" / "t 2.csv").is_file()
     for rel in ("gd_perceptron/figures/01_a/01_a_zeta.png", "gd_perceptron/figures/01_a/"
                 "01_a_zeta.pdf", "gd_perceptron/tables/01_a/t.csv", "gd_perceptron/src/01_a.py",
                 "gd_perceptron/src/01_a.py.html", "performance.html", "style.css"):
