@@ -90,6 +90,18 @@ class Trajectories(NotebookParams):
     eigen_c_prime: Pos
 
 
+class StepSweep(NotebookParams):
+    """06_step_sweep: iterations vs the step parameter c (F7)."""
+
+    sweep_ds: list[Annotated[int, Field(ge=2)]] = Field(min_length=1)
+    sweep_cs: list[Pos] = Field(min_length=3)
+    curve_log4_max: Annotated[int, Field(ge=3, le=12)]
+    curve_cs: list[Pos] = Field(min_length=1)
+    curve_c0_sqrt: list[Pos] = Field(min_length=1)
+    seeds: Annotated[int, Field(ge=5)]
+    max_iter: Annotated[int, Field(ge=100)]
+
+
 SECTIONS = {"01_reduction": Reduction, "02_linear_lower_bound": LinearLowerBound,
             "03_two_layer_speedup": TwoLayerSpeedup, "04_loss_oscillations": LossOscillations,
-            "05_trajectories": Trajectories}
+            "05_trajectories": Trajectories, "06_step_sweep": StepSweep}

@@ -47,6 +47,14 @@ class SweepResult:
     capped: np.ndarray
     max_iter: int
 
+    def summary(self):
+        """One row per config: d, rule, median, quartiles and the share of capped runs."""
+        import pandas as pd
+
+        q25, med, q75 = np.percentile(self.iterations, [25, 50, 75], axis=1)
+        return pd.DataFrame({"d": self.d, "rule": self.rule, "median": med, "q25": q25,
+                             "q75": q75, "capped_fraction": self.capped.mean(axis=1)})
+
 
 def quadratic_sweep(ds: list[int], rules: list[StepRule], seeds: int, gen: torch.Generator,
                     m: int = 2, max_iter: int = 100_000, dataset: str = "A",

@@ -59,10 +59,8 @@ spec_table = pd.read_csv(paths.data_file("gd_perceptron/spec_f2_medians.csv"))
 ds = [4 ** k for k in range(cfg.log4_min, cfg.log4_max + 1)]
 rules = [speedup.StepRule(c) for c in cfg.c_fixed] + [speedup.StepRule(c, True) for c in cfg.c_sqrt]
 sweep = speedup.quadratic_sweep(ds, rules, cfg.seeds, gen, m=cfg.m, max_iter=cfg.max_iter)
-q25, med, q75 = np.percentile(sweep.iterations, [25, 50, 75], axis=1)
-summary = pd.DataFrame({"rule": sweep.rule, "d": sweep.d, "median": med, "q25": q25, "q75": q75,
-                        "capped_fraction": sweep.capped.mean(axis=1),
-                        "linear_T": [lower_bound.closed_form_half(int(d)) for d in sweep.d]})
+summary = sweep.summary()
+summary["linear_T"] = [lower_bound.closed_form_half(int(d)) for d in sweep.d]
 summary = summary.merge(spec_table.rename(columns={"median_iterations": "spec_median"}),
                         on=["rule", "d"], how="left")
 summary.to_csv(tables / "f2_table.csv", index=False)
