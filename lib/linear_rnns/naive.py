@@ -37,3 +37,49 @@ def matmul(x: list[list], y: list[list]) -> list[list]:
     """Plain triple loop."""
     return [[sum((x[i][k] * y[k][j] for k in range(len(y))), 0) for j in range(len(y[0]))]
             for i in range(len(x))]
+
+
+# --- the DGC counter machine and its ReLU network (spec §4.1) ---------------------------------
+
+def counter_machine(rules, tokens: list[int], q0: str) -> tuple[str | None, int, int, int, int]:
+    """Interpret the rule table directly: returns (state, S, I, T, F); None if no rule fires.
+
+    T counts the target's zeros in state TGT0; F latches [S = T] on every move into EDGE
+    (only meaningful for the reachability rule table).
+    """
+    q, S, I, T, F = q0, 0, 0, 0, 0
+    for tok in tokens:
+        fired = None
+        for a, b, cond, nxt, dS, dI in rules:
+            if a != q or b != tok:
+                continue
+            ok = {None: True, "S0": S == 0, "S!0": S != 0, "I0": I == 0, "I!0": I != 0}[cond]
+            if ok:
+                fired = (nxt, dS, dI)
+                break
+        if fired is None:
+            return None, S, I, T, F
+        if q == "TGT0" and tok == 0:
+            T += 1
+        q, S, I = fired[0], S + fired[1], I + fired[2]
+        if q == "EDGE" and S == T:
+            F = 1
+    return q, S, I, T, F
+
+
+def counter_rnn_single(net, tokens: list[int]) -> list[int]:
+    """The same fixed ReLU network applied to one stream with Python lists (per-instance loop)."""
+    def layer(W, v):
+        return [max(sum(int(W[i][j]) * v[j] for j in range(len(v))), 0) for i in range(len(W))]
+
+    n_state = net.Wo.shape[0]
+    state = [0] * n_state
+    state[net.q0] = 1
+    for tok in tokens:
+        x = [int(tok == j) for j in range(4)]
+        a1 = layer(net.W1, state + x + [1])
+        a2 = layer(net.W2, a1 + [1])
+        a3 = layer(net.W3, a2 + [1])
+        state = [sum(int(net.Wo[i][j]) * (a3 + [1])[j] for j in range(len(a3) + 1))
+                 for i in range(n_state)]
+    return state

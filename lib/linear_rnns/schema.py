@@ -24,4 +24,15 @@ class Scans(NotebookParams):
     tent_k_max: Annotated[int, Field(ge=1, le=20)]       # tau^k pieces for k <= this
 
 
-SECTIONS = {"01_scans_and_depth": Scans}
+class LComplete(NotebookParams):
+    """02_l_complete_rnn: the ReLU counter RNN for sorted DGC and the reduction (spec §4.1-4.2)."""
+
+    k_max: Annotated[int, Field(ge=1, le=7)]             # exhaustive domain: k <= k_max
+    n_random: PosInt                                     # random instances
+    random_k_max: Annotated[int, Field(ge=2)]            # their largest k
+    p_edge: Annotated[float, Field(gt=0.0, le=1.0)]      # P(vertex has an out-edge)
+    chain_ks: list[PosInt] = Field(min_length=1)         # long chains 1 -> ... -> k
+    reduction_n_max: Annotated[int, Field(ge=1, le=5)]   # reduction exhaustive for |V| <= this
+
+
+SECTIONS = {"01_scans_and_depth": Scans, "02_l_complete_rnn": LComplete}

@@ -1,0 +1,192 @@
+"""The log-precision ReLU counter RNN for sorted DGC (spec §4.1, Thm 2 / Prop 2).
+
+A counter machine (finite control Q, signed counter S = "current vertex", counter I >= 0 = the
+current edge's left label) is compiled into a fixed ReLU network with integer weights, applied
+once per token. State h = [q one-hot (|Q|), S, I (, T, F for the latch variant)], token one-hot x.
+
+Layer 1: relu(+-S), relu(+-I) (and relu(+-(S - T))), q and x passed through (0/1, relu = id).
+Layer 2: exact integer zero tests zero(z) = relu(1 - relu(z) - relu(-z)), pass-throughs.
+Layer 3: one AND gate per rule, g_r = relu(sum of its conjuncts - (k - 1)), with negated
+         conjuncts written as 1 - zero(.), so every g_r is exactly 0 or 1.
+Output (linear): q' = sum_r g_r e_next(r), S' = S + sum_r g_r dS_r, I' = I + sum_r g_r dI_r.
+
+Variants (spec §4.1 and §9.3):
+- ``endpoint``: the printed semantics: accept iff the machine ends in DONE with S = t, i.e. the
+  endpoint of s's path is t. Correct for reachability only when t is a sink.
+- ``reach``: target first (counter T), a latch F <- F or [S = T] on every move into EDGE, accept
+  iff DONE and F = 1. Decides true reachability.
+Negative controls: ``linearised`` (every zero test replaced by the constant 1), ``no_guard``
+(the I != 0 guards removed).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from lib.linear_rnns.graphs import BAR, DOLLAR, HASH, ZERO
+
+STATES = ("SRC", "EDGE", "LEFT", "EQ", "NEQ", "TGT", "DONE", "TGT0")
+Q = {name: i for i, name in enumerate(STATES)}
+N_TOK = 4
+
+# (state, token, condition, next, dS, dI); conditions: None, "S0", "S!0", "I0", "I!0"
+RULES_ENDPOINT = [
+    ("SRC", ZERO, None, "SRC", +1, 0), ("SRC", BAR, None, "EDGE", 0, 0),
+    ("EDGE", ZERO, None, "LEFT", -1, +1), ("EDGE", HASH, None, "TGT", 0, 0),
+    ("LEFT", ZERO, None, "LEFT", -1, +1),
+    ("LEFT", BAR, "S0", "EQ", 0, 0), ("LEFT", BAR, "S!0", "NEQ", 0, 0),
+    ("EQ", ZERO, "I!0", "EQ", +1, -1), ("EQ", ZERO, "I0", "EQ", +1, 0), ("EQ", BAR, None, "EDGE", 0, 0),
+    ("NEQ", ZERO, "I!0", "NEQ", +1, -1), ("NEQ", ZERO, "I0", "NEQ", 0, 0),
+    ("NEQ", BAR, None, "EDGE", 0, 0),
+    ("TGT", ZERO, None, "TGT", -1, 0), ("TGT", DOLLAR, None, "DONE", 0, 0),
+]
+# reachability form: 0^t # 0^s | edges $ ; T counts t first, then the endpoint machine without TGT
+RULES_REACH = [("TGT0", ZERO, None, "TGT0", 0, 0), ("TGT0", HASH, None, "SRC", 0, 0)] + [
+    r for r in RULES_ENDPOINT if r[0] != "TGT" and r[1] != HASH] + [
+    ("EDGE", DOLLAR, None, "DONE", 0, 0)]
+
+
+@dataclass(frozen=True)
+class CounterRNN:
+    """Integer weights of the 3-layer ReLU step and its readout."""
+
+    variant: str
+    W1: np.ndarray   # (h1, state + 4 + 1) on u = [q, S, I, T, F, x one-hot, 1]
+    W2: np.ndarray   # (h2, h1 + 1), last column the bias
+    W3: np.ndarray   # (h3, h2 + 1)
+    Wo: np.ndarray   # (state, h3 + 1) linear output
+    q0: int
+
+
+def _rules(variant: str):
+    rules = RULES_REACH if variant == "reach" else RULES_ENDPOINT
+    if variant == "no_guard":   # drop the I != 0 guards: the guarded rule always fires
+        rules = [(a, b, None if c == "I!0" else c, n, dS, dI) for a, b, c, n, dS, dI in rules
+                 if c != "I0"]
+    return rules
+
+
+class _Units:
+    """Named unit indices of one layer."""
+
+    def __init__(self, names):
+        self.names = list(names)
+        self.ix = {n: i for i, n in enumerate(self.names)}
+
+    def __getitem__(self, name):
+        return self.ix[name]
+
+    def __len__(self):
+        return len(self.names)
+
+
+def state_units() -> _Units:
+    return _Units(list(STATES) + ["S", "I", "T", "F"])
+
+
+def build(variant: str = "endpoint") -> CounterRNN:
+    """Compile the rule table into integer weight matrices (no data-dependent code)."""
+    if variant not in ("endpoint", "reach", "linearised", "no_guard"):
+        raise ValueError(f"variant {variant!r}")
+    rules = _rules(variant)
+    toks = [f"x{j}" for j in range(N_TOK)]
+    st = state_units()
+    u = _Units(st.names + toks + ["1"])                            # network input
+    carried = ["S+", "S-", "I+", "I-", "T", "F"]                   # non-negative pass-throughs
+    L1 = _Units(list(STATES) + toks + carried + ["D+", "D-"])      # D = S - T
+    W1 = np.zeros((len(L1), len(u)), dtype=np.int64)
+    for name in list(STATES) + toks + ["T", "F"]:
+        W1[L1[name], u[name]] = 1
+    for sign, suffix in ((1, "+"), (-1, "-")):
+        W1[L1["S" + suffix], u["S"]] = sign
+        W1[L1["I" + suffix], u["I"]] = sign
+        W1[L1["D" + suffix], u["S"]] = sign
+        W1[L1["D" + suffix], u["T"]] = -sign
+    L2 = _Units(list(STATES) + toks + carried + ["zS", "zI", "zD"])
+    W2 = np.zeros((len(L2), len(L1) + 1), dtype=np.int64)          # last column: bias
+    for name in list(STATES) + toks + carried:
+        W2[L2[name], L1[name]] = 1
+    for z, var in (("zS", "S"), ("zI", "I"), ("zD", "D")):
+        if variant == "linearised":
+            W2[L2[z], -1] = 1                                      # zero test := constant 1
+        else:
+            W2[L2[z], L1[var + "+"]] = W2[L2[z], L1[var + "-"]] = -1
+            W2[L2[z], -1] = 1                                      # relu(1 - z+ - z-)
+    latch = [r for r in rules if r[3] == "EDGE"] if variant == "reach" else []
+    L3 = _Units([f"g{i}" for i in range(len(rules))] + [f"l{i}" for i in range(len(latch))]
+                + carried)
+    W3 = np.zeros((len(L3), len(L2) + 1), dtype=np.int64)
+    for g, (a, b, cond, *_rest) in enumerate(rules + latch):
+        W3[g, L2[a]] += 1
+        W3[g, L2[f"x{b}"]] += 1
+        k = 2
+        if cond is not None:
+            z = L2["zS"] if cond[0] == "S" else L2["zI"]
+            W3[g, z] += -1 if cond.endswith("!0") else 1           # 1 - zero(.) or zero(.)
+            W3[g, -1] += 1 if cond.endswith("!0") else 0
+            k += 1
+        if g >= len(rules):                                        # latch: AND [S = T], AND NOT F
+            W3[g, L2["zD"]] += 1
+            W3[g, L2["F"]] -= 1
+            k += 1
+        W3[g, -1] -= k - 1
+    for name in carried:
+        W3[L3[name], L2[name]] = 1
+    Wo = np.zeros((len(st), len(L3) + 1), dtype=np.int64)
+    for g, (a, b, _c, nxt, dS, dI) in enumerate(rules):
+        Wo[st[nxt], g] = 1
+        Wo[st["S"], g] = dS
+        Wo[st["I"], g] = dI
+        if a == "TGT0" and b == ZERO:
+            Wo[st["T"], g] = 1                                     # T counts the target's zeros
+    for i in range(len(latch)):
+        Wo[st["F"], L3[f"l{i}"]] = 1                               # F' = F + latch
+    Wo[st["S"], L3["S+"]], Wo[st["S"], L3["S-"]] = 1, -1
+    Wo[st["I"], L3["I+"]], Wo[st["I"], L3["I-"]] = 1, -1
+    Wo[st["T"], L3["T"]] = Wo[st["F"], L3["F"]] = 1
+    return CounterRNN(variant, W1, W2, W3, Wo, Q["TGT0"] if variant == "reach" else Q["SRC"])
+
+
+def _relu(z):
+    return np.maximum(z, 0)
+
+
+def step(net: CounterRNN, state: np.ndarray, tok: np.ndarray) -> np.ndarray:
+    """One application of the fixed ReLU network; state (B, n_state), tok (B,) in 0..3."""
+    B = state.shape[0]
+    x = np.zeros((B, N_TOK), dtype=np.int64)
+    x[np.arange(B), np.clip(tok, 0, N_TOK - 1)] = 1
+    u = np.concatenate([state, x, np.ones((B, 1), np.int64)], 1)  # (B, n_u)
+    a1 = _relu(u @ net.W1.T)                                      # (B, h1)
+    a2 = _relu(np.concatenate([a1, np.ones((B, 1), np.int64)], 1) @ net.W2.T)
+    a3 = _relu(np.concatenate([a2, np.ones((B, 1), np.int64)], 1) @ net.W3.T)
+    return np.concatenate([a3, np.ones((B, 1), np.int64)], 1) @ net.Wo.T
+
+
+def initial_state(net: CounterRNN, B: int) -> np.ndarray:
+    state = np.zeros((B, len(STATES) + 4), dtype=np.int64)
+    state[:, net.q0] = 1
+    return state
+
+
+def run(net: CounterRNN, tokens: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, int]:
+    """Run a batch of padded streams (B, L); returns final states (B, n_state) and max |counter|.
+
+    Padding (-1) positions keep the state: the mask lives in this harness, not in the network.
+    """
+    state = initial_state(net, tokens.shape[0])
+    peak = 0
+    for t in range(tokens.shape[1]):
+        live = (t < lengths)[:, None]                             # (B, 1)
+        state = np.where(live, step(net, state, tokens[:, t]), state)
+        peak = max(peak, int(np.abs(state[:, len(STATES):len(STATES) + 3]).max()))
+    return state, peak
+
+
+def accept(net: CounterRNN, state: np.ndarray) -> np.ndarray:
+    """Readout: DONE and S = 0 (endpoint) or DONE and F = 1 (reach); (B,) bool."""
+    done = state[:, Q["DONE"]] == 1
+    if net.variant == "reach":
+        return done & (state[:, len(STATES) + 3] >= 1)
+    return done & (state[:, len(STATES)] == 0)

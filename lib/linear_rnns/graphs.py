@@ -1,0 +1,150 @@
+"""Sorted deterministic graph connectivity (DGC): instances, unary streams, reference solvers.
+
+Spec §2.8 / §4.1 (Definition 11, Prop 2). Vertices 1..k in topological order; vertex v has at
+most one out-edge v -> f(v) with f(v) > v. An instance is (succ, s, t) with succ an int array of
+length k+1 (succ[v] = f(v), 0 = no edge, succ[0] unused).
+
+Unary streams over tokens ZERO, BAR, HASH, DOLLAR (spec §4.1, S1's format):
+  endpoint form:      0^s |  (0^l | 0^r |)*  # 0^t $
+  reachability form:  0^t #  0^s |  (0^l | 0^r |)*  $     (target first, for the latch variant)
+
+The references here (BFS over an adjacency list, following the path) are written without any of
+the counter-machine logic they check.
+"""
+from __future__ import annotations
+
+import itertools
+from collections import deque
+
+import numpy as np
+
+ZERO, BAR, HASH, DOLLAR = 0, 1, 2, 3
+TOKENS = "0|#$"
+
+
+def all_graphs(k: int) -> np.ndarray:
+    """Every sorted deterministic graph on k vertices: (k!, k+1) succ arrays."""
+    choices = [[0] + list(range(v + 1, k + 1)) for v in range(1, k + 1)]
+    rows = [(0,) + c for c in itertools.product(*choices)]
+    return np.array(rows, dtype=np.int64).reshape(len(rows), k + 1)
+
+
+def exhaustive_instances(k_max: int) -> list[tuple[np.ndarray, int, int]]:
+    """All (succ, s, t) with k <= k_max: sum_k k! k^2 instances (29,367 for k_max = 6)."""
+    out = []
+    for k in range(1, k_max + 1):
+        for succ in all_graphs(k):
+            out += [(succ, s, t) for s in range(1, k + 1) for t in range(1, k + 1)]
+    return out
+
+
+def random_instances(n: int, k_max: int, rng: np.random.Generator, p_edge: float = 0.8,
+                     k_min: int = 1) -> list[tuple[np.ndarray, int, int]]:
+    """n random instances: k uniform in [k_min, k_max], each v gets an edge w.p. p_edge to a
+    uniform later vertex; s, t uniform."""
+    out = []
+    for _ in range(n):
+        k = int(rng.integers(k_min, k_max + 1))
+        succ = np.zeros(k + 1, dtype=np.int64)
+        for v in range(1, k):
+            if rng.random() < p_edge:
+                succ[v] = int(rng.integers(v + 1, k + 1))
+        out.append((succ, int(rng.integers(1, k + 1)), int(rng.integers(1, k + 1))))
+    return out
+
+
+def chain(k: int, broken: int | None = None) -> np.ndarray:
+    """1 -> 2 -> ... -> k, optionally with the edge out of `broken` removed."""
+    succ = np.zeros(k + 1, dtype=np.int64)
+    succ[1:k] = np.arange(2, k + 1)
+    if broken is not None:
+        succ[broken] = 0
+    return succ
+
+
+def edges(succ: np.ndarray) -> list[tuple[int, int]]:
+    """Edges (l, r) sorted by source."""
+    return [(v, int(succ[v])) for v in range(1, len(succ)) if succ[v]]
+
+
+def stream(succ: np.ndarray, s: int, t: int, form: str = "endpoint",
+           order: str = "sorted") -> list[int]:
+    """The unary token stream of an instance (order='reversed' lists the edges backwards)."""
+    es = edges(succ)
+    if order == "reversed":
+        es = es[::-1]
+    body = [ZERO] * s + [BAR]
+    for l, r in es:
+        body += [ZERO] * l + [BAR] + [ZERO] * r + [BAR]
+    if form == "endpoint":
+        return body + [HASH] + [ZERO] * t + [DOLLAR]
+    return [ZERO] * t + [HASH] + body + [DOLLAR]
+
+
+def pad_streams(streams: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+    """(B, L) int64 token array padded with -1, and the (B,) lengths."""
+    lengths = np.array([len(x) for x in streams], dtype=np.int64)
+    out = np.full((len(streams), int(lengths.max())), -1, dtype=np.int64)
+    for i, x in enumerate(streams):
+        out[i, :len(x)] = x
+    return out, lengths
+
+
+def bfs_reachable(succ: np.ndarray, s: int, t: int) -> bool:
+    """Breadth-first search over the adjacency list (s reaches itself)."""
+    adj = {v: [] for v in range(1, len(succ))}
+    for l, r in edges(succ):
+        adj[l].append(r)
+    seen, todo = {s}, deque([s])
+    while todo:
+        v = todo.popleft()
+        for w in adj[v]:
+            if w not in seen:
+                seen.add(w)
+                todo.append(w)
+    return t in seen
+
+
+def path_endpoint(succ: np.ndarray, s: int) -> int:
+    """The last vertex of s's path (follow successors to a sink)."""
+    v = s
+    while succ[v]:
+        v = int(succ[v])
+    return v
+
+
+# --- the L-hardness reduction (spec §4.2) ------------------------------------------------------
+
+def all_partial_functions(n: int) -> np.ndarray:
+    """Every f: {0..n-1} -> {0..n-1} u {-1} as (n+1)^n rows (-1 = undefined)."""
+    return np.array(list(itertools.product(range(-1, n), repeat=n)), dtype=np.int64).reshape(-1, n)
+
+
+def functional_reachable(f: np.ndarray, s: int, t: int) -> bool:
+    """t reachable from s by iterating f (s reaches itself); a plain walk with a visited set."""
+    v, seen = s, set()
+    while v != -1 and v not in seen:
+        if v == t:
+            return True
+        seen.add(v)
+        v = int(f[v])
+    return False
+
+
+def reduce_to_sorted(f: np.ndarray, s: int, t: int) -> tuple[np.ndarray, int, int]:
+    """Layered copy (h, v), 0 <= h <= n, id h*n + v + 1, sink F = (n+1) n + 1 (spec §4.2).
+
+    t is made a sink first; (h, v) -> (h+1, f(v)) for v != t with f(v) defined, (h, t) -> F for
+    every layer including the last. The result is a sorted DGC instance with target F a sink.
+    """
+    n = len(f)
+    F = (n + 1) * n + 1
+    succ = np.zeros(F + 1, dtype=np.int64)
+    for h in range(n + 1):
+        for v in range(n):
+            node = h * n + v + 1
+            if v == t:
+                succ[node] = F
+            elif f[v] != -1 and h < n:
+                succ[node] = (h + 1) * n + int(f[v]) + 1
+    return succ, s + 1, F

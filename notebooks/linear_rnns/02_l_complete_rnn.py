@@ -1,0 +1,224 @@
+# %% [markdown]
+# # A one-layer ReLU RNN with log precision solves sorted graph connectivity (L-complete)
+#
+# **Claim (Merrill et al., Thm 2 / Prop 2; spec §4.1–4.2).** A fixed ReLU MLP RNN whose state
+# holds two integer counters of $O(\log n)$ bits decides sorted deterministic graph connectivity
+# (DGC), which is L-complete under FO reductions; so, unless L has depth-$o(\log^2 n)$ circuits,
+# such an RNN cannot be parallelised to the $O(\log n)$ depth of a linear RNN.
+#
+# **Source.** Construction reconstructed from the spec (§4.1: S1's counter machine with the
+# spec's no-reset variant; §4.2: the layered reduction). The paper's printed counter decides
+# "the endpoint of $s$'s path is $t$" (spec §3 Thm 2 status, §9.3), which is reachability only
+# when $t$ is a sink; we build both that and a latch variant that decides true reachability.
+#
+# **Decisions where the spec is open.** Unary streams `0^s | (0^l | 0^r |)* # 0^t $` (endpoint)
+# and `0^t # 0^s | (0^l | 0^r |)* $` (reachability: target first so the latch can compare on the
+# fly). The network is 3 ReLU layers (sign split, exact zero tests, one AND gate per rule) plus a
+# linear output, integer weights, applied once per token; padding is masked by the harness.
+# Random instances: $k$ uniform in $[1, k_{max}]$, an out-edge with probability `p_edge` to a
+# uniform later vertex, $s,t$ uniform.
+#
+# **Look for:** perfect agreement with BFS for the latch variant, with the path endpoint for the
+# printed variant, the 4,219 instances where the two semantics disagree, and the negative
+# controls (linearised network, dropped guard, unsorted edges) falling to or below the majority
+# baseline.
+
+# %% tags=["parameters"]
+profile = "default"  # smoke | default | paper
+seed = 0  # every random draw derives from this
+k_max = 6  # exhaustive domain k up to 6
+n_random = 1000  # random instances
+random_k_max = 40  # their largest k
+p_edge = 0.8  # P(vertex has an out-edge)
+chain_ks = [100, 200, 300]  # long chains
+reduction_n_max = 4  # reduction exhaustive up to this many vertices
+
+# %%
+from math import factorial
+
+import numpy as np
+import pandas as pd
+
+from lib import claims, params, paths, plotting
+from lib.linear_rnns import constructions, graphs
+
+NOTEBOOK = "linear_rnns/02_l_complete_rnn"
+cfg = params.from_namespace(NOTEBOOK, globals())
+ledger = claims.Ledger(NOTEBOOK, cfg)
+rng = np.random.default_rng(cfg.seed)
+tables = paths.tables_dir(NOTEBOOK)
+tables.mkdir(parents=True, exist_ok=True)
+SRC = "Thm 2 / Prop 2; construction spec §4.1"
+nets = {v: constructions.build(v) for v in ("endpoint", "reach", "linearised", "no_guard")}
+
+
+def decide(variant, inst, form="endpoint", order="sorted"):
+    toks, lens = graphs.pad_streams([graphs.stream(g, s, t, form, order) for g, s, t in inst])
+    state, peak = constructions.run(nets[variant], toks, lens)
+    return constructions.accept(nets[variant], state), peak, int(lens.max())
+
+
+# %% [markdown]
+# ## Exhaustive domain: every sorted deterministic graph on $k \le k_{max}$ vertices, all $(s,t)$
+# The references are a BFS over an adjacency list and a plain walk to the path's end, written
+# without any counter logic.
+
+# %%
+inst = graphs.exhaustive_instances(cfg.k_max)
+bfs = np.array([graphs.bfs_reachable(g, s, t) for g, s, t in inst])
+endpoint_ref = np.array([graphs.path_endpoint(g, s) == t for g, s, t in inst])
+ks = np.array([len(g) - 1 for g, _, _ in inst])
+out = {"endpoint": decide("endpoint", inst), "reach": decide("reach", inst, "reach"),
+       "linearised": decide("linearised", inst), "no_guard": decide("no_guard", inst),
+       "unsorted": decide("endpoint", inst, order="reversed")}
+majority = max(endpoint_ref.mean(), 1 - endpoint_ref.mean())
+acc = pd.DataFrame([
+    dict(network=name, semantics="endpoint" if name != "reach" else "reachability",
+         accuracy=float((out[name][0] == (bfs if name == "reach" else endpoint_ref)).mean()),
+         errors=int((out[name][0] != (bfs if name == "reach" else endpoint_ref)).sum()),
+         errors_k5=int(((out[name][0] != (bfs if name == "reach" else endpoint_ref)) & (ks == 5)).sum()))
+    for name in out])
+acc.to_csv(tables / "exhaustive_accuracy.csv", index=False)
+by_k = pd.DataFrame({"k": ks, "reachable": bfs, "endpoint": endpoint_ref}).groupby("k").agg(
+    instances=("k", "size"), reachable=("reachable", "sum"), endpoint_positive=("endpoint", "sum"))
+by_k["disagree"] = pd.Series(ks[bfs != endpoint_ref]).value_counts().reindex(by_k.index,
+                                                                             fill_value=0)
+by_k.to_csv(tables / "exhaustive_by_k.csv")
+acc
+
+# %%
+n_expected = sum(factorial(k) * k * k for k in range(1, cfg.k_max + 1))
+ledger.exact("dgc.domain_size", f"the exhaustive domain k <= {cfg.k_max} has sum_k k! k^2 instances",
+             source="spec §4.1 verification targets", provenance="derived",
+             expected=n_expected, measured=len(inst))
+ledger.exact("dgc.endpoint_net_equals_endpoint", "the printed (endpoint) counter RNN agrees with "
+             "'endpoint of s's path = t' on every instance", source=SRC, provenance="reconstructed",
+             expected=len(inst), measured=int((out["endpoint"][0] == endpoint_ref).sum()))
+ledger.exact("dgc.reach_net_equals_bfs", "the latch variant agrees with BFS reachability on every "
+             "instance", source=SRC + "; latch variant spec §4.1(b)", provenance="reconstructed",
+             expected=len(inst), measured=int((out["reach"][0] == bfs).sum()))
+ledger.bound("dgc.counter_bits", "max |counter| <= stream length (log precision: "
+             "ceil(log2(2N+1)) bits suffice)", source=SRC, provenance="derived",
+             measured=max(out["endpoint"][1], out["reach"][1]) - out["endpoint"][2], upper=0)
+if cfg.k_max == 6:
+    ledger.exact("dgc.endpoint_positives", "5,039 endpoint positives in the k <= 6 domain",
+                 source="spec §4.1 [V]", provenance="reconstructed", expected=5039,
+                 measured=int(endpoint_ref.sum()))
+wrong = [(g, s, t) for (g, s, t), b, e in zip(inst, bfs, endpoint_ref) if b != e]
+g0, s0, t0 = min(wrong, key=lambda x: (len(x[0]), x[1], x[2]))
+ledger.deviation("dgc.endpoint_vs_reachability",
+                 "the printed counter decides 'endpoint = t', not reachability: it is wrong whenever "
+                 "t lies on s's path but is not a sink", source="spec §3 Thm 2 status, §9.3 (S3)",
+                 kind="exact", expected=f"{int((bfs != endpoint_ref).sum())} disagreements "
+                 f"(spec: 4,219 for k <= 6)",
+                 measured=int((out['endpoint'][0] != bfs).sum()),
+                 evidence=f"smallest counter-example: edges {graphs.edges(g0)}, s = {s0}, t = {t0}: "
+                 f"BFS says reachable, endpoint = {graphs.path_endpoint(g0, s0)}; fix: make t a "
+                 "sink (as the reduction does) or use the latch variant (reach_net_equals_bfs)")
+
+# %% [markdown]
+# ## Negative controls
+# Replacing every zero test by the constant 1 (a "linearised" network), dropping the $I\neq0$
+# guard, or feeding the edges in reverse order must break the construction.
+
+# %%
+lin_acc = float(acc.set_index("network").accuracy["linearised"])
+if cfg.k_max >= 6:   # the spec's statement is about the k <= 6 domain (82.01% vs 82.84%)
+    ledger.bound("dgc.linearised_below_majority", "the linearised network (zero tests := 1) is no "
+                 "better than the majority baseline", source="spec §4.1 negative controls [S1]",
+                 provenance="reconstructed", measured=lin_acc, upper=float(majority),
+                 why="majority baseline of the endpoint labels")
+else:
+    ledger.statistical("dgc.linearised_below_majority", "linearised network vs majority baseline "
+                       "(small domain: the spec's statement is for k <= 6)", source="spec §4.1 [S1]",
+                       provenance="reconstructed", expected=f"<= {majority:.4f}", measured=lin_acc,
+                       holds=lin_acc <= majority)
+ledger.bound("dgc.no_guard_errors", "dropping the I != 0 guard produces errors",
+             source="spec §4.1 negative controls [S1]", provenance="reconstructed",
+             measured=int(acc.set_index("network").errors["no_guard"]), lower=1)
+if cfg.k_max >= 5:
+    ledger.exact("dgc.no_guard_errors_k5", "dropping the I != 0 guard gives 636 errors on k = 5",
+                 source="spec §4.1 [S1]", provenance="reconstructed", expected=636,
+                 measured=int(acc.set_index("network").errors_k5["no_guard"]))
+ledger.bound("dgc.unsorted_errors", "the one-pass scan fails on an unsorted (reversed) edge list",
+             source="spec §4.1 negative controls [S1]", provenance="reconstructed",
+             measured=int(acc.set_index("network").errors["unsorted"]), lower=1)
+
+# %% [markdown]
+# ## Random instances up to $k_{max}$ and long chains
+
+# %%
+rand = graphs.random_instances(cfg.n_random, cfg.random_k_max, rng, cfg.p_edge)
+r_bfs = np.array([graphs.bfs_reachable(g, s, t) for g, s, t in rand])
+r_end = np.array([graphs.path_endpoint(g, s) == t for g, s, t in rand])
+r_reach, _, r_len = decide("reach", rand, "reach")
+r_endp = decide("endpoint", rand)[0]
+ledger.exact("dgc.random_reach", f"latch variant = BFS on {cfg.n_random} random instances "
+             f"(k <= {cfg.random_k_max})", source=SRC, provenance="reconstructed",
+             expected=cfg.n_random, measured=int((r_reach == r_bfs).sum()))
+ledger.exact("dgc.random_endpoint", f"printed variant = path endpoint on {cfg.n_random} random "
+             "instances", source=SRC, provenance="reconstructed", expected=cfg.n_random,
+             measured=int((r_endp == r_end).sum()))
+chains = [(graphs.chain(k), 1, k) for k in cfg.chain_ks] + \
+         [(graphs.chain(k, broken=k // 2), 1, k) for k in cfg.chain_ks]
+chain_out = [bool(v) for v in decide("endpoint", chains)[0]] + \
+            [bool(v) for v in decide("reach", chains, "reach")[0]]
+ledger.exact("dgc.chains", f"chains 1 -> ... -> k for k in {cfg.chain_ks} accept; with the middle "
+             "edge removed they reject (both variants)", source="spec §4.1", provenance="reconstructed",
+             expected=([True] * len(cfg.chain_ks) + [False] * len(cfg.chain_ks)) * 2, measured=chain_out)
+pd.DataFrame({"k": [len(g) - 1 for g, _, _ in rand], "bfs": r_bfs, "endpoint": r_end,
+              "reach_net": r_reach, "endpoint_net": r_endp}).to_csv(tables / "random.csv", index=False)
+
+# %% [markdown]
+# ## The L-hardness reduction (spec §4.2), exhaustive on small functional graphs
+# Every partial function $f$ on $|V| \le n_{max}$ points and every $(s,t)$: the layered sorted
+# instance is run through the printed (endpoint) network, which is valid here because the
+# reduction's target $F$ is a sink; the reference is a plain walk of $f$.
+
+# %%
+red = [(f, s, t) for n in range(1, cfg.reduction_n_max + 1) for f in graphs.all_partial_functions(n)
+       for s in range(n) for t in range(n)]
+red_inst = [graphs.reduce_to_sorted(f, s, t) for f, s, t in red]
+red_ref = np.array([graphs.functional_reachable(f, s, t) for f, s, t in red])
+red_net = decide("endpoint", red_inst)[0]
+sinks = all(g[F] == 0 for g, _, F in red_inst)
+ledger.exact("reduction.exhaustive", f"reduction + printed network = functional reachability on all "
+             f"{len(red)} instances with |V| <= {cfg.reduction_n_max}", source="Prop 2; spec §4.2",
+             provenance="reconstructed", expected=(len(red), True),
+             measured=(int((red_net == red_ref).sum()), sinks))
+ledger.exact("reduction.domain_size", "sum_n (n+1)^n n^2 reduction instances",
+             source="spec §4.2", provenance="derived",
+             expected=sum((n + 1) ** n * n * n for n in range(1, cfg.reduction_n_max + 1)),
+             measured=len(red))
+
+# %% [markdown]
+# ## Figures: accuracy of each network, and where the two semantics disagree
+
+# %%
+fig, axes = plotting.figure(1, 2)
+axes[0].barh(acc.network, acc.accuracy)
+axes[0].axvline(majority, ls=":", c="k", label=f"majority {majority:.2%}")
+axes[0].set(xlabel="accuracy vs its reference", title=f"exhaustive k <= {cfg.k_max}", xlim=(0.5, 1.0))
+axes[0].legend(loc="lower right")
+w = 0.4
+axes[1].bar(by_k.index - w / 2, by_k.reachable, w, label="reachable (BFS)")
+axes[1].bar(by_k.index + w / 2, by_k.endpoint_positive, w, label="endpoint = t")
+axes[1].plot(by_k.index, by_k.disagree, "k^-", label="disagree")
+axes[1].set(xlabel="k (vertices)", ylabel="instances", yscale="log", title="two semantics")
+axes[1].legend()
+plotting.save_figure(fig, NOTEBOOK, "accuracy")
+
+# %%
+ledger.write()
+ledger.table()
+
+# %% [markdown]
+# **What we saw.** The compiled ReLU counter network reproduces its intended semantics on every
+# instance: the printed one matches "endpoint = t" (`dgc.endpoint_net_equals_endpoint`), the latch
+# variant matches BFS (`dgc.reach_net_equals_bfs`, `dgc.random_reach`), and through the layered
+# reduction it decides functional reachability (`reduction.exhaustive`). Counters never exceed the
+# stream length (`dgc.counter_bits`). The printed construction needs a fix: it is not a
+# reachability decider when $t$ is not a sink (deviation `dgc.endpoint_vs_reachability`). The
+# negative controls behave as the spec reports: the linearised network is no better than the
+# majority baseline, the unguarded one errs (636 errors on $k=5$ as in S1), and an unsorted edge
+# list defeats the one-pass scan.
