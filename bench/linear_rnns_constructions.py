@@ -1,0 +1,65 @@
+"""Benchmark: the vectorised ReLU counter RNN (all instances at once) vs a per-instance loop.
+
+Same instances (every sorted deterministic graph on k <= K vertices, all (s, t), the printed
+endpoint network of spec §4.1), same fixed weights. Checks that both agree with each other and
+with the path-endpoint reference, times several repeats, and writes
+results/bench/linear_rnns_constructions.json with both medians and their ratio.
+
+    python bench/linear_rnns_constructions.py [--k 5] [--repeats 3]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+
+import numpy as np
+
+from lib import paths
+from lib.linear_rnns import constructions, graphs, naive
+
+
+def vectorised(net, streams):
+    toks, lens = graphs.pad_streams(streams)
+    return constructions.accept(net, constructions.run(net, toks, lens)[0])
+
+
+def per_instance(net, streams):
+    st = np.array([naive.counter_rnn_single(net, x) for x in streams], dtype=np.int64)
+    return constructions.accept(net, st)
+
+
+def main(argv=None) -> dict:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--k", type=int, default=5, help="exhaustive domain k <= this")
+    ap.add_argument("--repeats", type=int, default=3)
+    args = ap.parse_args(argv)
+    inst = graphs.exhaustive_instances(args.k)
+    streams = [graphs.stream(g, s, t) for g, s, t in inst]
+    ref = np.array([graphs.path_endpoint(g, s) == t for g, s, t in inst])
+    net = constructions.build("endpoint")
+    fast, slow = vectorised(net, streams), per_instance(net, streams)
+    assert (fast == slow).all() and (fast == ref).all(), "kernels disagree: no timing"
+    times = {}
+    for name, fn in (("vectorised", vectorised), ("per_instance_loop", per_instance)):
+        runs = []
+        for _ in range(args.repeats):
+            t0 = time.perf_counter()
+            fn(net, streams)
+            runs.append(time.perf_counter() - t0)
+        times[name] = statistics.median(runs)
+    out = {"kernel": "linear_rnns.constructions.run (endpoint counter RNN)",
+           "instances": len(inst), "k_max": args.k, "repeats": args.repeats,
+           "median_s_vectorised": times["vectorised"],
+           "median_s_per_instance_loop": times["per_instance_loop"],
+           "ratio_loop_over_vectorised": times["per_instance_loop"] / times["vectorised"]}
+    dest = paths.RESULTS / "bench" / "linear_rnns_constructions.json"
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    dest.write_text(json.dumps(out, indent=1, sort_keys=True) + "\n")
+    print(json.dumps(out, indent=1, sort_keys=True))
+    return out
+
+
+if __name__ == "__main__":
+    main()
