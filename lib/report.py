@@ -37,6 +37,14 @@ from lib import report_html as ui
 SITE = "report"
 HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$", re.M)
 LEDGER_CALLS = ("exact", "close", "bound", "statistical", "qualitative", "deviation")
+TEX = {**{f"\\{g}": c for g, c in zip(
+    "alpha beta gamma delta epsilon varepsilon eta theta lambda mu nu pi rho sigma tau phi "
+    "varphi chi psi omega Gamma Delta Theta Lambda Pi Sigma Phi Psi Omega".split(),
+    "αβγδεεηθλμνπρστφφχψωΓΔΘΛΠΣΦΨΩ")},
+       "\\to": "→", "\\rightarrow": "→", "\\infty": "∞", "\\leq": "≤", "\\le": "≤",
+       "\\geq": "≥", "\\ge": "≥", "\\neq": "≠", "\\cdot": "·", "\\times": "×",
+       "\\sqrt": "√", "\\in": "∈", "\\approx": "≈", "\\sim": "~", "\\ell": "ℓ",
+       "\\ldots": "…", "\\dots": "…", "\\log": "log", "\\mid": "|"}
 
 
 # ---------------------------------------------------------------- notebook source: outline
@@ -88,9 +96,22 @@ def code_calls(source: str, stem: str) -> tuple[list[str], list[str]]:
     return figures, claims
 
 
+def tex_plain(math: str) -> str:
+    """Inline TeX as readable text: common commands to Unicode, braces and spacing dropped."""
+    for cmd, char in TEX.items():
+        math = re.sub(re.escape(cmd) + r"(?![A-Za-z])", char, math)
+    math = re.sub(r"\\(?:tilde|widetilde)\s*\{?O\}?", "Õ", math)
+    math = re.sub(r"\\(?:math[a-z]*|text[a-z]*|operatorname|bar|hat|tilde|widetilde|overline|"
+                  r"boldsymbol|left|right)(?![A-Za-z])\s*", "", math)
+    math = re.sub(r"\\[,;!: ]", " ", math)
+    return math.replace("{", "").replace("}", "").replace("\\", "")
+
+
 def plain_heading(text: str) -> str:
-    """A markdown heading as plain text (emphasis and code marks removed)."""
-    return re.sub(r"[*_`]{1,3}(.+?)[*_`]{1,3}", r"\1", text).strip()
+    """A markdown heading as plain text: emphasis and code marks removed, $TeX$ made readable."""
+    text = re.sub(r"(\*{1,3}|`)(.+?)\1", r"\2", text)
+    text = re.sub(r"(?<!\w)(_{1,3})(?=\S)(.+?)(?<=\S)\1(?!\w)", r"\2", text)
+    return re.sub(r"\$([^$]+)\$", lambda m: tex_plain(m.group(1)), text).strip()
 
 
 def outline(cells: list[tuple[str, str]], stem: str) -> tuple[str, list[Section]]:

@@ -110,6 +110,12 @@ def esc(value) -> str:
     return html.escape(str(value), quote=True)
 
 
+def short(text, limit: int = 120) -> str:
+    """Text cut to about `limit` characters for a caption (the claims table keeps it whole)."""
+    text = str(text)
+    return text if len(text) <= limit else text[:limit - 10].rstrip() + " … (see table)"
+
+
 def href(*parts: str) -> str:
     """A relative URL from path parts, percent-encoded and escaped for an attribute."""
     return esc("/".join(quote(p) for p in parts))
@@ -192,8 +198,8 @@ def caption(nb, group) -> str:
     if group.claims:
         items = "".join(
             f'<li>{badge(c["status"])} <code>{esc(c["id"].split(".", 1)[-1])}</code>: '
-            f'{esc(c["statement"])} &mdash; expected {esc(c["expected"])}, '
-            f'measured {esc(c["measured"])}</li>' for c in group.claims)
+            f'{esc(c["statement"])} &mdash; expected {esc(short(c["expected"]))}, '
+            f'measured {esc(short(c["measured"]))}</li>' for c in group.claims)
         measured = f"<b>What we measured.</b><ul>{items}</ul>"
         prov = Counter(c["provenance"] for c in group.claims)
         sources = sorted({c["source"] for c in group.claims if c.get("source")})

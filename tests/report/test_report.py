@@ -79,8 +79,21 @@ def test_code_calls_read_any_call_shape():
     assert report.code_calls("%matplotlib inline", "05_c") == ([], [])
 
 
-def test_plain_heading_drops_emphasis():
-    assert report.plain_heading("**Claim** in `code` and _it_ ") == "Claim in code and it"
+@pytest.mark.parametrize("text,plain", [
+    ("**Claim** in `code` and _it_ ", "Claim in code and it"),
+    ("e_1 and e_2 stay", "e_1 and e_2 stay"),              # not emphasis: inside words
+    (r"GD $\to$ GP as $\gamma\to\infty$", "GD → GP as γ→∞"),
+    (r"$\tilde O(\sqrt{d})$ against $\Theta(d)$", "Õ(√d) against Θ(d)"),
+    (r"from $\alpha\bar W_0$, $\mathrm{PNC}^1$, $d \le 10$", "from αW_0, PNC^1, d ≤ 10"),
+])
+def test_plain_heading(text, plain):
+    assert report.plain_heading(text) == plain
+
+
+def test_short_keeps_short_text_and_cuts_long():
+    assert ui.short("abc") == "abc"
+    cut = ui.short("x" * 500)
+    assert len(cut) < 130 and cut.endswith("(see table)")
 
 
 def test_figure_order_is_reading_order_then_file_order():
