@@ -170,7 +170,7 @@ class Notebook:
     paper: str
     stem: str
     title: str = ""
-    intro: str = ""                                       # opening markdown cell
+    intro: str = ""                 # opening markdown cell less its title, TeX made readable
     sections: list[Section] = field(default_factory=list)
     figures: list[Path] = field(default_factory=list)
     tables: list[Path] = field(default_factory=list)      # relative to the tables folder
@@ -272,7 +272,8 @@ def collect(paper: str, ledger: dict) -> list[Notebook]:
                      if c.get("notebook") == f"notebooks/{nid}.py"]
         cells = read_cells(nb)
         nb.title, nb.sections = outline(cells, stem)
-        nb.intro = next((s for k, s in cells if k == "markdown"), "")
+        intro = HEADING.sub("", next((s for k, s in cells if k == "markdown"), ""), count=1)
+        nb.intro = re.sub(r"\$\$?([^$]+?)\$\$?", lambda m: tex_plain(m.group(1)), intro)
         by_name = {f.stem: f for f in nb.figures}
         nb.groups = [Group(head or "Other figures", [by_name[n] for n in names],
                            section_claims(head, nb.sections, nb.claims) if head else [])
