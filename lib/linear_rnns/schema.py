@@ -35,4 +35,18 @@ class LComplete(NotebookParams):
     reduction_n_max: Annotated[int, Field(ge=1, le=5)]   # reduction exhaustive for |V| <= this
 
 
-SECTIONS = {"01_scans_and_depth": Scans, "02_l_complete_rnn": LComplete}
+class PDNC1(NotebookParams):
+    """05_pd_equals_nc1: DFA/DWFA -> PD LRNN, S5 word problem, PD closure (spec §4.5)."""
+
+    n_automata: PosInt                                   # random DFAs and DWFAs
+    max_states: Annotated[int, Field(ge=1, le=64)]       # n <= this
+    max_sigma: Annotated[int, Field(ge=1, le=16)]        # |Sigma| <= this
+    n_words: PosInt                                      # words per DFA
+    dwfa_words: PosInt                                   # words per DWFA (exact Fractions: slower)
+    max_len: PosInt                                      # word length <= this
+    s5_words: PosInt                                     # S5 words
+    closure_products: PosInt                             # random PD products checked
+    closure_d: Annotated[int, Field(ge=1, le=32)]        # their size
+
+
+SECTIONS = {"01_scans_and_depth": Scans, "02_l_complete_rnn": LComplete, "05_pd_equals_nc1": PDNC1}
