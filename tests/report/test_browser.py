@@ -1,4 +1,5 @@
-"""The report in a real browser: headless Chromium renders the index and each paper page.
+"""The report in a real browser: headless Chromium renders the index, the performance page and
+each paper page.
 
     pytest tests/report --report-dir build/smoke/results/report      (run by `make test`)
 
@@ -7,7 +8,8 @@ its inline script fills after the load event; Chromium's --dump-dom hands back t
 Checks: every image loaded (natural width > 0), every internal link and image source resolves to
 a file of the site (and every same-page #anchor to an element), each paper page's claims table
 shows as many rows as results/claims.json holds for that paper (and the status filter works),
-no page loads anything from the network. Screenshots go to <report-dir>/screenshots/.
+no page loads anything from the network; the other pages (rendered notebooks, sources) are
+checked as files. Screenshots go to <report-dir>/screenshots/.
 """
 from __future__ import annotations
 
