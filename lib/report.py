@@ -399,8 +399,12 @@ def read_timing(notebook: str) -> dict | None:
 
 
 def build(now: dt.datetime | None = None) -> Path:
-    """Rewrite results/report whole from what is under results/; return the index path."""
-    site = site_dir()
+    """Rewrite results/report whole from what is under results/; return the index path.
+
+    The site is built in a sibling folder and swapped in at the end, so a failed build leaves
+    the previous report in place."""
+    final = site_dir()
+    site = final.with_name(final.name + ".partial")
     shutil.rmtree(site, ignore_errors=True)
     site.mkdir(parents=True)
     ledger, note = load_ledger()
@@ -419,8 +423,11 @@ def build(now: dt.datetime | None = None) -> Path:
     write(site / "performance.html", ui.performance_page(stages, timings, bench))
     write(site / "style.css", ui.CSS)
     now = now or dt.datetime.now(dt.timezone.utc)
-    return write(site / "index.html", ui.index_page(rows, git_revision(paths.ROOT),
-                                                    now.strftime("%Y-%m-%d %H:%M:%S UTC"), note))
+    write(site / "index.html", ui.index_page(rows, git_revision(paths.ROOT),
+                                             now.strftime("%Y-%m-%d %H:%M:%S UTC"), note))
+    shutil.rmtree(final, ignore_errors=True)
+    site.rename(final)
+    return final / "index.html"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -289,3 +289,15 @@ def test_index_warns_when_the_merged_ledger_is_stale(tree):
     os.utime(merged, (merged.stat().st_mtime - 60,) * 2)     # claims.json older than a claim file
     text = report.build(NOW).read_text()
     assert "results/claims.json is older than the claims of gd_perceptron/01_a" in text
+
+
+def test_a_failed_build_leaves_the_previous_report(tree, monkeypatch):
+    index = report.build(NOW)
+    before = site_files(index.parent)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("rendering failed")
+    monkeypatch.setattr(ui, "performance_page", broken)
+    with pytest.raises(RuntimeError):
+        report.build(NOW)
+    assert site_files(index.parent) == before
