@@ -95,7 +95,9 @@ FILTER = """\
   function change() {
     var q = new URLSearchParams();
     ["status", "provenance"].forEach(function (k) { if (sel[k].value) q.set(k, sel[k].value); });
-    history.replaceState(null, "", q.toString() ? "#" + q.toString() : location.pathname);
+    try {  // keep the filter in the URL; some browsers refuse this on file:// pages
+      history.replaceState(null, "", q.toString() ? "#" + q.toString() : location.pathname);
+    } catch (e) { /* filtering works without it */ }
     apply();
   }
   sel.status.addEventListener("change", change);
