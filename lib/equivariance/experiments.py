@@ -94,3 +94,83 @@ def suite_table(cases: list[RecoveryCase]):
         "noncommuting_pairs": c.noncommuting, "rho_vs_planted": c.expected_gap,
         "chars": ";".join(str(np.rint(ch).astype(int).tolist()) for ch in c.characters)}
         for c in cases])
+
+
+# ---------------------------------------------------------------- E4: emergence during training
+ANISO = (0.3, 1.7, 0.8)   # spec §4 E4 (c): x -> x diag(linspace(0.3, 1.7)) + 0.8
+
+
+def input_law(law: str, n: int, d: int, rng: np.random.Generator) -> np.ndarray:
+    """'iso': N(0, I); 'aniso': the non-invariant law of spec §4 E4 (c)."""
+    Z = rng.normal(size=(n, d))
+    if law == "aniso":
+        lo, hi, shift = ANISO
+        Z = Z * np.linspace(lo, hi, d) + shift
+    return Z
+
+
+def projected_action(theta, act, group: Group, X_fit: np.ndarray, layer: int):
+    """Fitted maps M(g) (h(gx) ≈ M h(x) + c) projected to the nearest signed permutation:
+    (|G|, d, d) stack, and the largest off-support mass over g."""
+    from lib.equivariance import metrics
+    fits = [metrics.nearest_signed_perm(metrics.fitted_map(theta, act, group.mats[g], X_fit, layer))
+            for g in range(group.order)]
+    return np.stack([f.dense() for f in fits]), max(f.off_support for f in fits)
+
+
+def student_report(theta, act, group: Group, controls: dict, X_fit, X_eval) -> dict:
+    """Final float64 analysis of one trained student (spec §4 E4 metrics)."""
+    from lib.equivariance import metrics
+    out = {"equivariance": latent.equivariance_error_median(theta, act, group, group, X_eval)}
+    lv = metrics.lv_errors_group(theta, act, group, X_fit, X_eval)
+    for i, v in enumerate(lv):
+        out[f"lv{i + 1}"] = float(v)
+    for name, R in controls.items():
+        out[f"control_{name}"] = float(metrics.lv_errors(theta, act, R, X_fit, X_eval)[0])
+    for i in range(len(lv)):
+        P, off = projected_action(theta, act, group, X_fit, i)
+        out[f"off_support{i + 1}"] = float(off)
+        out[f"hom_failing{i + 1}"] = latent.failing_pairs(P, group, 1e-9)
+        out[f"char{i + 1}"] = tuple(np.rint(np.trace(P, axis1=1, axis2=2)).astype(int).tolist())
+    return out
+
+
+def emergence(teacher, group: Group, act: str, conditions: list[tuple[str, bool]], seeds: list[int],
+              widths: list[int], steps: int, lr: float, batch: int, n_train: int, n_test: int,
+              n_fit: int, log_every: int, rng: np.random.Generator, controls: dict):
+    """Train len(conditions) x len(seeds) students at once, return (history, final) DataFrames
+    and the float64 student parameters (spec §4 E4)."""
+    import pandas as pd
+    import torch
+
+    from lib.equivariance import train
+    d = group.dim
+    data = [train.augment(Z, mlp.forward(teacher, Z, act), group.mats, aug)
+            for law, aug in conditions for _ in seeds
+            for Z in [input_law(law, n_train, d, rng)]]
+    f32 = torch.float32
+    X = torch.tensor(np.stack([x for x, _ in data]), dtype=f32)             # (M, |G| N, d)
+    Y = torch.tensor(np.stack([y for _, y in data]), dtype=f32)
+    M = X.shape[0]
+    Xt_np = rng.normal(size=(n_test, d))
+    Xf_np = rng.normal(size=(n_fit, d))
+    Xt = torch.tensor(Xt_np, dtype=f32).expand(M, -1, -1)
+    Yt = torch.tensor(mlp.forward(teacher, Xt_np, act), dtype=f32).expand(M, -1, -1)
+    Xf = torch.tensor(Xf_np, dtype=f32).expand(M, -1, -1)
+    model_seeds = [1000 * c + s for c in range(len(conditions)) for s in seeds]
+    students = train.init_students(widths, act, model_seeds, dtype=f32)
+    gens = [group.words.index(w) for w in group.words if len(w) == 1]      # generators
+    hist = train.fit(students, X, Y, torch.tensor(group.mats, dtype=f32), steps, lr, batch,
+                     int(rng.integers(2 ** 31)), log_every, Xt, Yt, Xf, gens)
+    labels = [(f"{law}{'+aug' if aug else ''}", s) for law, aug in conditions for s in seeds]
+    history = pd.DataFrame([{"condition": c, "seed": s, "step": st, "rel_mse": float(r[m]),
+                             "equivariance": float(e[m]), "lv1": float(l[m])}
+                            for st, r, e, l in zip(hist.steps, hist.rel_mse, hist.equiv, hist.lv1)
+                            for m, (c, s) in enumerate(labels)])
+    thetas = [[(W.astype(np.float64), b.astype(np.float64)) for W, b in th]
+              for th in students.to_numpy()]
+    Xe_np = rng.normal(size=(n_test, d))
+    final = pd.DataFrame([{"condition": c, "seed": s, "rel_mse": float(hist.rel_mse[-1][m]),
+                           **student_report(thetas[m], act, group, controls, Xf_np, Xe_np)}
+                          for m, (c, s) in enumerate(labels)])
+    return history, final, thetas

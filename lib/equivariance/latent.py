@@ -150,3 +150,12 @@ def lift_action(rho_small: np.ndarray, alpha: np.ndarray, alpha_star: np.ndarray
     alpha* alpha = I."""
     proj = np.eye(alpha.shape[0]) - alpha @ alpha_star
     return np.einsum("ij,gjk,kl->gil", alpha, rho_small, alpha_star) + proj[None]
+
+
+def equivariance_error_median(theta: Theta, act, group: Group, rho_out: Group, X: np.ndarray) -> float:
+    """max over g of the median over samples of ||f(gx) - g f(x)|| / ||f(x)|| (trained nets)."""
+    FX = mlp.forward(theta, X, act)
+    den = np.maximum(np.linalg.norm(FX, axis=1), 1e-300)
+    return float(max(np.median(np.linalg.norm(mlp.forward(theta, X @ group.mats[g].T, act)
+                                              - FX @ rho_out.mats[g].T, axis=1) / den)
+                     for g in range(group.order)))

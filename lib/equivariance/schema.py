@@ -66,3 +66,24 @@ class Counterexamples(NotebookParams):
 
 
 SECTIONS["03_counterexamples"] = Counterexamples
+
+
+class TrainingEmergence(NotebookParams):
+    """04_training_emergence: E4, teacher–student emergence of layerwise equivariance."""
+
+    grid: Annotated[int, Field(ge=2)]
+    teacher_channels: list[PosInt] = Field(min_length=1)
+    n_seeds: Annotated[int, Field(ge=2)]
+    steps: PosInt
+    lr: Annotated[float, Field(gt=0, le=1.0)]
+    batch: PosInt
+    n_train: Annotated[int, Field(ge=64)]
+    n_test: Annotated[int, Field(ge=100)]
+    n_fit: Annotated[int, Field(ge=100)]
+    log_every: PosInt
+    fit_ok: Annotated[float, Field(gt=0)]
+    lv_ok: Annotated[float, Field(gt=0)]
+    control_min: Annotated[float, Field(gt=0)]
+
+
+SECTIONS["04_training_emergence"] = TrainingEmergence

@@ -1,0 +1,156 @@
+# %% [markdown]
+# # E4: students trained on an equivariant identifiable teacher become layerwise equivariant, with a signed-permutation latent action
+#
+# **Claim (paper §1.6 interpretation: "if training converges to an equivariant function, equivariance
+# appears in the layers"; spec §1.8 "augmentation vs architecture"; reconstructed experiment:
+# spec §4 E4).** Theorem 4.1 is about exact equivariance at identifiable parameters; a trained
+# network is only close to one. The prediction is that layerwise equivariance, measured by the
+# Lenc–Vedaldi (LV) metric, tracks how well the student fits an identifiable equivariant teacher,
+# however the equivariance was obtained (augmentation or an invariant input law).
+#
+# **Reconstructed.** Teacher: the planted $D_4$ tanh net of E1 on 4×4 images (widths 16, 8,
+# output action = input action). Students: tanh MLPs of the same widths, trained from scratch under
+# four conditions: isotropic Gaussian inputs with/without full-orbit augmentation, the anisotropic
+# shifted law of spec §4 E4 (c) with/without augmentation. All metrics on fresh isotropic inputs.
+#
+# **Decisions (spec open or changed).** Adam with lr 3e-2 (not the spec's 3e-3: with 3e-3 our
+# students stalled at relative MSE ~1e-2; 3e-2 reaches the spec's 1e-5), batch 256, cosine
+# decay, float32 training and float64 analysis; `n_seeds` seeds per condition instead of 5
+# (2-core budget); the soft-penalty condition (e) and the wider students are not run. Projected
+# action: the least-squares map of each $g$ rounded to the nearest signed permutation (Hungarian).
+# The "at least 3 of 5 seeds" rule of the spec becomes "at least 60% of the seeds".
+#
+# **Look for:** in the scatter, layer-1 LV error rising with end-to-end error across all
+# conditions and checkpoints; the well-fitted students carrying the planted regular character.
+
+# %% tags=["parameters"]
+profile = "default"  # smoke | default | paper
+seed = 0  # every random draw derives from this
+grid = 4  # D_4 on 4x4 images
+teacher_channels = [2, 1]  # planted teacher widths 16, 8 per spec §4 E4
+n_seeds = 3  # students per condition
+steps = 3000  # Adam steps
+lr = 3.0e-2  # Adam learning rate with cosine decay
+batch = 256  # minibatch size
+n_train = 4096  # training inputs per student before augmentation
+n_test = 4096  # fresh isotropic inputs for the metrics
+n_fit = 4000  # LV fit sample, at least 50 x width
+log_every = 250  # checkpoint spacing for the curves
+fit_ok = 1.0e-3  # relative MSE counted as a good fit per spec §4 E4
+lv_ok = 3.0e-2  # layer-1 LV error counted as equivariant per spec §4 E4
+control_min = 0.3  # controls must exceed this per spec §4 E4
+
+# %%
+import numpy as np
+import pandas as pd
+import torch
+
+from lib import claims, params, paths, plotting
+from lib.equivariance import construct, experiments, groups, metrics
+
+NOTEBOOK = "equivariance/04_training_emergence"
+cfg = params.from_namespace(NOTEBOOK, globals())
+ledger = claims.Ledger(NOTEBOOK, cfg)
+rng = np.random.default_rng(cfg.seed)
+torch.set_num_threads(1)  # tiny batched ops: one thread avoids pool contention on a shared 2-core box
+tables = paths.tables_dir(NOTEBOOK)
+tables.mkdir(parents=True, exist_ok=True)
+D4 = groups.d4_grid(cfg.grid)
+n = cfg.grid ** 2
+teacher = construct.planted_mlp(D4, cfg.teacher_channels, rng)
+widths = [n] + [c * D4.order for c in cfg.teacher_channels] + [n]
+controls = {"random_perm": groups.control_permutation(n, rng), "sign_flip": -np.eye(n)}
+CONDITIONS = [("iso", True), ("iso", False), ("aniso", True), ("aniso", False)]
+
+# %%
+history, final, thetas = experiments.emergence(
+    teacher, D4, "tanh", CONDITIONS, list(range(cfg.n_seeds)), widths, cfg.steps, cfg.lr, cfg.batch,
+    cfg.n_train, cfg.n_test, cfg.n_fit, cfg.log_every, rng, controls)
+history.to_csv(tables / "history.csv", index=False)
+final.to_csv(tables / "final.csv", index=False)
+final
+
+# %%
+fig, axes = plotting.figure(1, 3, width=7.0, height=2.4)
+conds = list(dict.fromkeys(history.condition))
+for col, cond in zip(plotting.palette(len(conds)), conds):
+    med = history[history.condition == cond].groupby("step")[["rel_mse", "lv1"]].median()
+    axes[0].semilogy(med.index, med.rel_mse, c=col, label=cond)
+    axes[1].semilogy(med.index, med.lv1, c=col, label=cond)
+    pts = history[history.condition == cond]
+    axes[2].loglog(pts.equivariance, pts.lv1, ".", c=col, ms=3, label=cond)
+axes[0].set(xlabel="step", ylabel="relative test MSE (median)", title="fit")
+axes[1].set(xlabel="step", ylabel="layer-1 LV error (median)", title="layerwise equivariance")
+axes[2].set(xlabel="end-to-end equivariance error", ylabel="layer-1 LV error", title="all checkpoints")
+axes[0].legend(fontsize=6)
+plotting.save_figure(fig, NOTEBOOK, "curves")
+
+best = int(final[final.condition == "iso+aug"].rel_mse.idxmin())
+P, _ = experiments.projected_action(thetas[best], "tanh", D4, np.random.default_rng(cfg.seed).normal(size=(cfg.n_fit, n)), 0)
+Mfit = metrics.fitted_map(thetas[best], "tanh", D4.mats[D4.words.index("m")], rng.normal(size=(cfg.n_fit, n)), 0)
+fig, axes = plotting.figure(1, 2, width=5.0, height=2.4)
+axes[0].imshow(np.abs(Mfit), cmap="viridis")
+axes[0].set(title="|A(m)|, layer 1, best iso+aug student", xticks=[], yticks=[])
+axes[1].imshow(P[D4.words.index("m")], cmap="RdBu_r", vmin=-1, vmax=1)
+axes[1].set(title="nearest signed permutation", xticks=[], yticks=[])
+plotting.save_figure(fig, NOTEBOOK, "fitted_map")
+
+# %% [markdown]
+# ## Claims (statistical: seeds, float32 training)
+
+# %%
+src = "spec §4 E4 (reconstructed); interpretation of Thm 4.1"
+a = final[final.condition == "iso+aug"]
+need = int(np.ceil(0.6 * len(a)))
+planted = tuple(tuple(c.tolist()) for c in construct.planted_characters(D4, cfg.teacher_channels))
+good = a[(a.rel_mse < cfg.fit_ok)]
+ledger.statistical("e4.aug.fit", f"iso+aug students fit the teacher (rel. MSE < {cfg.fit_ok:g})",
+                   source=src, provenance="reconstructed", expected=f">= {need} of {len(a)} seeds",
+                   measured=a.rel_mse.round(8).tolist(), holds=bool(len(good) >= need))
+ledger.statistical("e4.aug.lv1", f"iso+aug students' layer 1 is linearly equivariant (LV < {cfg.lv_ok:g})",
+                   source=src, provenance="reconstructed", expected=f">= {need} of {len(a)} seeds",
+                   measured=a.lv1.round(5).tolist(), holds=bool((a.lv1 < cfg.lv_ok).sum() >= need))
+for name in controls:
+    ledger.statistical(f"e4.aug.control_{name}", f"control transformation {name} is far from equivariant (LV > {cfg.control_min:g})",
+                       source=src, provenance="reconstructed", expected=f">= {need} of {len(a)} seeds",
+                       measured=a[f"control_{name}"].round(4).tolist(),
+                       holds=bool((a[f"control_{name}"] > cfg.control_min).sum() >= need))
+hom_ok = [(r.hom_failing1 == 0 and r.hom_failing2 == 0 and (r.char1, r.char2) == planted) for r in a.itertuples()]
+ledger.statistical("e4.aug.projected_action", "projected signed permutations form a homomorphism with the planted (regular) characters",
+                   source="spec §4 E4, §1.8 (characters)", provenance="reconstructed",
+                   expected=f">= {need} of {len(a)} seeds; characters {planted}",
+                   measured=[(int(r.hom_failing1), r.char1) for r in a.itertuples()], holds=bool(sum(hom_ok) >= need))
+last = history[history.step == history.step.max()]
+rho_s = pd.Series(last.rel_mse.to_numpy()).rank().corr(pd.Series(last.lv1.to_numpy()).rank())
+allp = history[history.step > 0]
+rho_all = pd.Series(allp.equivariance.to_numpy()).rank().corr(pd.Series(allp.lv1.to_numpy()).rank())
+ledger.statistical("e4.tracks_fit", "across all conditions, layer-1 LV error rises with the final fit error (Spearman > 0.5)",
+                   source="spec §3.3 conclusion: structure tracks fit quality", provenance="reconstructed",
+                   expected="Spearman(rel. MSE, LV1) > 0.5 over all final students", measured=round(float(rho_s), 3),
+                   holds=bool(rho_s > 0.5))
+ledger.statistical("e4.scatter_trend", "layer-1 LV error rises with end-to-end error over all checkpoints (Spearman > 0.5)",
+                   source="spec §4 E4 (scatter plot)", provenance="reconstructed", expected="Spearman > 0.5",
+                   measured=round(float(rho_all), 3), holds=bool(rho_all > 0.5))
+summary = final.groupby("condition")[["rel_mse", "equivariance", "lv1", "lv2"]].median()
+summary.to_csv(tables / "summary_by_condition.csv")
+ledger.qualitative("e4.conditions", "report: median fit and LV error per condition (no ordering asserted)",
+                   source=src, provenance="reconstructed", expected="report only",
+                   measured={c: (float(f"{r.rel_mse:.3g}"), float(f"{r.lv1:.3g}")) for c, r in summary.iterrows()},
+                   holds=True)
+summary
+
+# %%
+ledger.write()
+ledger.table()
+
+# %% [markdown]
+# **What we saw.** Students that fit the teacher well (relative MSE around $10^{-5}$) have
+# layer-1 and layer-2 LV errors of a few $10^{-3}$, their fitted maps round to signed
+# permutations forming an exact homomorphism with the planted regular characters
+# (`e4.aug.projected_action`), and LV error follows fit error across conditions (`e4.tracks_fit`,
+# `e4.scatter_trend`): equivariance appears in the layers whenever the equivariant identifiable
+# target is learned, with or without augmentation. The anisotropic law is fitted worse on
+# isotropic test inputs and its students are correspondingly less equivariant. The sign-flip
+# control is weaker than the spec's prototype suggested (`e4.aug.control_sign_flip`, see the
+# ledger): $x\mapsto -x$ is not a symmetry, but a linear map explains part of the tanh layer's
+# response to it. Deviations from the spec's protocol are listed in the opening cell.
