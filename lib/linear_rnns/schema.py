@@ -49,4 +49,27 @@ class PDNC1(NotebookParams):
     closure_d: Annotated[int, Field(ge=1, le=32)]        # their size
 
 
-SECTIONS = {"01_scans_and_depth": Scans, "02_l_complete_rnn": LComplete, "05_pd_equals_nc1": PDNC1}
+class Arithmetic(NotebookParams):
+    """04_arithmetic_circuits: unrolled form, Q -> Z lift and its typo, bit growth (spec §2.6, §5)."""
+
+    n_instances: PosInt                                  # random rational LRNNs
+    max_T: PosInt                                        # their length
+    max_d: Annotated[int, Field(ge=1, le=8)]             # their state size
+    n_streams: PosInt                                    # random IMM streams for bit growth
+    bits_T: PosInt                                       # stream length of the bit-growth check
+
+
+class SingleLayer(NotebookParams):
+    """07_single_layer_hankel: 1-layer LRNN = WFA, Hankel ranks, the thresholding gap (spec §4.7)."""
+
+    n_wfas: PosInt                                       # random WFAs
+    max_states: Annotated[int, Field(ge=1, le=8)]        # n <= this
+    sigma: Annotated[int, Field(ge=1, le=4)]             # alphabet size
+    n_words: PosInt                                      # words per WFA
+    max_len: PosInt                                      # word length <= this
+    hankel_len: Annotated[int, Field(ge=1, le=4)]        # prefixes/suffixes up to this length
+    score_N_max: Annotated[int, Field(ge=3, le=60)]      # F(s, t) matrices up to N x N
+
+
+SECTIONS = {"01_scans_and_depth": Scans, "02_l_complete_rnn": LComplete, "05_pd_equals_nc1": PDNC1,
+            "04_arithmetic_circuits": Arithmetic, "07_single_layer_hankel": SingleLayer}
