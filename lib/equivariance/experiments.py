@@ -110,16 +110,19 @@ def input_law(law: str, n: int, d: int, rng: np.random.Generator) -> np.ndarray:
 
 
 def projected_action(theta, act, group: Group, X_fit: np.ndarray, layer: int):
-    """Fitted maps M(g) (h(gx) ≈ M h(x) + c) projected to the nearest signed permutation:
-    (|G|, d, d) stack, and the largest off-support mass over g."""
+    """Fitted maps M(g) (h(gx) ≈ M h(x) + c) projected to the nearest element of the activation's
+    finite latent group (tanh: signed permutation; ReLU, GELU: positive entries on a permutation
+    support): (|G|, d, d) stack, and the largest off-support mass over g (0 = monomial)."""
     from lib.equivariance import metrics
-    fits = [metrics.nearest_signed_perm(metrics.fitted_map(theta, act, group.mats[g], X_fit, layer))
+    positive = act != "tanh"
+    fits = [metrics.nearest_signed_perm(metrics.fitted_map(theta, act, group.mats[g], X_fit, layer),
+                                        positive=positive)
             for g in range(group.order)]
     return np.stack([f.dense() for f in fits]), max(f.off_support for f in fits)
 
 
 def student_report(theta, act, group: Group, controls: dict, X_fit, X_eval) -> dict:
-    """Final float64 analysis of one trained student (spec §4 E4 metrics)."""
+    """Final float64 analysis of one trained student (spec §4 E4/E5 metrics)."""
     from lib.equivariance import metrics
     out = {"equivariance": latent.equivariance_error_median(theta, act, group, group, X_eval)}
     lv = metrics.lv_errors_group(theta, act, group, X_fit, X_eval)
@@ -132,45 +135,74 @@ def student_report(theta, act, group: Group, controls: dict, X_fit, X_eval) -> d
         out[f"off_support{i + 1}"] = float(off)
         out[f"hom_failing{i + 1}"] = latent.failing_pairs(P, group, 1e-9)
         out[f"char{i + 1}"] = tuple(np.rint(np.trace(P, axis1=1, axis2=2)).astype(int).tolist())
+    out["bypass_pairs1"] = metrics.bypass_pairs(theta, 0)
+    _, H = mlp.forward(theta, X_eval, act, return_hidden=True)
+    out["dead1"] = int((np.abs(H[0]).max(axis=0) < 1e-6).sum()) if act == "relu" else 0
     return out
 
 
-def emergence(teacher, group: Group, act: str, conditions: list[tuple[str, bool]], seeds: list[int],
-              widths: list[int], steps: int, lr: float, batch: int, n_train: int, n_test: int,
-              n_fit: int, log_every: int, rng: np.random.Generator, controls: dict):
-    """Train len(conditions) x len(seeds) students at once, return (history, final) DataFrames
-    and the float64 student parameters (spec §4 E4)."""
+def train_students(target, group: Group, acts: list[str], laws: list[tuple[str, bool]],
+                   seeds: list[int], widths: list[int], steps: int, lr: float, batch: int,
+                   n_train: int, n_test: int, n_fit: int, log_every: int, rng: np.random.Generator,
+                   controls: dict, labels: list[str]):
+    """Train one student per (acts[m], laws[m], seed) at once; target(m, X) gives model m's
+    targets. Returns (history, final) DataFrames and float64 parameters (spec §4 E4/E5)."""
     import pandas as pd
     import torch
 
     from lib.equivariance import train
     d = group.dim
-    data = [train.augment(Z, mlp.forward(teacher, Z, act), group.mats, aug)
-            for law, aug in conditions for _ in seeds
-            for Z in [input_law(law, n_train, d, rng)]]
+    models = [(m, s) for m in range(len(acts)) for s in seeds]
+    data = [train.augment(Z, target(m, Z), group.mats, laws[m][1])
+            for m, _ in models for Z in [input_law(laws[m][0], n_train, d, rng)]]
     f32 = torch.float32
     X = torch.tensor(np.stack([x for x, _ in data]), dtype=f32)             # (M, |G| N, d)
     Y = torch.tensor(np.stack([y for _, y in data]), dtype=f32)
     M = X.shape[0]
-    Xt_np = rng.normal(size=(n_test, d))
-    Xf_np = rng.normal(size=(n_fit, d))
+    Xt_np, Xf_np = rng.normal(size=(n_test, d)), rng.normal(size=(n_fit, d))
     Xt = torch.tensor(Xt_np, dtype=f32).expand(M, -1, -1)
-    Yt = torch.tensor(mlp.forward(teacher, Xt_np, act), dtype=f32).expand(M, -1, -1)
+    Yt = torch.tensor(np.stack([target(m, Xt_np) for m, _ in models]), dtype=f32)
     Xf = torch.tensor(Xf_np, dtype=f32).expand(M, -1, -1)
-    model_seeds = [1000 * c + s for c in range(len(conditions)) for s in seeds]
-    students = train.init_students(widths, act, model_seeds, dtype=f32)
+    students = train.init_students(widths, [acts[m] for m, _ in models],
+                                   [1000 * m + s for m, s in models], dtype=f32)
     gens = [group.words.index(w) for w in group.words if len(w) == 1]      # generators
     hist = train.fit(students, X, Y, torch.tensor(group.mats, dtype=f32), steps, lr, batch,
                      int(rng.integers(2 ** 31)), log_every, Xt, Yt, Xf, gens)
-    labels = [(f"{law}{'+aug' if aug else ''}", s) for law, aug in conditions for s in seeds]
-    history = pd.DataFrame([{"condition": c, "seed": s, "step": st, "rel_mse": float(r[m]),
-                             "equivariance": float(e[m]), "lv1": float(l[m])}
+    names = [(labels[m], acts[m], s) for m, s in models]
+    history = pd.DataFrame([{"condition": c, "act": a, "seed": s, "step": st, "rel_mse": float(r[k]),
+                             "equivariance": float(e[k]), "lv1": float(l[k])}
                             for st, r, e, l in zip(hist.steps, hist.rel_mse, hist.equiv, hist.lv1)
-                            for m, (c, s) in enumerate(labels)])
+                            for k, (c, a, s) in enumerate(names)])
     thetas = [[(W.astype(np.float64), b.astype(np.float64)) for W, b in th]
               for th in students.to_numpy()]
     Xe_np = rng.normal(size=(n_test, d))
-    final = pd.DataFrame([{"condition": c, "seed": s, "rel_mse": float(hist.rel_mse[-1][m]),
-                           **student_report(thetas[m], act, group, controls, Xf_np, Xe_np)}
-                          for m, (c, s) in enumerate(labels)])
+    final = pd.DataFrame([{"condition": c, "act": a, "seed": s, "rel_mse": float(hist.rel_mse[-1][k]),
+                           **student_report(thetas[k], a, group, controls, Xf_np, Xe_np)}
+                          for k, (c, a, s) in enumerate(names)])
     return history, final, thetas
+
+
+def emergence(teacher, group: Group, act: str, conditions: list[tuple[str, bool]], seeds: list[int],
+              widths: list[int], steps: int, lr: float, batch: int, n_train: int, n_test: int,
+              n_fit: int, log_every: int, rng: np.random.Generator, controls: dict):
+    """E4: one teacher, students of its activation under several input laws / augmentation."""
+    labels = [f"{law}{'+aug' if aug else ''}" for law, aug in conditions]
+    return train_students(lambda m, Z: mlp.forward(teacher, Z, act), group, [act] * len(conditions),
+                          conditions, seeds, widths, steps, lr, batch, n_train, n_test, n_fit,
+                          log_every, rng, controls, labels)
+
+
+def torus_blur(k: int) -> np.ndarray:
+    """5-point periodic blur on the k x k torus (commutes with D_4 acting on the grid)."""
+    n = k * k
+    r, c = np.divmod(np.arange(n), k)
+    B = np.eye(n)
+    for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        B[np.arange(n), ((r + dr) % k) * k + (c + dc) % k] += 1.0
+    return B / 5.0
+
+
+def generic_target(k: int):
+    """f*(x) = tanh(2 B x) ⊙ x (spec §4 E5): D_4-equivariant and in no MLP model class."""
+    B = torus_blur(k)
+    return lambda X: np.tanh(2.0 * X @ B.T) * X

@@ -87,3 +87,22 @@ class TrainingEmergence(NotebookParams):
 
 
 SECTIONS["04_training_emergence"] = TrainingEmergence
+
+
+class ActivationComparison(NotebookParams):
+    """05_activation_comparison: E5, tanh vs ReLU vs GELU students."""
+
+    grid: Annotated[int, Field(ge=2)]
+    teacher_channels: list[PosInt] = Field(min_length=1)
+    n_seeds: PosInt
+    steps: PosInt
+    lr: Annotated[float, Field(gt=0, le=1.0)]
+    batch: PosInt
+    n_train: Annotated[int, Field(ge=64)]
+    n_test: Annotated[int, Field(ge=100)]
+    n_fit: Annotated[int, Field(ge=100)]
+    log_every: PosInt
+    tol: Tol
+
+
+SECTIONS["05_activation_comparison"] = ActivationComparison

@@ -20,7 +20,16 @@ class Batch:
     """Stacked parameters [(W (M, d_out, d_in), b (M, d_out))] of M models."""
 
     layers: list[tuple[torch.Tensor, torch.Tensor]]
-    act: str
+    act: str | list[str]          # one activation for all models, or one per model
+
+    def sigma(self, Z: torch.Tensor) -> torch.Tensor:
+        if isinstance(self.act, str):
+            return TORCH_ACTS[self.act](Z)
+        out = torch.empty_like(Z)
+        for name in set(self.act):
+            idx = [m for m, a in enumerate(self.act) if a == name]
+            out[idx] = TORCH_ACTS[name](Z[idx])
+        return out
 
     def forward(self, X: torch.Tensor, hidden: bool = False):
         """X (M, N, d_0) -> (M, N, d_L) and optionally the hidden states."""
@@ -28,7 +37,7 @@ class Batch:
         for i, (W, b) in enumerate(self.layers):
             H = torch.baddbmm(b[:, None, :], H, W.transpose(1, 2))   # (M, N, d_i)
             if i < len(self.layers) - 1:
-                H = TORCH_ACTS[self.act](H)
+                H = self.sigma(H)
                 hs.append(H)
         return (H, hs) if hidden else H
 
@@ -39,7 +48,7 @@ class Batch:
                 for m in range(M)]
 
 
-def init_students(widths: list[int], act: str, seeds: list[int],
+def init_students(widths: list[int], act, seeds: list[int],
                   dtype: torch.dtype = torch.float64) -> Batch:
     """Gaussian init (variance 1/fan-in, zero bias), one torch.Generator per model seed."""
     layers = []
