@@ -12,9 +12,18 @@ from dataclasses import dataclass
 import torch
 
 
-def _batched(B: torch.Tensor, runs: int) -> torch.Tensor:
-    """View B as (R, n, d) without copying."""
-    return B if B.dim() == 3 else B.unsqueeze(0).expand(runs, *B.shape)
+def _project(theta: torch.Tensor, B: torch.Tensor) -> torch.Tensor:
+    """theta (R, ..., d) against B: (R, ..., n). Shared B (n, d) is one matmul, not a batch."""
+    if B.dim() == 2:
+        return theta @ B.T
+    return torch.einsum("r...d,rnd->r...n", theta, B)
+
+
+def _combine(coef: torch.Tensor, B: torch.Tensor) -> torch.Tensor:
+    """sum_i coef[..., i] b_i: (R, ..., n) -> (R, ..., d)."""
+    if B.dim() == 2:
+        return coef @ B
+    return torch.einsum("r...n,rnd->r...d", coef, B)
 
 
 @dataclass(frozen=True)
@@ -25,10 +34,10 @@ class Linear:
     name: str = "linear"
 
     def output(self, theta: torch.Tensor, B: torch.Tensor) -> torch.Tensor:
-        return torch.einsum("rd,rnd->rn", theta, _batched(B, theta.shape[0]))  # (R, n)
+        return _project(theta, B)                                               # (R, n)
 
     def direction(self, theta: torch.Tensor, B: torch.Tensor, coef: torch.Tensor) -> torch.Tensor:
-        return torch.einsum("rn,rnd->rd", coef, _batched(B, theta.shape[0]))  # (R, d)
+        return _combine(coef, B)                                                # (R, d)
 
 
 @dataclass(frozen=True)
@@ -44,7 +53,7 @@ class LinearGram:
     name: str = "linear (Gram coefficients)"
 
     def output(self, theta: torch.Tensor, G: torch.Tensor) -> torch.Tensor:
-        return torch.einsum("rm,rnm->rn", theta, _batched(G, theta.shape[0]))  # (R, n)
+        return _project(theta, G)                                               # (R, n)
 
     def direction(self, theta: torch.Tensor, G: torch.Tensor, coef: torch.Tensor) -> torch.Tensor:
         return coef                                                              # (R, n)
@@ -83,14 +92,13 @@ class TwoLayer:
         return 2 * z if self.activation == "quadratic" else (z > 0).to(z.dtype)
 
     def output(self, theta: torch.Tensor, B: torch.Tensor) -> torch.Tensor:
-        pre = torch.einsum("rmd,rnd->rmn", theta, _batched(B, theta.shape[0]))  # (R, m, n)
+        pre = _project(theta, B)                                                # (R, m, n)
         return torch.einsum("m,rmn->rn", self._s(theta), self._phi(pre))        # (R, n)
 
     def direction(self, theta: torch.Tensor, B: torch.Tensor, coef: torch.Tensor) -> torch.Tensor:
-        Bb = _batched(B, theta.shape[0])
-        pre = torch.einsum("rmd,rnd->rmn", theta, Bb)                           # (R, m, n)
+        pre = _project(theta, B)                                                # (R, m, n)
         c = coef[:, None, :] * self._s(theta)[None, :, None] * self._dphi(pre)  # (R, m, n)
-        return torch.einsum("rmn,rnd->rmd", c, Bb)                               # (R, m, d)
+        return _combine(c, B)                                                    # (R, m, d)
 
 
 def make_model(kind: str, m: int = 2, activation: str = "quadratic"):

@@ -102,6 +102,22 @@ class StepSweep(NotebookParams):
     max_iter: Annotated[int, Field(ge=100)]
 
 
+class RealData(NotebookParams):
+    """07_real_data: the author's Fashion-MNIST protocol, linear vs two-layer (F8)."""
+
+    class_pos: Annotated[int, Field(ge=0, le=9)]
+    class_neg: Annotated[int, Field(ge=0, le=9)]
+    per_class: Annotated[int, Field(ge=10, le=2500)]
+    linear_gammas: list[Pos] = Field(min_length=1)
+    normalized_gammas: list[Pos] = Field(min_length=1)
+    linear_steps: Annotated[int, Field(ge=10)]
+    width: Annotated[int, Field(ge=2)]
+    relu_gammas: list[Pos] = Field(min_length=1)
+    quadratic_gammas: list[Pos] = Field(min_length=1)
+    two_layer_steps: Annotated[int, Field(ge=10)]
+    torch_threads: Annotated[int, Field(ge=1, le=64)]
+
+
 SECTIONS = {"01_reduction": Reduction, "02_linear_lower_bound": LinearLowerBound,
             "03_two_layer_speedup": TwoLayerSpeedup, "04_loss_oscillations": LossOscillations,
-            "05_trajectories": Trajectories, "06_step_sweep": StepSweep}
+            "05_trajectories": Trajectories, "06_step_sweep": StepSweep, "07_real_data": RealData}

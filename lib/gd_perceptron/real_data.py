@@ -1,0 +1,91 @@
+"""Full-batch GD on a two-class Fashion-MNIST subset, the author's protocol (spec §8, F8).
+
+Two classes, 5 000 images (2 500 each, from data/fashion_mnist/subset.npz), pixels scaled to
+[0, 1], labels +1 / -1. LR+GD at several step sizes, Normalized LR+GD, and the Batch Perceptron,
+for the linear model and a two-layer ReLU model with fixed +-1 outputs; all step sizes of one
+model form one batch of runs. Per step we log accuracy, logistic loss and gradient norm.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+from tqdm.auto import tqdm
+
+from lib import paths
+from lib.gd_perceptron import dynamics
+
+
+def load_pair(class_pos: int, class_neg: int, per_class: int, dtype=torch.float32
+              ) -> tuple[torch.Tensor, torch.Tensor, list[str]]:
+    """B (2 per_class, 784) in [0, 1], y in {+1, -1}, and the two class names."""
+    with np.load(paths.data_file("fashion_mnist/subset.npz")) as z:
+        images, labels, names = z["images"], z["labels"], z["class_names"]
+    idx = [np.flatnonzero(labels == c)[:per_class] for c in (class_pos, class_neg)]
+    if min(len(i) for i in idx) < per_class:
+        raise ValueError(f"per_class = {per_class}; the subset holds {min(len(i) for i in idx)} "
+                         f"images of one of the classes")
+    keep = np.sort(np.concatenate(idx))
+    B = torch.as_tensor(images[keep].reshape(len(keep), -1) / 255.0, dtype=dtype)
+    y = torch.as_tensor(np.where(labels[keep] == class_pos, 1.0, -1.0), dtype=dtype)
+    return B, y, [str(names[class_pos]), str(names[class_neg])]
+
+
+@dataclass(frozen=True)
+class Method:
+    """One run: rule "gd" (LR+GD), "gd" + normalized (Normalized LR+GD) or "bp" (perceptron)."""
+
+    label: str
+    rule: str
+    step: float
+    normalized: bool = False
+
+
+@dataclass
+class History:
+    """Per method (R,): accuracy, loss, grad norm (steps+1, R; NaN for the perceptron, which
+    follows no gradient); the first step at accuracy 1.0."""
+
+    methods: list[Method]
+    accuracy: np.ndarray
+    loss: np.ndarray
+    grad_norm: np.ndarray
+    solved_at: np.ndarray  # -1 where accuracy 1.0 was never reached
+
+    def solved_table(self, cap: int):
+        """Iterations to accuracy 1.0 per method (NaN where never reached within `cap`)."""
+        import pandas as pd
+
+        return pd.DataFrame({"method": [m.label for m in self.methods],
+                             "iterations": [int(s) if s >= 0 else np.nan for s in self.solved_at],
+                             "cap": cap})
+
+
+def run(model, B: torch.Tensor, y: torch.Tensor, theta0: torch.Tensor, methods: list[Method],
+        steps: int, progress: bool = True) -> History:
+    """All methods from the same theta0 for `steps` steps (stops early once all are solved)."""
+    R = len(methods)
+    theta = theta0.unsqueeze(0).repeat(R, *([1] * theta0.dim()))            # (R, ...)
+    eta = torch.tensor([m.step for m in methods], dtype=B.dtype)
+    shape = (-1,) + (1,) * theta0.dim()
+    normalized = torch.tensor([m.normalized for m in methods])
+    is_bp = torch.tensor([m.rule == "bp" for m in methods])
+    n = B.shape[0]
+    acc, loss, gnorm = [], [], []
+    solved = np.full(R, -1)
+    for t in tqdm(range(steps + 1), desc="F8 full-batch steps", disable=not progress, mininterval=5):
+        z = dynamics.margins(model, theta, B, y)                             # (R, n)
+        s = torch.sigmoid(-z)
+        w = torch.where(is_bp[:, None], dynamics.weights(z, "bp", first=(t == 0)), s)
+        direction = model.direction(theta, B, w * y)                        # -n grad f (GD runs)
+        acc.append((z > 0).to(B.dtype).mean(dim=1))
+        loss.append(dynamics.logistic_loss(z))
+        gnorm.append(torch.where(is_bp, torch.nan, direction.flatten(1).norm(dim=1) / n))
+        solved[(acc[-1] == 1).numpy() & (solved < 0)] = t
+        if t == steps or (solved >= 0).all():
+            break
+        beta = torch.where(normalized, 1.0 / s.mean(dim=1), torch.ones(R, dtype=B.dtype))
+        theta = theta + (eta * beta / n).reshape(shape) * direction
+    return History(methods, torch.stack(acc).numpy(), torch.stack(loss).numpy(),
+                   torch.stack(gnorm).numpy(), solved)

@@ -1,0 +1,56 @@
+"""Exact perceptron counts: closed forms of spec §4 F1 and §8, and the author's R^2 examples."""
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from lib.gd_perceptron import datasets, exact, lower_bound
+
+
+@pytest.mark.parametrize("d", list(range(2, 41)) + [63, 64, 101])
+def test_half_tie_closed_form(d):
+    # spec §4 F1: d + 2 for even d, d + 1 for odd d (checked there in exact arithmetic)
+    assert exact.perceptron_count(exact.gram_dataset_a(d), [1, -1], "half") == \
+        (d + 2 if d % 2 == 0 else d + 1)
+
+
+@pytest.mark.parametrize("d", [2, 3, 10, 33])
+def test_author_tie_rule_gives_2d(d):
+    # spec §8: the author's Batch Perceptron needs 2d on data set A
+    assert exact.perceptron_count(exact.gram_dataset_a(d), [1, -1], "author") == 2 * d
+
+
+def test_gram_closed_form_matches_direct():
+    B, _ = datasets.dataset_a(9)
+    assert exact.gram(B) == exact.gram_dataset_a(9)
+
+
+def test_thm41_iterates():
+    # arXiv 2412.08424 Thm 4.1 (spec §8): theta_1/gamma = (1/2, 3/4), theta_2/gamma -> (1, 1/4)
+    B, y = datasets.loss_unreliable_2d()
+    steps = exact.perceptron_steps(exact.gram(B), y)
+    coefs = [next(steps)[1] for _ in range(3)]
+    iterates = [tuple(sum(a[i] * int(B[i, k]) for i in range(2)) for k in range(2)) for a in coefs]
+    assert iterates[1] == (Fraction(1, 2), Fraction(3, 4))
+    assert iterates[2] == (Fraction(1), Fraction(1, 4))
+
+
+def test_worst_case_set_is_linear_in_n():
+    # derived by hand: from 0 the lone +1 point gains 5/(4n) per step, so T ~ 0.3 n
+    counts = [exact.perceptron_count(exact.gram(datasets.worst_case_2d(n)[0]),
+                                     datasets.worst_case_2d(n)[1]) for n in (10, 20, 40)]
+    assert counts == sorted(counts) and counts[-1] >= 10
+
+
+def test_float_gd_counts_match_exact_at_large_step():
+    ds = [7, 8, 33]
+    got = lower_bound.float_counts(ds, "gd", 1e4)[:, 0]
+    assert got.tolist() == [lower_bound.closed_form_half(d) for d in ds]
+
+
+def test_bad_tie_rule_rejected():
+    with pytest.raises(ValueError, match="tie = 'full'"):
+        next(exact.perceptron_steps(exact.gram_dataset_a(4), [1, -1], "full"))
+    with pytest.raises(ValueError, match="d = 1"):
+        datasets.dataset_a(1)
+    assert np.array_equal(datasets.make_dataset(5)[0], datasets.dataset_a(5)[0])
