@@ -71,5 +71,19 @@ class SingleLayer(NotebookParams):
     score_N_max: Annotated[int, Field(ge=3, le=60)]      # F(s, t) matrices up to N x N
 
 
-SECTIONS = {"01_scans_and_depth": Scans, "02_l_complete_rnn": LComplete, "05_pd_equals_nc1": PDNC1,
+class DPLR(NotebookParams):
+    """06_dplr_equals_pnc1: RWKV-7 overwrites, IMM and WFA compilers, Householder programs,
+    the router obstruction (spec §4.6)."""
+
+    imm_streams: PosInt                                  # random IMM streams
+    imm_max_N: Annotated[int, Field(ge=1, le=35)]        # N <= this (int64 exact below 3^35)
+    wfa_count: PosInt                                    # random WFAs compiled to overwrites
+    wfa_max_states: Annotated[int, Field(ge=1, le=8)]
+    wfa_words: PosInt                                    # words per WFA
+    wfa_max_len: PosInt
+    householder_matrices: PosInt                         # random 9x9 matrices through the program
+    router_max_order: Annotated[int, Field(ge=6)]        # orders searched up to this (1404)
+
+
+SECTIONS = {"06_dplr_equals_pnc1": DPLR, "01_scans_and_depth": Scans, "02_l_complete_rnn": LComplete, "05_pd_equals_nc1": PDNC1,
             "04_arithmetic_circuits": Arithmetic, "07_single_layer_hankel": SingleLayer}
