@@ -106,3 +106,20 @@ class ActivationComparison(NotebookParams):
 
 
 SECTIONS["05_activation_comparison"] = ActivationComparison
+
+
+class MirrorFashion(NotebookParams):
+    """06_mirror_fashion_mnist: E6, soft mirror loss on Fashion-MNIST MLPs (exploratory)."""
+
+    n_train: Annotated[int, Field(ge=100, le=20000)]
+    n_test: Annotated[int, Field(ge=50, le=5000)]
+    n_seeds: PosInt
+    steps: Annotated[int, Field(ge=2)]
+    lr: Annotated[float, Field(gt=0, le=1.0)]
+    batch: PosInt
+    lam: Annotated[float, Field(ge=0)]
+    n_fit: Annotated[int, Field(ge=100)]
+    n_eval: Annotated[int, Field(ge=50)]
+
+
+SECTIONS["06_mirror_fashion_mnist"] = MirrorFashion

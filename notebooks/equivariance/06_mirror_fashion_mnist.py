@@ -1,0 +1,155 @@
+# %% [markdown]
+# # E6 (exploratory): a soft mirror loss on Fashion-MNIST MLPs, measured layer by layer as in the paper's table
+#
+# **Claim (paper's CIFAR-10 experiment via the notes, spec §3.1; analogue reconstructed: spec
+# §4 E6).** Depth-4 MLPs trained with a soft left–right mirror loss in the second half of
+# training become (approximately) mirror-equivariant in their hidden layers; the paper reports
+# tanh's first layer close to linearly equivariant (LV error 0.029 for the autoencoder) and
+# GELU's not (0.40), with equivariance reappearing at $f_2$, and the up–down mirror as control.
+#
+# **Reconstructed.** Fashion-MNIST (the bundled 25 000-image subset) instead of CIFAR-10; images
+# 2×2 average-pooled to 14×14 (pooling commutes with both mirrors), standardised by one global
+# mean and scale. Autoencoder 196-64-32-64-196 and classifier 196-64-32-10, first activation tanh
+# or GELU, later ones GELU. Soft loss $\lambda\|f(Mx)-Mf(x)\|^2$ (autoencoder) or
+# $\lambda\|f(Mx)-f(x)\|^2$ (classifier) in the second half, on data and on Gaussian noise of data
+# scale (the spec found the noise term necessary for any layerwise effect).
+#
+# **Decisions.** Adam 3e-3 with cosine decay, batch 256, float32 training; LV metric of spec §5.6
+# with the paper's normalisation, fit on `n_fit` and evaluated on `n_eval` fresh samples, on
+# Gaussian noise (as the paper) and on held-out images. The paper's table is read from
+# `data/equivariance/mirror_table_cifar10.csv` (provenance `paper`, via the notes). Per the spec the
+# outcome is exploratory: orderings are recorded, never asserted.
+#
+# **Look for:** left–right errors below the up–down control; whether tanh's $f_1$ beats GELU's.
+
+# %% tags=["parameters"]
+profile = "default"  # smoke | default | paper
+seed = 0  # every random draw derives from this
+n_train = 5000  # training images
+n_test = 2000  # held-out images
+n_seeds = 1  # models per first activation
+steps = 1500  # Adam steps per task
+lr = 3.0e-3  # Adam learning rate, cosine decay
+batch = 256  # minibatch size
+lam = 1.0  # weight of the soft mirror loss in the second half
+n_fit = 4000  # LV fit sample, at least 50 x 64 units
+n_eval = 2000  # LV evaluation sample
+
+# %%
+import numpy as np
+import pandas as pd
+import torch
+
+from lib import claims, params, paths, plotting
+from lib.equivariance import groups, mirror, mlp
+
+NOTEBOOK = "equivariance/06_mirror_fashion_mnist"
+cfg = params.from_namespace(NOTEBOOK, globals())
+ledger = claims.Ledger(NOTEBOOK, cfg)
+rng = np.random.default_rng(cfg.seed)
+torch.set_num_threads(1)  # tiny batched ops: one thread avoids pool contention on a shared 2-core box
+tables = paths.tables_dir(NOTEBOOK)
+tables.mkdir(parents=True, exist_ok=True)
+raw = np.load(paths.data_file("fashion_mnist/subset.npz"))
+paper = pd.read_csv(paths.data_file("equivariance/mirror_table_cifar10.csv"))
+x, y = mirror.load_pooled(raw["images"], raw["labels"], cfg.n_train + cfg.n_test, rng)
+mean, scale = float(x[:cfg.n_train].mean()), float(x[:cfg.n_train].std())
+x = mirror.standardise(x, mean, scale)
+Xtr, ytr, Xte, yte = x[:cfg.n_train], y[:cfg.n_train], x[cfg.n_train:], y[cfg.n_train:]
+LR, UD = groups.mirror_grid(14, "lr").mats[1], groups.mirror_grid(14, "ud").mats[1]
+first = ["tanh", "gelu"] * cfg.n_seeds
+seeds = [s for s in range(cfg.n_seeds) for _ in ("tanh", "gelu")]
+WIDTHS = {"autoencoder": [196, 64, 32, 64, 196], "classifier": [196, 64, 32, 10]}
+
+# %%
+runs = {task: mirror.train(task, Xtr, ytr, first, w, cfg.steps, cfg.lr, cfg.batch, cfg.lam, cfg.seed, LR)
+        for task, w in WIDTHS.items()}
+samples = {"noise": (rng.normal(size=(cfg.n_fit, 196)), rng.normal(size=(cfg.n_eval, 196))),
+           "data": (Xtr[:cfg.n_fit], Xte[:cfg.n_eval])}
+lv = pd.concat([mirror.lv_table(t, th, first, seeds, {"left-right": LR, "up-down (control)": UD}, samples)
+                for t, (th, _) in runs.items()])
+lv.to_csv(tables / "lv_all.csv", index=False)
+ours = lv.groupby(["task", "layer", "mirror", "sample", "act"]).lv.median().unstack("act").reset_index()
+ours.to_csv(tables / "lv_table.csv", index=False)
+side = ours[ours["sample"] == "noise"].merge(paper, on=["task", "layer", "mirror"], how="left",
+                                            suffixes=("_ours", "_paper"))
+side.to_csv(tables / "paper_vs_ours.csv", index=False)
+side[["task", "layer", "mirror", "tanh_ours", "tanh_paper", "gelu_ours", "gelu_paper"]]
+
+# %%
+acc = {a: float((mlp.forward(th, Xte, [a, "gelu"]).argmax(axis=1) == yte).mean())
+       for th, a in zip(runs["classifier"][0], first)}
+fe = {a: mlp.relative_error(mlp.forward(th, Xte, [a, "gelu", "gelu"]), Xte)
+      for th, a in zip(runs["autoencoder"][0], first)}
+types = mirror.filter_types(runs["autoencoder"][0][0], "tanh", LR, samples["noise"][0])
+counts = {t: int((types == t).sum()) for t in ("self", "pair", "negated")}
+pd.DataFrame([{"model": f"classifier/{a}", "test_accuracy": v} for a, v in acc.items()]
+             + [{"model": f"autoencoder/{a}", "relative_reconstruction_error": v} for a, v in fe.items()]
+             ).to_csv(tables / "task_performance.csv", index=False)
+
+fig, axes = plotting.figure(1, 2, width=6.8, height=2.6)
+for ax, task in zip(axes, WIDTHS):
+    sub = ours[(ours.task == task) & (ours["sample"] == "noise")]
+    lab = [f"{r.layer}\n{r.mirror.split(' ')[0]}" for r in sub.itertuples()]
+    xs = np.arange(len(sub))
+    ax.bar(xs - 0.2, sub.tanh, width=0.4, label="tanh first (ours)")
+    ax.bar(xs + 0.2, sub.gelu, width=0.4, label="GELU first (ours)")
+    pp = side[side.task == task]
+    ax.plot(xs - 0.2, pp.tanh_paper, "k^", ms=4, label="paper (CIFAR-10)")
+    ax.plot(xs + 0.2, pp.gelu_paper, "kv", ms=4)
+    ax.set_xticks(xs, lab, fontsize=6)
+    ax.set(title=f"{task}: LV error on noise", ylabel="median LV error")
+axes[0].legend(fontsize=6)
+plotting.save_figure(fig, NOTEBOOK, "table")
+
+W1 = runs["autoencoder"][0][0][0][0]                                   # tanh AE, (64, 196)
+order = np.argsort(pd.Categorical(types, ["self", "pair", "negated"]).codes, kind="stable")
+fig, axes = plotting.figure(4, 16, width=7.0, height=2.2)
+for ax, j in zip(axes.ravel(), order):
+    ax.imshow(W1[j].reshape(14, 14), cmap="RdBu_r")
+    ax.set_title(types[j][0], fontsize=5)
+    ax.axis("off")
+fig.suptitle(f"tanh autoencoder first-layer filters by mirror type: {counts}", fontsize=7)
+plotting.save_figure(fig, NOTEBOOK, "filters")
+
+# %% [markdown]
+# ## Claims (exploratory: recorded, never asserted)
+
+# %%
+src = "paper CIFAR-10 mirror table via notes (spec §3.1); analogue spec §4 E6 (exploratory)"
+noise = ours[ours["sample"] == "noise"].set_index(["task", "layer", "mirror"])
+for task in WIDTHS:
+    for act in ("tanh", "gelu"):
+        below = [noise.loc[(task, layer, "left-right"), act] < noise.loc[(task, "f1", "up-down (control)"), act]
+                 for layer in ("f1", "f2")]
+        ledger.statistical(f"e6.{task}.{act}.below_control", f"{task}, {act} first: left-right LV at f1 and f2 below the up-down control at f1",
+                           source=src, provenance="reconstructed", expected="both below control (paper: yes)",
+                           measured={l: round(float(noise.loc[(task, l, "left-right"), act]), 4) for l in ("f1", "f2")}
+                           | {"control_f1": round(float(noise.loc[(task, "f1", "up-down (control)"), act]), 4)},
+                           holds=bool(all(below)))
+    t1, g1 = noise.loc[(task, "f1", "left-right"), "tanh"], noise.loc[(task, "f1", "left-right"), "gelu"]
+    pp = paper[(paper.task == task) & (paper.layer == "f1") & (paper.mirror == "left-right")].iloc[0]
+    ledger.statistical(f"e6.{task}.paper_ordering_f1", f"{task}: tanh's f1 more mirror-equivariant than GELU's (paper's ordering)",
+                       source=src, provenance="paper", expected=f"tanh < gelu (paper {pp.tanh} vs {pp.gelu})",
+                       measured=f"tanh {t1:.3g} vs gelu {g1:.3g}", holds=bool(t1 < g1))
+ledger.qualitative("e6.filter_types", "tanh autoencoder filters split into self-symmetric, mirrored-pair and negated types",
+                   source="paper filter figure via notes (spec §3.1)", provenance="paper",
+                   expected="all three types present", measured=counts, holds=bool(min(counts.values()) > 0))
+ledger.statistical("e6.task_performance", "the networks learn their tasks (report: accuracy, reconstruction error)",
+                   source="spec §4 E6", provenance="reconstructed", expected="report only",
+                   measured={**{f"acc_{a}": round(v, 3) for a, v in acc.items()},
+                             **{f"ae_err_{a}": round(v, 3) for a, v in fe.items()}}, holds=True)
+
+# %%
+ledger.write()
+ledger.table()
+
+# %% [markdown]
+# **What we saw.** See `tables/06_mirror_fashion_mnist/paper_vs_ours.csv` and the `e6.*`
+# records. On Fashion-MNIST at this small scale the soft loss makes the deeper layer ($f_2$)
+# more mirror-equivariant than the first, and the first-layer errors on noise stay large for
+# both activations; whether tanh beats GELU at $f_1$ is recorded in `e6.*.paper_ordering_f1`
+# without being asserted. This matches the spec's own prototype (§3.3: "did not reproduce the
+# tanh < GELU separation at f1") more than the paper's CIFAR-10 numbers; data set, image size,
+# widths, training length and the soft-loss weight all differ from the unknown originals, so the
+# comparison is exploratory.
