@@ -3,7 +3,8 @@
 Two classes, 5 000 images (2 500 each, from data/fashion_mnist/subset.npz), pixels scaled to
 [0, 1], labels +1 / -1. LR+GD at several step sizes, Normalized LR+GD, and the Batch Perceptron,
 for the linear model and a two-layer ReLU model with fixed +-1 outputs; all step sizes of one
-model form one batch of runs. Per step we log accuracy, logistic loss and gradient norm.
+model form one batch of runs. Per step we log accuracy, logistic loss and gradient norm. float64:
+near separation the step at which the last point flips is sensitive to float32 summation order.
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from lib import paths
 from lib.gd_perceptron import dynamics
 
 
-def load_pair(class_pos: int, class_neg: int, per_class: int, dtype=torch.float32
+def load_pair(class_pos: int, class_neg: int, per_class: int, dtype=torch.float64
               ) -> tuple[torch.Tensor, torch.Tensor, list[str]]:
     """B (2 per_class, 784) in [0, 1], y in {+1, -1}, and the two class names."""
     with np.load(paths.data_file("fashion_mnist/subset.npz")) as z:
