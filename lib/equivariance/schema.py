@@ -123,3 +123,17 @@ class MirrorFashion(NotebookParams):
 
 
 SECTIONS["06_mirror_fashion_mnist"] = MirrorFashion
+
+
+class AttentionHeads(NotebookParams):
+    """07_attention_heads: E7, planted Z_2-equivariant MHSA, head permutation recovery."""
+
+    d: Annotated[int, Field(ge=3)]
+    d_head: Annotated[int, Field(ge=2)]
+    n_tokens: Annotated[int, Field(ge=3)]
+    n_seq: PosInt
+    n_scrambles: PosInt
+    tol: Tol
+
+
+SECTIONS["07_attention_heads"] = AttentionHeads
