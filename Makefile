@@ -13,7 +13,7 @@ DVC := $(BIN)/dvc
 SMOKE := build/smoke
 STAMP := $(BIN)/.companion-installed
 
-.PHONY: setup data repro test unit nbval report-smoke browser report lab bench clean
+.PHONY: setup data repro test unit nbval report-smoke browser chromium report lab bench clean
 
 setup: $(STAMP)
 
@@ -42,8 +42,16 @@ nbval: setup
 report-smoke: setup
 	cd $(SMOKE) && $(abspath $(PY)) -m lib.claims && $(abspath $(PY)) -m lib.report
 
-browser: setup
+browser: setup chromium
 	$(PY) -m pytest tests/report -q -p no:cacheprovider --report-dir $(SMOKE)/results/report
+
+# The browser test renders the report in headless Chromium (Debian's package); as root on a
+# Debian machine it is installed here, elsewhere the message says what to install.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else echo "make test needs Chromium for the report's browser test: install Debian's 'chromium' package"; exit 1; fi; }
 
 report: setup
 	$(PY) -m lib.claims && $(PY) -m lib.report
