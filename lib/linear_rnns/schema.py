@@ -85,5 +85,20 @@ class DPLR(NotebookParams):
     router_max_order: Annotated[int, Field(ge=6)]        # orders searched up to this (1404)
 
 
-SECTIONS = {"06_dplr_equals_pnc1": DPLR, "01_scans_and_depth": Scans, "02_l_complete_rnn": LComplete, "05_pd_equals_nc1": PDNC1,
+class PComplete(NotebookParams):
+    """03_p_complete_rnn: fractional stacks, 2-stack machine, TM, monotone CVP (spec §4.3)."""
+
+    roundtrip_depth: PosInt                              # exact round trips up to this depth
+    roundtrip_trials: PosInt                             # random bit strings per depth
+    float_max_depth: Annotated[int, Field(ge=2, le=64)]  # float64 round trips up to this depth
+    gap_max_depth: Annotated[int, Field(ge=2, le=16)]    # all 2^depth stacks for the margins
+    anbncn_max_len: Annotated[int, Field(ge=0, le=11)]   # exhaustive strings up to this length
+    tm_inputs: PosInt                                    # random inputs of the increment TM
+    tm_max_bits: PosInt                                  # their length
+    cvp_circuits: PosInt                                 # random monotone circuits
+    cvp_inputs: Annotated[int, Field(ge=1, le=10)]       # inputs per circuit (all assignments)
+    cvp_gates: PosInt                                    # gates per circuit
+
+
+SECTIONS = {"03_p_complete_rnn": PComplete, "06_dplr_equals_pnc1": DPLR, "01_scans_and_depth": Scans, "02_l_complete_rnn": LComplete, "05_pd_equals_nc1": PDNC1,
             "04_arithmetic_circuits": Arithmetic, "07_single_layer_hankel": SingleLayer}

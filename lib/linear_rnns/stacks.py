@@ -1,0 +1,197 @@
+"""Poly-precision ReLU RNNs: fractional stacks, 2-stack machines, a TM, monotone CVP gates
+(spec §4.3, Thm 1 / Cor 2).
+
+Base-2 (printed, defective): empty = 1, push_v(s) = v + s/2, head(s) = [s >= 1]. Top-0 values
+approach 1 from below and top-1 values from above, so the margin around the threshold shrinks
+like 2^-depth and no fixed ReLU ramp implements the head test for unbounded depth.
+
+Base-4 gapped (repair): E(empty) = 0, E(b w) = (2b + 1 + E(w)) / 4; top-0 in [1/4, 1/2), top-1 in
+[3/4, 1). Exact ReLU observers and updates on reachable values:
+  head(s) = 4 relu(s - 1/2) - 4 relu(s - 3/4),  nonempty(s) = 4s - relu(4s - 1),
+  push_b(s) = (2b + 1 + s) / 4,  pop(s) = 4s - (2 head(s) + 1),
+and select(x, u) = relu(x + u - 1) = x if u = 1 else 0, for x in [0, 1] and u in {0, 1}.
+Functions take numpy arrays of any dtype (float64 or object Fractions): the same code is exact
+with Fractions and shows float64's failure.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+
+
+def relu(x):
+    return np.maximum(x, 0) if not isinstance(x, (int, Fraction)) else max(x, 0)
+
+
+def _c(x, v):
+    """Constant v in x's arithmetic (Fraction for object arrays / Fractions, float otherwise)."""
+    exact = isinstance(x, Fraction) or (isinstance(x, np.ndarray) and x.dtype == object)
+    return Fraction(v) if exact else float(v)
+
+
+# --- base 4 -----------------------------------------------------------------------------------
+
+def head(s):
+    return 4 * relu(s - _c(s, Fraction(1, 2))) - 4 * relu(s - _c(s, Fraction(3, 4)))
+
+
+def nonempty(s):
+    return 4 * s - relu(4 * s - 1)
+
+
+def push(s, b):
+    return (2 * b + 1 + s) / _c(s, 4)
+
+
+def pop(s):
+    return 4 * s - (2 * head(s) + 1)
+
+
+def select(x, u):
+    return relu(x + u - 1)
+
+
+def roundtrip_ok(bits: list[int], exact: bool) -> bool:
+    """Push the bits, then pop them all back; True iff every head read and the final 0 agree."""
+    s = Fraction(0) if exact else 0.0
+    for b in bits:
+        s = push(s, b)
+    for b in reversed(bits):
+        if head(s) != b or nonempty(s) != 1:
+            return False
+        s = pop(s)
+    return s == 0
+
+
+def first_float_failure(rng: np.random.Generator, max_depth: int, trials: int) -> int | None:
+    """Smallest depth at which some random push/pop round trip fails in float64."""
+    for d in range(1, max_depth + 1):
+        if any(not roundtrip_ok(list(rng.integers(0, 2, d)), exact=False) for _ in range(trials)):
+            return d
+    return None
+
+
+# --- base 2 (printed) ----------------------------------------------------------------------------
+
+def base2_value(bits: list[int]) -> Fraction:
+    """The printed encoding: start at 1, push_v(s) = v + s/2 (bits[0] pushed first)."""
+    s = Fraction(1)
+    for b in bits:
+        s = b + s / 2
+    return s
+
+
+def base4_value(bits: list[int]) -> Fraction:
+    """E of the stack with bits[0] pushed first (top = bits[-1])."""
+    s = Fraction(0)
+    for b in bits:
+        s = push(s, b)
+    return s
+
+
+def separation(encoding: str, depth: int) -> Fraction:
+    """min over top-1 stacks - max over top-0 stacks, all stacks of exactly this depth.
+
+    The head test can be a fixed ReLU ramp only if this stays bounded away from 0.
+    """
+    value = base2_value if encoding == "base2" else base4_value
+    top0, top1 = [], []
+    for code in range(2 ** depth):
+        bits = [(code >> i) & 1 for i in range(depth)]
+        (top1 if bits[-1] else top0).append(value(bits))
+    return min(top1) - max(top0)
+
+
+# --- the two-stack a^n b^n c^n machine ----------------------------------------------------------
+
+def anbncn(words: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """Fixed ReLU RNN with two base-4 stacks, batched over words (B, L) in {0:a, 1:b, 2:c}.
+
+    Phases A (reading a: push s1), B (reading b: pop s1, push s2), C (reading c: pop s2), R
+    (reject). Accept iff the phase is not R and both stacks are empty. Returns (B,) bool.
+    """
+    B, L = words.shape
+    dtype = object if words.dtype == object else float
+    zero = np.zeros(B, dtype=dtype) * _c(np.zeros(1, dtype=dtype), 0)
+    phase = np.zeros((B, 4), dtype=dtype)                          # one-hot A, B, C, R
+    phase[:, 0] = 1
+    s1, s2 = zero.copy(), zero.copy()
+    for t in range(L):
+        live = t < lengths
+        x = [(words[:, t] == k).astype(dtype) for k in range(3)]
+        n1, n2 = nonempty(s1), nonempty(s2)
+        pA, pB, pC, pR = (phase[:, i] for i in range(4))
+        # rule gates (AND = relu(sum - (k - 1)))
+        gA = relu(pA + x[0] - 1)                                   # a in A: push s1
+        gAB = relu(pA + x[1] + n1 - 2)                             # first b: pop s1, push s2
+        gBB = relu(pB + x[1] + n1 - 2)                             # b in B
+        gBC = relu(pB + x[2] + n2 - 2)                             # first c
+        gCC = relu(pC + x[2] + n2 - 2)                             # c in C
+        ok = gA + gAB + gBB + gBC + gCC
+        new_phase = np.stack([gA, gAB + gBB, gBC + gCC, 1 - ok], 1)
+        pops1, pushes2, pops2 = gAB + gBB, gAB + gBB, gBC + gCC
+        s1_new = select(push(s1, 1), gA) + select(pop(s1), pops1) + \
+            select(s1, 1 - gA - pops1)
+        s2_new = select(push(s2, 1), pushes2) + select(pop(s2), pops2) + \
+            select(s2, 1 - pushes2 - pops2)
+        phase = np.where(live[:, None], new_phase, phase)
+        s1 = np.where(live, s1_new, s1)
+        s2 = np.where(live, s2_new, s2)
+    return (phase[:, 3] == 0) & (s1 == 0) & (s2 == 0)
+
+
+# --- a binary-increment Turing machine on two stacks ----------------------------------------------
+
+def increment_tm(bits: list[int], pad: int) -> tuple[list[int], int]:
+    """Read w (MSB first) onto stack L, then one TM step per padding symbol; exact Fractions.
+
+    Tape = reverse(L) + R with the head on top of R. Steps: MOVE (put the last bit under the
+    head), then INC: head 1 -> write 0, move left (or, at the left end, write a leading 1 and
+    halt); head 0 -> write 1, halt. Returns the decoded tape and the steps used.
+    """
+    L, R = Fraction(0), Fraction(0)
+    for b in bits:                                                 # reading phase: push
+        L = push(L, b)
+    q = "MOVE"
+    steps = 0
+    for _ in range(pad):
+        if q == "HALT":
+            break
+        steps += 1
+        hl, hr, nl = head(L), head(R), nonempty(L)
+        if q == "MOVE":                                            # head onto the last bit
+            R, L, q = push(R, hl), pop(L), "INC"
+        elif hr == 1 and nl == 1:                                  # 1 -> 0, move left
+            R = push(push(pop(R), 0), hl)
+            L = pop(L)
+        elif hr == 1:                                              # 1 at the left end: carry out
+            R, q = push(push(pop(R), 0), 1), "HALT"
+        else:                                                      # 0 -> 1, halt
+            R, q = push(pop(R), 1), "HALT"
+    tape_left = []
+    while nonempty(L) == 1:
+        tape_left.append(int(head(L)))
+        L = pop(L)
+    tape_right = []
+    while nonempty(R) == 1:
+        tape_right.append(int(head(R)))
+        R = pop(R)
+    return tape_left[::-1] + tape_right, steps
+
+
+# --- monotone CVP gates ---------------------------------------------------------------------------
+
+def random_monotone_circuit(n_inputs: int, n_gates: int, rng: np.random.Generator):
+    """Gates (op, i, j) over earlier wires; op 0 = AND, 1 = OR; the output is the last wire."""
+    return [(int(rng.integers(0, 2)), int(rng.integers(0, n_inputs + g)),
+             int(rng.integers(0, n_inputs + g))) for g in range(n_gates)]
+
+
+def eval_relu_circuit(circuit, inputs: np.ndarray) -> np.ndarray:
+    """AND(a, b) = relu(a + b - 1), OR(a, b) = a + b - relu(a + b - 1); inputs (B, n) 0/1."""
+    wires = [inputs[:, i] for i in range(inputs.shape[1])]
+    for op, i, j in circuit:
+        s = wires[i] + wires[j]
+        wires.append(relu(s - 1) if op == 0 else s - relu(s - 1))
+    return wires[-1]

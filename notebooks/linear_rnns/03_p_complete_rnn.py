@@ -1,0 +1,159 @@
+# %% [markdown]
+# # With polynomial precision a ReLU RNN simulates stack machines, hence P-complete problems
+#
+# **Claim (Merrill et al., Thm 1 / Cor 2; spec §4.3).** A fixed one-layer ReLU RNN with
+# poly-precision state can hold binary stacks as fractions and so simulate multi-stack machines in
+# real time; two stacks are a Turing tape, and with padding one fixed RNN recognises a
+# P-complete language. Unless NC = P it cannot be simulated by polylog-depth circuits.
+#
+# **Source.** Siegelmann–Sontag style construction as reconstructed by S1 (spec §4.3). The paper
+# prints a base-2 encoding whose margin vanishes with depth; we show that and use the base-4
+# gapped repair.
+#
+# **Decisions where the spec is open.** The $a^nb^nc^n$ machine is fully a fixed ReLU network
+# (gates, exact observers, `select`), run batched in float64, which is exact here because every
+# value is a dyadic rational of at most $2\cdot9+2$ bits. The increment TM uses the same exact
+# ReLU stack operations with its finite control written as a table. The monotone-CVP evaluator's
+# wire register grows with the circuit: an illustration, not a fixed-size RNN (spec §4.3).
+#
+# **Look for:** the base-2 separation halving with every push while base-4 stays above 1/4;
+# float64 round trips breaking near depth 27 while Fractions survive depth 200; exact machines.
+
+# %% tags=["parameters"]
+profile = "default"  # smoke | default | paper
+seed = 0  # every random draw derives from this
+roundtrip_depth = 200  # exact round trips up to this depth
+roundtrip_trials = 5  # random bit strings per depth
+float_max_depth = 40  # float64 round trips up to this depth
+gap_max_depth = 14  # all stacks up to this depth for the margins
+anbncn_max_len = 9  # exhaustive strings up to this length
+tm_inputs = 200  # random inputs of the increment TM
+tm_max_bits = 16  # their length
+cvp_circuits = 60  # random monotone circuits
+cvp_inputs = 5  # inputs per circuit
+cvp_gates = 12  # gates per circuit
+
+# %%
+import itertools
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+
+from lib import claims, params, paths, plotting
+from lib.linear_rnns import stacks
+
+NOTEBOOK = "linear_rnns/03_p_complete_rnn"
+cfg = params.from_namespace(NOTEBOOK, globals())
+ledger = claims.Ledger(NOTEBOOK, cfg)
+rng = np.random.default_rng(cfg.seed)
+tables = paths.tables_dir(NOTEBOOK)
+tables.mkdir(parents=True, exist_ok=True)
+SRC = "Thm 1; construction spec §4.3"
+
+# %% [markdown]
+# ## Margins: printed base-2 vs base-4 gapped encoding
+# Separation = smallest top-1 value minus largest top-0 value over all stacks of a given depth;
+# a fixed ReLU ramp can read the head only if it stays away from 0.
+
+# %%
+depths = list(range(1, cfg.gap_max_depth + 1))
+gaps = pd.DataFrame({"depth": depths, "base2": [stacks.separation("base2", d) for d in depths],
+                     "base4": [stacks.separation("base4", d) for d in depths]})
+gaps.astype({"base2": str, "base4": str}).to_csv(tables / "separation.csv", index=False)
+ledger.exact("stack.base2_separation", "base-2 separation is exactly 2^-(depth-1)",
+             source="spec §4.3 (S1)", provenance="derived",
+             expected=[Fraction(1, 2 ** (d - 1)) for d in depths], measured=gaps.base2.tolist())
+ledger.bound("stack.base4_separation", "base-4 separation >= 1/4 at every depth (min over depths)",
+             source="spec §4.3 (S1)", provenance="derived", measured=float(min(gaps.base4)), lower=0.25)
+ledger.deviation("stack.base2_margin", "the printed base-2 stack has no fixed margin: top-0 values "
+                 "approach 1 from below and top-1 values from above, so a fixed ReLU net cannot "
+                 "implement head(s) = [s >= 1] for unbounded depth", source="Thm 1 proof (S1); spec §3, §9.4",
+                 kind="exact", expected="a depth-independent margin",
+                 measured=f"separation {gaps.base2.iloc[-1]} at depth {depths[-1]}",
+                 evidence="repair: base-4 gapped encoding, separation >= 1/4 (stack.base4_separation)")
+
+# %% [markdown]
+# ## Precision: exact round trips to depth 200, float64 breaks near 27
+
+# %%
+exact_ok = sum(stacks.roundtrip_ok(list(rng.integers(0, 2, cfg.roundtrip_depth)), exact=True)
+               for _ in range(cfg.roundtrip_trials))
+ledger.exact("stack.base4_exact_roundtrip", f"{cfg.roundtrip_trials} random push/pop round trips of "
+             f"depth {cfg.roundtrip_depth} succeed in exact arithmetic", source=SRC,
+             provenance="reconstructed", expected=cfg.roundtrip_trials, measured=int(exact_ok))
+fail_rate = [np.mean([not stacks.roundtrip_ok(list(rng.integers(0, 2, d)), exact=False)
+                      for _ in range(20)]) for d in range(1, cfg.float_max_depth + 1)]
+first_fail = next((d for d, r in enumerate(fail_rate, start=1) if r > 0), None)
+pd.DataFrame({"depth": range(1, cfg.float_max_depth + 1), "float64_fail_rate": fail_rate}).to_csv(
+    tables / "float64_roundtrip.csv", index=False)
+ledger.bound("stack.float64_fails", "float64 round trips first fail at some depth <= 30 (spec "
+             "observed 27: 53 mantissa bits / 2 bits per level)", source="spec §4.3 [V]",
+             provenance="reconstructed", measured=first_fail if first_fail else 10 ** 9, upper=30)
+
+fig, axes = plotting.figure(1, 2)
+axes[0].semilogy(gaps.depth, [float(v) for v in gaps.base2], "o-", ms=3, label="base 2 (printed)")
+axes[0].semilogy(gaps.depth, [float(v) for v in gaps.base4], "s-", ms=3, label="base 4 (gapped)")
+axes[0].set(xlabel="stack depth", ylabel="separation of top-1 and top-0 values", title="head-test margin")
+axes[0].legend()
+axes[1].plot(range(1, cfg.float_max_depth + 1), fail_rate, "o-", ms=3)
+axes[1].axvline(27, ls=":", c="k", label="spec: 27")
+axes[1].set(xlabel="depth", ylabel="float64 round-trip failure rate", title="base 4 needs 2 bits/level")
+axes[1].legend()
+plotting.save_figure(fig, NOTEBOOK, "stacks")
+
+# %% [markdown]
+# ## Machines: two-stack $a^nb^nc^n$, a binary-increment TM, monotone CVP gates
+
+# %%
+words = [w for L in range(cfg.anbncn_max_len + 1) for w in itertools.product(range(3), repeat=L)]
+arr = np.full((len(words), max(cfg.anbncn_max_len, 1)), -1)
+for i, w in enumerate(words):
+    arr[i, :len(w)] = w
+lens = np.array([len(w) for w in words])
+net = stacks.anbncn(arr, lens)
+ref = np.array([list(w) == [0] * (len(w) // 3) + [1] * (len(w) // 3) + [2] * (len(w) // 3) for w in words])
+ledger.exact("machine.anbncn", f"two-stack ReLU RNN = a^n b^n c^n on all {len(words)} strings of "
+             f"length <= {cfg.anbncn_max_len}", source="spec §4.3 (S1: 29,524 strings)",
+             provenance="reconstructed", expected=(sum(3 ** L for L in range(cfg.anbncn_max_len + 1)), len(words)),
+             measured=(len(words), int((net == ref).sum())))
+
+tm_in = [list(rng.integers(0, 2, int(rng.integers(1, cfg.tm_max_bits + 1)))) for _ in range(cfg.tm_inputs)]
+tm_out = [stacks.increment_tm(w, len(w) + 2) for w in tm_in]
+tm_ref = [[int(c) for c in bin(int("".join(map(str, w)), 2) + 1)[2:].zfill(len(w))] for w in tm_in]
+ledger.exact("machine.increment_tm", f"the 2-stack TM simulation computes w + 1 on {cfg.tm_inputs} random "
+             "inputs (one padding symbol per TM step)", source="Thm 1 / Cor 2; spec §4.3",
+             provenance="reconstructed", expected=cfg.tm_inputs,
+             measured=sum(o[0] == r for o, r in zip(tm_out, tm_ref)))
+
+circs = [stacks.random_monotone_circuit(cfg.cvp_inputs, cfg.cvp_gates, rng) for _ in range(cfg.cvp_circuits)]
+assign = np.array(list(itertools.product((0, 1), repeat=cfg.cvp_inputs)))      # (2^n, n)
+
+
+def bool_eval(c, a):
+    wires = list(map(bool, a))
+    for op, i, j in c:
+        wires.append((wires[i] and wires[j]) if op == 0 else (wires[i] or wires[j]))
+    return wires[-1]
+
+
+cvp_ok = sum(int((stacks.eval_relu_circuit(c, assign) == np.array([bool_eval(c, a) for a in assign])).sum())
+             for c in circs)
+ledger.exact("machine.monotone_cvp", f"ReLU AND/OR gates = Boolean evaluation on all assignments of "
+             f"{cfg.cvp_circuits} random monotone circuits (illustration: the wire register is not "
+             "fixed-size)", source="spec §4.3", provenance="reconstructed",
+             expected=cfg.cvp_circuits * len(assign), measured=cvp_ok)
+pd.DataFrame({"input": ["".join(map(str, w)) for w in tm_in], "steps": [o[1] for o in tm_out],
+              "output": ["".join(map(str, o[0])) for o in tm_out]}).to_csv(tables / "increment_tm.csv", index=False)
+
+# %%
+ledger.write()
+ledger.table()
+
+# %% [markdown]
+# **What we saw.** The printed base-2 stack loses its margin geometrically
+# (`stack.base2_separation`, deviation `stack.base2_margin`); the base-4 gapped encoding keeps a
+# margin above 1/4 (`stack.base4_separation`) and is exact to depth 200 in rational arithmetic,
+# while float64 breaks at depth 27 (`stack.float64_fails`): the construction needs growing
+# precision, as Thm 1 says. With it, a fixed ReLU RNN runs a two-stack machine exactly
+# (`machine.anbncn`) and simulates a TM one padding symbol per step (`machine.increment_tm`).
