@@ -37,16 +37,18 @@ def fixed_projection(rep: Group, b: np.ndarray) -> np.ndarray:
 
 def planted_mlp(group: Group, channels: list[int], rng: np.random.Generator,
                 twisted: list[np.ndarray] = (), rho_out: Group | None = None,
-                out_channels: int | None = None) -> Theta:
-    """An exactly equivariant MLP with len(channels) hidden layers (see module docstring)."""
+                filters: np.ndarray | None = None, biases: np.ndarray | None = None) -> Theta:
+    """An exactly equivariant MLP with len(channels) hidden layers (see module docstring);
+    `filters` (channels[0], n) and `biases` (channels[0],) fix the layer-1 channels if given."""
     G, n = group.order, group.dim
     rho_out = rho_out or group
     inv = group.inv
     theta = []
     # layer 1: regular channels then twisted neurons
-    w = rng.normal(size=(channels[0], n))
+    w = rng.normal(size=(channels[0], n)) if filters is None else filters
+    b0 = rng.normal(size=channels[0]) * 0.5 if biases is None else biases
     rows = [w[c] @ group.mats[inv[h]] for c in range(channels[0]) for h in range(G)]
-    bias = list(np.repeat(rng.normal(size=channels[0]) * 0.5, G))    # b_c shared over h
+    bias = list(np.repeat(b0, G))                                   # b_c shared over h
     for chi in twisted:
         if isotypic_multiplicity(group, chi) == 0:
             raise ValueError("sign character does not occur in rho_in: no twisted filter exists")

@@ -137,3 +137,17 @@ class AttentionHeads(NotebookParams):
 
 
 SECTIONS["07_attention_heads"] = AttentionHeads
+
+
+class Stability(NotebookParams):
+    """08_stability: E8, perturbations and near-degenerate parameters."""
+
+    grid: Annotated[int, Field(ge=2)]
+    eps_log10: list[Annotated[float, Field(ge=-12, le=0)]] = Field(min_length=2)
+    delta_log10: list[Annotated[float, Field(ge=-12, le=1)]] = Field(min_length=2)
+    eps_fixed: Annotated[float, Field(gt=0, lt=1)]
+    n_samples: Annotated[int, Field(ge=50)]
+    n_fit: Annotated[int, Field(ge=100)]
+
+
+SECTIONS["08_stability"] = Stability
