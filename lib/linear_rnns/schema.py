@@ -100,5 +100,22 @@ class PComplete(NotebookParams):
     cvp_gates: PosInt                                    # gates per circuit
 
 
-SECTIONS = {"03_p_complete_rnn": PComplete, "06_dplr_equals_pnc1": DPLR, "01_scans_and_depth": Scans, "02_l_complete_rnn": LComplete, "05_pd_equals_nc1": PDNC1,
+class Landscape(NotebookParams):
+    """00_landscape: class-inclusion diagram and the landscape table (spec §1.1)."""
+
+    context_log2: list[Annotated[int, Field(ge=1, le=40)]] = Field(min_length=2)  # n = 2^k
+
+
+class Audit(NotebookParams):
+    """09_audit_released: released-generator bug, Figure 2a, hyperparameters (spec §6, §9)."""
+
+    examples_per_bin: PosInt                             # generated examples per length bin
+    bins: list[list[PosInt]] = Field(min_length=1)       # [N_min, N_max] per bin
+    p_bucket: Annotated[float, Field(gt=0.0, lt=1.0)]    # Bernoulli bucket probability
+    sink_examples: PosInt                                # examples run through the counter RNN
+    sink_N_max: PosInt                                   # their largest N
+
+
+SECTIONS = {"00_landscape": Landscape, "09_audit_released": Audit,
+            "03_p_complete_rnn": PComplete, "06_dplr_equals_pnc1": DPLR, "01_scans_and_depth": Scans, "02_l_complete_rnn": LComplete, "05_pd_equals_nc1": PDNC1,
             "04_arithmetic_circuits": Arithmetic, "07_single_layer_hankel": SingleLayer}

@@ -1,0 +1,100 @@
+# %% [markdown]
+# # Where each RNN class sits between TC⁰ and P, and what that means for parallel depth
+#
+# **Claim (Merrill et al., abstract and §1; spec §1.1).** Linear RNNs are log-depth arithmetic
+# circuits: PD LRNNs are NC¹-complete, DPLR LRNNs (RWKV-7, DeltaNet) PNC¹-complete, so their
+# Boolean depth is $O(\log n\,\log^* n)$; nonlinear ReLU RNNs reach L-complete (log precision) and
+# P-complete (poly precision) problems, so under standard conjectures they need $\Omega(\log^2 n)$
+# or more than polylog depth.
+#
+# **Source.** The landscape table of spec §1.1 (theorem numbers as indexed there) and the
+# inclusion chain of spec §2.6; nothing here is computed from a construction: the later
+# notebooks (01–07) check each placement.
+#
+# **Decisions where the spec is open.** Only the known inclusions are drawn; which are strict is
+# open. Theorem 4's log-precision class is unverified (spec §2.5) and is left out.
+#
+# **Look for:** each model class as an interval from the class it is complete for (lower) to the
+# class it is contained in (upper); the gap between $\log n$ and $\log^2 n$ at long context.
+
+# %% tags=["parameters"]
+profile = "default"  # smoke | default | paper
+seed = 0  # every random draw derives from this
+context_log2 = [10, 12, 14, 16, 18, 20]  # context lengths n as powers of two
+
+# %%
+import numpy as np
+import pandas as pd
+
+from lib import claims, params, paths, plotting
+from lib.linear_rnns import landscape
+
+NOTEBOOK = "linear_rnns/00_landscape"
+cfg = params.from_namespace(NOTEBOOK, globals())
+ledger = claims.Ledger(NOTEBOOK, cfg)
+tables = paths.tables_dir(NOTEBOOK)
+tables.mkdir(parents=True, exist_ok=True)
+
+# %%
+table = pd.DataFrame(landscape.MODELS, columns=["model", "complete_for", "contained_in",
+                                                "automaton", "source"])
+table["boolean_depth_of_upper_bound"] = table.contained_in.map(landscape.DEPTH)
+table.to_csv(tables / "landscape.csv", index=False)
+table
+
+# %%
+pos = {c: i for i, c in enumerate(landscape.CHAIN)}
+fig, ax = plotting.figure(width=7.0, height=3.2)
+for y, (model, lo, up, _auto, _src) in enumerate(landscape.MODELS):
+    x0 = pos[lo] if lo else pos["TC0"] - 0.35
+    ax.plot([x0, pos[up]], [y, y], "-", lw=6, alpha=0.35 if lo is None else 0.8,
+            solid_capstyle="round")
+    ax.plot(pos[up], y, "k|", ms=12)
+    if lo:
+        ax.plot(pos[lo], y, "o", ms=8, c=plotting.palette(8)[y], label=None)
+    ax.text(-0.6, y, model, ha="right", va="center", fontsize=7)
+ax.set_xticks(range(len(landscape.CHAIN)), [c.replace("0", "⁰").replace("1", "¹").replace("2", "²")
+                                            for c in landscape.CHAIN])
+for i in range(len(landscape.CHAIN) - 1):
+    ax.annotate("⊆", ((i + i + 1) / 2, len(landscape.MODELS) - 0.3), ha="center", fontsize=9)
+ax.set(yticks=[], xlim=(-0.7, len(landscape.CHAIN) - 0.5), ylim=(-0.7, len(landscape.MODELS)),
+       title="dot: complete for; tick: contained in; faded bar: no lower bound")
+ax.invert_yaxis()
+plotting.save_figure(fig, NOTEBOOK, "classes")
+
+# %%
+n = 2.0 ** np.array(cfg.context_log2)
+logn = np.log2(n)
+fig, ax = plotting.figure()
+ax.plot(n, logn, "o-", ms=3, label="log n (transformer, PD LRNN)")
+ax.plot(n, logn ** 2, "s-", ms=3, label="log² n (ReLU RNN, log precision)")
+ax.set(xscale="log", yscale="log", xlabel="context length n", ylabel="depth (up to constants)",
+       title="circuit depth vs context length")
+ax.legend()
+plotting.save_figure(fig, NOTEBOOK, "depth")
+pd.DataFrame({"log2_n": cfg.context_log2, "log_n": logn, "log2_n_squared": logn ** 2}).to_csv(
+    tables / "depth_vs_context.csv", index=False)
+
+# %%
+ledger.exact("landscape.depth_64k_1m", "for n = 2^16 .. 2^20: log n = 16 .. 20 while log^2 n = 256 .. 400",
+             source="paper's framing (spec §1.1)", provenance="paper", expected=((16, 20), (256, 400)),
+             measured=((int(np.log2(2 ** 16)), int(np.log2(2 ** 20))),
+                       (int(np.log2(2 ** 16)) ** 2, int(np.log2(2 ** 20)) ** 2)))
+ledger.exact("landscape.chain", "the inclusion chain drawn is TC0 ⊆ NC1 ⊆ PNC1 ⊆ L ⊆ NL ⊆ AC1 ⊆ NC2 ⊆ NC ⊆ P",
+             source="spec §1.1, §2.6 (CMTV 1998 for PNC1 ⊆ L)", provenance="paper",
+             expected="TC0 NC1 PNC1 L NL AC1 NC2 NC P", measured=" ".join(landscape.CHAIN))
+ledger.qualitative("landscape.linear_below_nonlinear", "every LRNN class's upper bound lies strictly "
+                   "below (in the chain) the nonlinear RNN classes' lower bounds",
+                   source="Thms 1-8 (spec §1.1)", provenance="paper", expected="max LRNN upper < min RNN lower",
+                   measured=f"{max(pos[m[2]] for m in landscape.MODELS if 'LRNN' in m[0])} < "
+                            f"{min(pos[m[1]] for m in landscape.MODELS if 'ReLU' in m[0])}",
+                   holds=max(pos[m[2]] for m in landscape.MODELS if "LRNN" in m[0])
+                   < min(pos[m[1]] for m in landscape.MODELS if "ReLU" in m[0]))
+ledger.write()
+ledger.table()
+
+# %% [markdown]
+# **What we saw.** The linear classes all sit at or below PNC¹ (log depth up to $\log^*$), the
+# nonlinear ones at L and P (`landscape.linear_below_nonlinear`); at $n = 2^{16}$–$2^{20}$ the
+# difference is 16–20 vs 256–400 levels (`landscape.depth_64k_1m`). Which inclusions are strict is
+# open, so the separations are conditional. Notebooks 01–07 check each placement by construction.
