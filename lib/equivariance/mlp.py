@@ -21,7 +21,8 @@ ACTIVATIONS = {
 }
 
 # latent symmetry kind of each activation (spec §2.1 table)
-KIND = {"tanh": "signed_perm", "relu": "pos_monomial", "gelu": "perm", "linear": "gl"}
+KIND = {"tanh": "signed_perm", "relu": "pos_monomial", "gelu": "perm", "linear": "gl",
+        "sigmoid": "signed_perm_affine"}
 
 
 def acts_of(theta: Theta, act) -> list[str]:

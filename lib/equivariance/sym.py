@@ -61,13 +61,20 @@ class Monomial:
                     and np.max(np.abs(self.scale - other.scale), initial=0.0) <= atol)
 
 
-def apply_K(theta: Theta, ks: list[Monomial]) -> Theta:
-    """k.theta: W_i -> k_i W_i k_{i-1}^{-1}, b_i -> k_i b_i (k_0 = k_L = identity)."""
+def apply_K(theta: Theta, ks: list[Monomial], act: str = "tanh") -> Theta:
+    """k.theta: W_i -> k_i W_i k_{i-1}^{-1}, b_i -> k_i b_i (k_0 = k_L = identity).
+
+    For the logistic sigmoid a sign flip acts affinely on the hidden layer,
+    sigma(-z) = 1 - sigma(z), so k_i(v) = A_i v + c_i with c_i = perm of (1 - s)/2; the next layer
+    then also gets b_{i+1} -> b_{i+1} - W_{i+1} A_i^{-1} c_i (spec §2.1 table, sigmoid row)."""
     out = []
     L = len(theta)
     for i, (W, b) in enumerate(theta):
         if i > 0:
             W = ks[i - 1].right_inv(W)
+            if act == "sigmoid":
+                c = (1.0 - ks[i - 1].scale) / 2.0                  # (k v)[j] = s_j v[p_j] + c_j
+                b = b - W @ c
         if i < L - 1:
             W, b = ks[i].left(W), ks[i].left(b)
         out.append((W, b))
@@ -77,7 +84,7 @@ def apply_K(theta: Theta, ks: list[Monomial]) -> Theta:
 def random_element(d: int, kind: str, rng: np.random.Generator) -> Monomial:
     """A random element of K for a layer of width d."""
     perm = rng.permutation(d)
-    if kind == "signed_perm":
+    if kind in ("signed_perm", "signed_perm_affine"):
         scale = rng.choice([-1.0, 1.0], size=d)
     elif kind == "pos_monomial":
         scale = np.exp(rng.uniform(-1.0, 1.0, size=d))

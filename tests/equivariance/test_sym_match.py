@@ -91,3 +91,15 @@ def test_canonical_form_invariant(act, kind):
     assert mlp.same_function(theta, tc, rng.normal(size=(20, 5)), act) < 1e-12
     different = mlp.random_mlp([5, 8, 6, 3], rng)
     assert canon.canonical_distance(theta, different, kind) > 0.1
+
+
+@pytest.mark.parametrize("widths", [[4, 6, 5, 2], [3, 1, 2]], ids=["w6-5", "w1"])
+def test_sigmoid_sign_flip_needs_bias_fix(widths):
+    # sigma(-z) = 1 - sigma(z): signed permutations preserve a sigmoid net only with the
+    # next-layer bias correction (spec §2.1 table, §6 "incl. sigmoid bias fix")
+    rng = np.random.default_rng(8)
+    theta = mlp.random_mlp(widths, rng)
+    ks = [sym.Monomial(k.perm, -np.ones(k.dim)) for k in sym.random_K(theta, "perm", rng)]
+    X = rng.normal(size=(25, widths[0]))
+    assert mlp.same_function(theta, sym.apply_K(theta, ks, act="sigmoid"), X, "sigmoid") < 1e-12
+    assert mlp.same_function(theta, sym.apply_K(theta, ks), X, "sigmoid") > 1e-3
