@@ -114,3 +114,53 @@ def compose_word(perms: np.ndarray, word: list[int]) -> tuple[int, ...]:
     for a in word:
         cur = [int(perms[a][c]) for c in cur]
     return tuple(cur)
+
+
+def general_linear_f2(n: int) -> list[tuple[int, ...]]:
+    """GL(n, F_2): invertible 0/1 matrices (flattened row-major), by rank over F_2."""
+    out = []
+    for code in range(2 ** (n * n)):
+        m = [[(code >> (i * n + j)) & 1 for j in range(n)] for i in range(n)]
+        rows, rank = [r[:] for r in m], 0
+        for c in range(n):
+            piv = next((r for r in range(rank, n) if rows[r][c]), None)
+            if piv is None:
+                continue
+            rows[rank], rows[piv] = rows[piv], rows[rank]
+            for r in range(n):
+                if r != rank and rows[r][c]:
+                    rows[r] = [a ^ b for a, b in zip(rows[r], rows[rank])]
+            rank += 1
+        if rank == n:
+            out.append(tuple(v for r in m for v in r))
+    return out
+
+
+def commutator_subgroup_size(elements: list, compose, identity) -> int:
+    """|[G, G]|: close the set of commutators a^-1 b^-1 a b under composition."""
+    inverse = {}
+    for a in elements:
+        for b in elements:
+            if compose(a, b) == identity:
+                inverse[a] = b
+                break
+    gens = {compose(compose(inverse[a], inverse[b]), compose(a, b)) for a in elements for b in elements}
+    group = set(gens)
+    while True:
+        grown = group | {compose(a, b) for a in group for b in gens}
+        if grown == group:
+            return len(group)
+        group = grown
+
+
+def perm_compose(p: tuple, q: tuple) -> tuple:
+    """p after q."""
+    return tuple(p[q[i]] for i in range(len(q)))
+
+
+def f2_matmul(n: int):
+    """Multiplication of flattened n x n matrices over F_2."""
+    def mul(a: tuple, b: tuple) -> tuple:
+        return tuple(sum(a[i * n + k] * b[k * n + j] for k in range(n)) % 2
+                     for i in range(n) for j in range(n))
+    return mul

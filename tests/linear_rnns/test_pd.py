@@ -37,3 +37,12 @@ def test_column_one_hot():
     x = scan.random_pairs("pd", 5, 4, np.random.default_rng(1), exact=True)
     assert pd.is_column_one_hot(scan.to_dense(scan.reduce_tree(x)[0]).a)
     assert not pd.is_column_one_hot(np.ones((2, 2)))
+
+
+def test_group_orders_and_perfectness():
+    gl = automata.general_linear_f2(3)
+    assert len(gl) == 168                                          # |GL(3, 2)| = 7 * 6 * 4
+    assert len(automata.general_linear_f2(2)) == 6                 # GL(2, 2) = S3
+    S3 = [tuple(int(v) for v in p) for p in automata.symmetric_group(3)]
+    # S3 is solvable: its commutator subgroup is A3 (order 3)
+    assert automata.commutator_subgroup_size(S3, automata.perm_compose, (0, 1, 2)) == 3
