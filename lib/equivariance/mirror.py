@@ -57,14 +57,15 @@ def forward(layers, first_acts: list[str], X: torch.Tensor, hidden: bool = False
 
 
 def train(task: str, X: np.ndarray, y: np.ndarray, first_acts: list[str], widths: list[int],
-          steps: int, lr: float, batch: int, lam: float, seed: int, mirror: np.ndarray):
+          steps: int, lr: float, batch: int, lam: float, seed: int, mirror: np.ndarray,
+          weight_decay: float = 0.0):
     """Train len(first_acts) models on the same data; returns numpy float64 parameters per model
     and the loss curve (steps,) of the task loss summed over models."""
     M = len(first_acts)
     gen = torch.Generator().manual_seed(seed + 1)
     layers = init(widths, M, seed)
     params = [p for layer in layers for p in layer]
-    adam = Adam(params, lr, steps)
+    adam = Adam(params, lr, steps, weight_decay=weight_decay)
     Xt = torch.tensor(X, dtype=torch.float32)
     yt = torch.tensor(y)
     perm = torch.tensor(np.argmax(mirror, axis=1))                          # (M x)[i] = x[perm[i]]

@@ -110,8 +110,10 @@ class Adam:
     torch optimizer imports the compiler stack, seconds of start-up for a few lines of maths)."""
 
     def __init__(self, params: list[torch.Tensor], lr: float, steps: int,
-                 betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8):
+                 betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
+                 weight_decay: float = 0.0):
         self.params, self.lr, self.steps, self.betas, self.eps = params, lr, steps, betas, eps
+        self.wd = weight_decay                                      # decoupled (AdamW)
         self.m = [torch.zeros_like(p) for p in params]
         self.v = [torch.zeros_like(p) for p in params]
         self.t = 0
@@ -127,6 +129,8 @@ class Adam:
                 mhat = m / (1 - b1 ** self.t)
                 vhat = v / (1 - b2 ** self.t)
                 p.sub_(lr * mhat / (vhat.sqrt() + self.eps))
+                if self.wd:
+                    p.sub_(lr * self.wd * p)
 
 
 def fit(students: Batch, X: torch.Tensor, Y: torch.Tensor, Rs: torch.Tensor,

@@ -194,13 +194,13 @@ summary = pd.DataFrame(rows)
 summary.to_csv(tables / "counterexamples.csv", index=False)
 fig, axes = plotting.figure(1, 2, width=7.0, height=2.8)
 x = np.arange(len(summary))
-for off, col, lab in [(-0.27, "end_to_end", "end-to-end error"), (0.0, "layerwise_before", "layerwise, as given"),
+for off, col, lab in [(-0.27, "end_to_end", "end-to-end error"), (0.0, "layerwise_before", "as given: best layerwise error / defect"),
                       (0.27, "layerwise_after", "layerwise, reparametrized")]:
     axes[0].bar(x + off, np.maximum(summary[col].to_numpy(float), 1e-17), width=0.27, label=lab)
 axes[0].set_yscale("log")
 axes[0].set_xticks(x, summary.case, rotation=25, ha="right")
-axes[0].set(ylabel="error", title="exactly equivariant nets, layer by layer")
-axes[0].legend(fontsize=6)
+axes[0].set(ylabel="error", title="exactly equivariant nets, layer by layer", ylim=(1e-17, 1e9))
+axes[0].legend(fontsize=5, loc="upper center", ncol=2)
 im = axes[1].imshow(rho_dup[0][D4.words.index("m")], cmap="RdBu_r", vmin=-1, vmax=1)
 axes[1].set(title=r"lifted $\rho_1(m)$, duplicate case (not monomial)")
 fig.colorbar(im, ax=axes[1])
