@@ -206,3 +206,31 @@ def generic_target(k: int):
     """f*(x) = tanh(2 B x) ⊙ x (spec §4 E5): D_4-equivariant and in no MLP model class."""
     B = torus_blur(k)
     return lambda X: np.tanh(2.0 * X @ B.T) * X
+
+
+# ---------------------------------------------------------------- E3 item 5: connected groups
+def connected_scan(ns: list[int], channels: list[int], rng: np.random.Generator, X: np.ndarray,
+                   n_angles: int):
+    """For each n: a planted tanh net exactly equivariant for C_n acting on R^2 by rotations;
+    its C_n recovery residual, characters, its SO(2) error at random angles and the best
+    signed-permutation matching residual for the rotation by pi/n (midway between C_n elements)."""
+    import pandas as pd
+
+    from lib.equivariance import match
+    rows = []
+    for n in ns:
+        g = groups.rotations_2d(n)
+        th = construct.planted_mlp(g, channels, rng)
+        rec = latent.recover(th, g, g, "signed_perm")
+        chars = latent.characters(latent.latent_actions(rec))
+        angles = rng.uniform(0, 2 * np.pi, size=n_angles)
+        F = mlp.forward(th, X, "tanh")
+        so2 = max(mlp.relative_error(mlp.forward(th, X @ groups.rotation(a).T, "tanh"),
+                                     F @ groups.rotation(a).T) for a in angles)
+        mid = groups.rotation(np.pi / n)
+        rel = match.relate(th, latent.g_on_params(th, mid, mid), "signed_perm")
+        rows.append({"n": n, "width1": th[0][0].shape[0], "cn_error": latent.equivariance_error(th, "tanh", g, g, X),
+                     "cn_match_residual": float(max(rec.residuals.max(), rec.final.max())),
+                     "char_identity": int(round(chars[0][0])) if abs(chars[0][0] - round(chars[0][0])) < 1e-9 else -1, "char_max_other": float(np.abs(chars[0][1:]).max()),
+                     "so2_error": float(so2), "mid_angle_match_residual": float(rel.max_residual)})
+    return pd.DataFrame(rows)

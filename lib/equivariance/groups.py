@@ -173,3 +173,18 @@ def sign_characters(group: Group) -> list[np.ndarray]:
                                             for g in range(group.order) for h in range(group.order)):
             out.append(chi)
     return out
+
+
+def rotation(angle: float) -> np.ndarray:
+    """The rotation of R^2 by `angle`."""
+    c, s = np.cos(angle), np.sin(angle)
+    return np.array([[c, -s], [s, c]])
+
+
+def rotations_2d(n: int) -> Group:
+    """C_n acting on R^2 by rotations through multiples of 2 pi / n (a finite subgroup of the
+    connected group SO(2)); the table is index arithmetic mod n, not a float comparison."""
+    mats = np.stack([rotation(2 * np.pi * j / n) for j in range(n)])
+    j = np.arange(n)
+    return Group(f"C{n}rot", mats, (j[:, None] + j[None, :]) % n, (-j) % n, 0,
+                 tuple(f"r{i}" for i in range(n)))

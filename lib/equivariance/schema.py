@@ -151,3 +151,16 @@ class Stability(NotebookParams):
 
 
 SECTIONS["08_stability"] = Stability
+
+
+class ConnectedGroup(NotebookParams):
+    """09_connected_group: E3 item 5, finite rotation subgroups vs SO(2)."""
+
+    ns: list[Annotated[int, Field(ge=2, le=128)]] = Field(min_length=2)
+    channels: list[PosInt] = Field(min_length=2)
+    n_samples: Annotated[int, Field(ge=50)]
+    n_angles: PosInt
+    tol: Tol
+
+
+SECTIONS["09_connected_group"] = ConnectedGroup

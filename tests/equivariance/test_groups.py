@@ -50,3 +50,8 @@ def test_control_is_outside_group():
     d4 = G.d4_grid(4)
     P = G.control_permutation(16, rng)
     assert not any(np.array_equal(P, m) for m in d4.mats)
+
+
+@pytest.mark.parametrize("n", [1, 3, 8])
+def test_rotation_group_table(n):
+    G.rotations_2d(n).check()          # products match the index table to 1e-12
