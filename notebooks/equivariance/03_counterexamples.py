@@ -16,7 +16,7 @@
 # **Decisions.** Base network: the planted $D_4$ tanh net of E1 (4×4 grid, channels [2, 1]);
 # the bypass uses the left–right mirror of the 4×4 grid. "Best linear layerwise error" is the
 # Lenc–Vedaldi metric of spec §5.6 (fit on `n_fit` inputs, median over `n_eval` fresh ones), max
-# over non-identity $g$. Item 5 (connected groups) is not done.
+# over non-identity $g$. Item 5 (connected groups) is notebook 09_connected_group.
 #
 # **Look for:** in the bar chart, end-to-end errors at rounding for every case, layerwise errors
 # of order 0.1 before and at rounding after the reparametrization.
@@ -219,4 +219,4 @@ ledger.table()
 # not a homomorphism (`e3.stab.*`). After the reparametrization the theorem prescribes (zeroing,
 # merging, mirror-closed directions) every layer is exactly equivariant, in the duplicate case with
 # a non-monomial lifted action (`e3.dup.not_monomial`). No deviations; item 5 (connected groups)
-# is left out.
+# is notebook 09_connected_group.
