@@ -1,0 +1,198 @@
+"""Small sequence models of the experiment plan, in plain torch (spec §2.2-2.4, §7.1 models.py).
+
+Every model is embedding -> `layers` pre-norm blocks (sequence mixer + ReLU MLP, residual) ->
+norm -> per-position class logits. Mixers ("families"):
+
+- `rnn`: Elman ReLU RNN, h_t = relu(W h_{t-1} + U x_t + b) (torch nn.RNN, spec §2.2).
+- `diag_pos` / `diag_neg`: selective diagonal LRNN h_t = a(x_t) * h_{t-1} + b(x_t), with
+  a = sigmoid(.) in (0,1) (Mamba-like) or a = 2 sigmoid(.) - 1 in (-1,1) (Grazzi et al.).
+- `pd`: PD LRNN h_t = P(x_t) D(x_t) h_{t-1} + b(x_t): P column one-hot (straight-through argmax
+  over each column of dictionary-mixed logits, PD-SSM style), D = diag(2 sigmoid - 1) in (-1,1).
+- `deltanet`: matrix state per head, S_t = S_{t-1} (I - beta k k^T) + beta v k^T, k L2-normalised,
+  beta = 2 sigmoid(.) in (0,2) (negative eigenvalues allowed), output S_t q_t.
+- `transformer`: causal self-attention with sinusoidal positions.
+
+The linear recurrences are written as affine pairs (A_t, b_t) with h_t = A_t h_{t-1} + b_t
+(column convention, h_0 = 0) and run by `affine_scan`: a Hillis-Steele doubling scan
+(ceil(log2 T) rounds of batched combines) or the sequential loop; tests check they agree.
+"""
+from __future__ import annotations
+
+import math
+
+import torch
+from torch import nn
+import torch.nn.functional as F
+
+FAMILIES = ("rnn", "diag_pos", "diag_neg", "pd", "deltanet", "transformer")
+
+
+# --- scans ---------------------------------------------------------------------------------
+
+def _apply(A: torch.Tensor, h: torch.Tensor, diagonal: bool) -> torch.Tensor:
+    """A h for A (..., n) diagonal or (..., n, n) dense; h (..., n, m)."""
+    return A.unsqueeze(-1) * h if diagonal else A @ h
+
+
+def affine_sequential(A: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """h_t = A_t h_{t-1} + b_t, h_0 = 0. A: (B, T, n) diagonal or (B, T, n, n); b: (B, T, n, m).
+    Returns (B, T, n, m)."""
+    diagonal = A.dim() == b.dim() - 1
+    h, out = torch.zeros_like(b[:, 0]), []
+    for t in range(b.shape[1]):
+        h = _apply(A[:, t], h, diagonal) + b[:, t]
+        out.append(h)
+    return torch.stack(out, dim=1)
+
+
+def affine_scan(A: torch.Tensor, b: torch.Tensor, parallel: bool = True) -> torch.Tensor:
+    """Same result as `affine_sequential`, by Hillis-Steele doubling when `parallel`: after the
+    round with shift s, (A_t, b_t) holds the composition of steps t-2s+1..t."""
+    if not parallel:
+        return affine_sequential(A, b)
+    diagonal = A.dim() == b.dim() - 1
+    T, s = b.shape[1], 1
+    while s < T:
+        # earlier block (t - s), identity-padded at the front
+        A_prev, b_prev = A[:, :T - s], b[:, :T - s]
+        b = torch.cat([b[:, :s], _apply(A[:, s:], b_prev, diagonal) + b[:, s:]], dim=1)
+        A = torch.cat([A[:, :s], A[:, s:] * A_prev if diagonal else A[:, s:] @ A_prev], dim=1)
+        s *= 2
+    return b
+
+
+# --- mixers --------------------------------------------------------------------------------
+
+class ReLURNN(nn.Module):
+    def __init__(self, d: int, **_):
+        super().__init__()
+        self.rnn = nn.RNN(d, d, nonlinearity="relu", batch_first=True)
+
+    def forward(self, x: torch.Tensor, parallel: bool = True) -> torch.Tensor:
+        return self.rnn(x)[0]
+
+
+class DiagonalLRNN(nn.Module):
+    def __init__(self, d: int, negative: bool, **_):
+        super().__init__()
+        self.negative = negative
+        self.gate, self.inp, self.out = nn.Linear(d, d), nn.Linear(d, d), nn.Linear(d, d)
+
+    def transition(self, x):
+        a = torch.sigmoid(self.gate(x))
+        return 2 * a - 1 if self.negative else a                      # (B, T, d)
+
+    def forward(self, x, parallel: bool = True):
+        h = affine_scan(self.transition(x), self.inp(x).unsqueeze(-1), parallel)  # (B, T, d, 1)
+        return self.out(h.squeeze(-1))
+
+
+class PDLRNN(nn.Module):
+    """A = P D with P column one-hot from logits L = sum_k softmax(W x)_k M_k (dictionary)."""
+
+    def __init__(self, d: int, n_state: int = 16, n_dict: int = 8, **_):
+        super().__init__()
+        self.n = n_state
+        self.mix = nn.Linear(d, n_dict)
+        self.dictionary = nn.Parameter(torch.randn(n_dict, n_state, n_state))
+        self.diag, self.inp, self.out = (nn.Linear(d, n_state), nn.Linear(d, n_state),
+                                         nn.Linear(n_state, d))
+
+    def transition(self, x):
+        logits = torch.einsum("btk,kij->btij", torch.softmax(self.mix(x), -1), self.dictionary)
+        soft = torch.softmax(logits, dim=-2)                          # each column sums to 1
+        hard = F.one_hot(soft.argmax(-2), self.n).transpose(-1, -2).to(soft.dtype)  # (B,T,n,n)
+        P = hard + soft - soft.detach()                               # straight-through
+        D = 2 * torch.sigmoid(self.diag(x)) - 1                       # (B, T, n) in (-1, 1)
+        return P * D.unsqueeze(-2)                                    # P @ diag(D)
+
+    def forward(self, x, parallel: bool = True):
+        h = affine_scan(self.transition(x), self.inp(x).unsqueeze(-1), parallel)
+        return self.out(h.squeeze(-1))
+
+
+class DeltaNet(nn.Module):
+    """Per head: S^T_t = (I - beta k k^T) S^T_{t-1} + beta k v^T (column form of the delta rule)."""
+
+    def __init__(self, d: int, heads: int = 2, **_):
+        super().__init__()
+        self.h, self.dk = heads, d // heads
+        self.qkv, self.beta, self.out = nn.Linear(d, 3 * d), nn.Linear(d, heads), nn.Linear(d, d)
+
+    def pairs(self, x):
+        B, T, _ = x.shape
+        q, k, v = self.qkv(x).view(B, T, 3, self.h, self.dk).unbind(2)   # (B, T, H, dk) each
+        k = F.normalize(k, dim=-1)
+        beta = 2 * torch.sigmoid(self.beta(x))[..., None, None]      # (B, T, H, 1, 1) in (0, 2)
+        eye = torch.eye(self.dk, dtype=x.dtype, device=x.device)
+        A = eye - beta * k.unsqueeze(-1) * k.unsqueeze(-2)            # (B, T, H, dk, dk)
+        b = beta * k.unsqueeze(-1) * v.unsqueeze(-2)                  # (B, T, H, dk, dv)
+        return q, A, b
+
+    def forward(self, x, parallel: bool = True):
+        B, T, d = x.shape
+        q, A, b = self.pairs(x)
+        fold = lambda z: z.transpose(1, 2).reshape(B * self.h, T, *z.shape[3:])  # heads -> batch
+        S = affine_scan(fold(A), fold(b), parallel)                   # (B*H, T, dk, dv) = S^T
+        o = torch.einsum("ztkv,ztk->ztv", S, fold(q))                 # S_t q_t
+        return self.out(o.view(B, self.h, T, self.dk).transpose(1, 2).reshape(B, T, d))
+
+
+class CausalAttention(nn.Module):
+    def __init__(self, d: int, heads: int = 2, **_):
+        super().__init__()
+        self.attn = nn.MultiheadAttention(d, heads, batch_first=True)
+
+    def forward(self, x, parallel: bool = True):
+        T = x.shape[1]
+        causal = torch.triu(torch.ones(T, T, dtype=torch.bool, device=x.device), 1)
+        return self.attn(x, x, x, attn_mask=causal, need_weights=False)[0]
+
+
+def _mixer(family: str, d: int, **kw) -> nn.Module:
+    return {"rnn": lambda: ReLURNN(d), "diag_pos": lambda: DiagonalLRNN(d, False),
+            "diag_neg": lambda: DiagonalLRNN(d, True), "pd": lambda: PDLRNN(d, **kw),
+            "deltanet": lambda: DeltaNet(d, **kw), "transformer": lambda: CausalAttention(d, **kw)
+            }[family]()
+
+
+def sinusoidal(T: int, d: int, device) -> torch.Tensor:
+    pos = torch.arange(T, device=device, dtype=torch.float32)[:, None]
+    freq = torch.exp(-math.log(10000.0) * torch.arange(0, d, 2, device=device) / d)
+    pe = torch.zeros(T, d, device=device)
+    pe[:, 0::2], pe[:, 1::2] = torch.sin(pos * freq), torch.cos(pos * freq[: d // 2])
+    return pe
+
+
+class Block(nn.Module):
+    def __init__(self, family: str, d: int, **kw):
+        super().__init__()
+        self.n1, self.n2 = nn.LayerNorm(d), nn.LayerNorm(d)
+        self.mix = _mixer(family, d, **kw)
+        self.mlp = nn.Sequential(nn.Linear(d, 2 * d), nn.ReLU(), nn.Linear(2 * d, d))
+
+    def forward(self, x, parallel: bool = True):
+        x = x + self.mix(self.n1(x), parallel)
+        return x + self.mlp(self.n2(x))
+
+
+class SeqModel(nn.Module):
+    """Tokens (B, T) int or features (B, T, F) float -> logits (B, T, n_classes)."""
+
+    def __init__(self, family: str, *, vocab: int | None, in_features: int | None, n_classes: int,
+                 d: int = 32, layers: int = 1, **kw):
+        super().__init__()
+        if family not in FAMILIES:
+            raise ValueError(f"family {family!r} is not one of {FAMILIES}")
+        self.family = family
+        self.embed = nn.Embedding(vocab, d) if vocab else nn.Linear(in_features, d)
+        self.blocks = nn.ModuleList(Block(family, d, **kw) for _ in range(layers))
+        self.norm, self.head = nn.LayerNorm(d), nn.Linear(d, n_classes)
+
+    def forward(self, x: torch.Tensor, parallel: bool = True) -> torch.Tensor:
+        h = self.embed(x)
+        if self.family == "transformer":
+            h = h + sinusoidal(h.shape[1], h.shape[2], h.device)
+        for blk in self.blocks:
+            h = blk(h, parallel)
+        return self.head(self.norm(h))

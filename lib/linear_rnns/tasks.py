@@ -1,0 +1,200 @@
+"""Training tasks T1-T5 of the scaled-down experiment plan (spec §6.1, §7.3).
+
+Every task draws a `Split`: inputs `x` (token ids, 0 = padding, or float features), per-position
+targets `y`, a `mask` of the positions that carry a training loss, and the sequence `length`.
+Evaluation always reads the prediction at the last real position (`length - 1`), so "accuracy on
+a length bin" is the fraction of sequences whose final label is right.
+
+- T1 `dgc`: sorted deterministic graph connectivity in the released paper format
+  ("src;a-b;...;tgt", node ids in binary), fixed-width ids (spec §7.3 deviation: OOD changes path
+  length, not id width); generator of `released.py` (repaired, or `released_bug=True`); one label
+  at the end. N = number of nodes - 1 (nodes 0..N).
+- T2 `imm_f2`: 3x3 matrices over F_2, one token per matrix (vocabulary 512), per-step target =
+  entry (0,0) of the prefix product M_1 ... M_t.
+- T3 `imm_z_zero` / `imm_z_pos`: 3x3 matrices with entries in {-1,0,1} given as a 9-dim float vector
+  (spec §7.3: keeps T = N); per-step target = [(M_1...M_t)[0,0] = 0] (the paper's label) or
+  [> 0] (the PNC^1-faithful one). Exact integer arithmetic (object ints beyond T = 35).
+- T4 `s5`: S5 word problem, 120 tokens, per-step 120-way target = index of the prefix product
+  sigma_t o ... o sigma_1.
+- T5 `parity`: bits, per-step target = parity of the prefix.
+
+Randomness only through the `np.random.Generator` argument.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from lib import paths
+from lib.linear_rnns import automata, released
+
+TASKS = ("dgc", "imm_f2", "imm_z_zero", "imm_z_pos", "s5", "parity")
+DGC_CHARS = "01-;"                    # token id = 1 + index; 0 = padding
+S5 = automata.symmetric_group(5)      # (120, 5): row r = permutation r (p[i] = image of i)
+_S5_INDEX = {tuple(p): i for i, p in enumerate(S5.tolist())}
+# S5_MUL[a, b] = index of (perm a) o (perm b): apply b first, then a
+S5_MUL = np.array([[_S5_INDEX[tuple(S5[a][S5[b]])] for b in range(120)] for a in range(120)])
+
+
+@dataclass
+class Split:
+    x: np.ndarray          # (n, T) int64 token ids (0 = pad) or (n, T, F) float32 features
+    y: np.ndarray          # (n, T) int64 targets (ignored where mask is False)
+    mask: np.ndarray       # (n, T) bool: positions with a training loss
+    length: np.ndarray     # (n,) real lengths (>= 1)
+    shortcut: np.ndarray | None = None   # (n,) DGC endpoint-rule prediction, else None
+
+    def last_labels(self) -> np.ndarray:
+        return self.y[np.arange(len(self.length)), self.length - 1]
+
+
+@dataclass(frozen=True)
+class TaskInfo:
+    vocab: int | None        # number of token ids incl. padding, or None for float inputs
+    in_features: int | None  # float feature size, or None for tokens
+    n_classes: int
+
+
+def info(task: str) -> TaskInfo:
+    return {"dgc": TaskInfo(len(DGC_CHARS) + 1, None, 2), "imm_f2": TaskInfo(513, None, 2),
+            "imm_z_zero": TaskInfo(None, 9, 2), "imm_z_pos": TaskInfo(None, 9, 2),
+            "s5": TaskInfo(121, None, 120), "parity": TaskInfo(3, None, 2)}[task]
+
+
+def _lengths(n: int, lo: int, hi: int, rng: np.random.Generator) -> np.ndarray:
+    return rng.integers(lo, hi + 1, size=n)
+
+
+def _per_step(x: np.ndarray, y: np.ndarray, length: np.ndarray) -> Split:
+    """Pad beyond each length (x -> 0, mask False); every real position carries a loss."""
+    valid = np.arange(x.shape[1])[None, :] < length[:, None]          # (n, T)
+    x = np.where(valid.reshape(valid.shape + (1,) * (x.ndim - 2)), x, 0)
+    return Split(x=x, y=np.where(valid, y, 0).astype(np.int64), mask=valid, length=length)
+
+
+# --- T1 DGC ---------------------------------------------------------------------------------
+
+def dgc_string(edges: list[tuple[int, int]], N: int, id_bits: int) -> str:
+    """Paper format with fixed-width binary ids: source 0, sorted edges a-b, target N."""
+    f = lambda v: format(v, f"0{id_bits}b")
+    return ";".join([f(0)] + [f"{f(a)}-{f(b)}" for a, b in edges] + [f(N)])
+
+
+def dgc(n: int, lo: int, hi: int, rng: np.random.Generator, *, id_bits: int = 6,
+        p: float = 0.5, released_bug: bool = False) -> Split:
+    """n examples with N uniform in [lo, hi], labels uniform; one loss at the last token."""
+    if hi >= 2 ** id_bits:
+        raise ValueError(f"N up to {hi} needs more than {id_bits}-bit ids")
+    Ns, labels = _lengths(n, lo, hi, rng), rng.integers(0, 2, size=n)
+    items = [released.generate(int(N), int(lab), rng, p, released_bug) for N, lab in zip(Ns, labels)]
+    strings = [dgc_string(e, int(N), id_bits) for (e, _), N in zip(items, Ns)]
+    length = np.array([len(s) for s in strings])
+    x = np.zeros((n, length.max()), dtype=np.int64)                   # (n, T) char ids
+    y = np.zeros_like(x)
+    mask = np.zeros(x.shape, dtype=bool)
+    for i, s in enumerate(strings):
+        x[i, :len(s)] = [1 + DGC_CHARS.index(c) for c in s]
+        y[i, len(s) - 1], mask[i, len(s) - 1] = labels[i], True
+    short = np.array([released.shortcut(e, int(N)) for (e, _), N in zip(items, Ns)])
+    return Split(x=x, y=y, mask=mask, length=length, shortcut=short)
+
+
+# --- T2 / T3 iterated 3x3 products -----------------------------------------------------------
+
+def prefix_products(m: np.ndarray, modulus: int | None) -> np.ndarray:
+    """(n, T, 3, 3) -> (n, T, 3, 3) prefix products M_1 ... M_t (mod `modulus` if given).
+    Exact: int64 while |entries| < 3^35 can't overflow, Python ints (object) beyond."""
+    dtype = np.int64 if modulus is not None or m.shape[1] <= 35 else object
+    out = np.empty(m.shape, dtype=dtype)
+    cur = m[:, 0].astype(dtype)
+    out[:, 0] = cur
+    for t in range(1, m.shape[1]):                                   # sequential over time only
+        cur = np.matmul(cur, m[:, t].astype(dtype))
+        if modulus is not None:
+            cur = cur % modulus
+        out[:, t] = cur
+    return out
+
+
+def imm_f2(n: int, lo: int, hi: int, rng: np.random.Generator) -> Split:
+    length = _lengths(n, lo, hi, rng)
+    code = rng.integers(0, 512, size=(n, length.max()))              # (n, T) matrix codes
+    bits = (code[..., None] >> np.arange(9)) & 1                     # (n, T, 9) row-major entries
+    prod = prefix_products(bits.reshape(n, -1, 3, 3), 2)
+    return _per_step(code + 1, prod[..., 0, 0], length)
+
+
+def imm_z(n: int, lo: int, hi: int, rng: np.random.Generator, *, label: str) -> Split:
+    """label 'zero': [(0,0) = 0] (paper); 'pos': [(0,0) > 0] (PNC^1)."""
+    length = _lengths(n, lo, hi, rng)
+    m = rng.integers(-1, 2, size=(n, length.max(), 9))               # (n, T, 9) row-major
+    e00 = prefix_products(m.reshape(n, -1, 3, 3), None)[..., 0, 0]
+    y = (e00 == 0) if label == "zero" else (e00 > 0)
+    return _per_step(m.astype(np.float32), y.astype(np.int64), length)
+
+
+# --- T4 S5, T5 parity ------------------------------------------------------------------------
+
+def s5(n: int, lo: int, hi: int, rng: np.random.Generator) -> Split:
+    length = _lengths(n, lo, hi, rng)
+    g = rng.integers(0, 120, size=(n, length.max()))                 # (n, T) element indices
+    pre = np.empty_like(g)
+    pre[:, 0] = g[:, 0]
+    for t in range(1, g.shape[1]):
+        pre[:, t] = S5_MUL[g[:, t], pre[:, t - 1]]                    # sigma_t o prefix
+    return _per_step(g + 1, pre, length)
+
+
+def parity(n: int, lo: int, hi: int, rng: np.random.Generator) -> Split:
+    length = _lengths(n, lo, hi, rng)
+    b = rng.integers(0, 2, size=(n, length.max()))
+    return _per_step(b + 1, np.cumsum(b, axis=1) % 2, length)
+
+
+def sample(task: str, n: int, lo: int, hi: int, rng: np.random.Generator, **kw) -> Split:
+    """n examples of `task` with size (N or T) uniform in [lo, hi]."""
+    if task == "dgc":
+        return dgc(n, lo, hi, rng, **kw)
+    if task in ("imm_z_zero", "imm_z_pos"):
+        return imm_z(n, lo, hi, rng, label=task.rsplit("_", 1)[1])
+    return {"imm_f2": imm_f2, "s5": s5, "parity": parity}[task](n, lo, hi, rng)
+
+
+# --- frozen test sets ------------------------------------------------------------------------
+
+def testset_file(task: str) -> Path:
+    return paths.DATA / "linear_rnns" / "testsets" / f"{task}.npz"
+
+
+def make_test_sets(task: str, bins: list[list[int]], n: int, seed: int, **kw) -> list[Split]:
+    """One Split per bin, from a generator seeded by (seed, bin index)."""
+    return [sample(task, n, lo, hi, np.random.default_rng([seed, i]), **kw)
+            for i, (lo, hi) in enumerate(bins)]
+
+
+def save_test_sets(task: str, bins: list[list[int]], n: int, seed: int, **kw) -> Path:
+    out = testset_file(task)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    arrays = {"bins": np.array(bins), "n": np.array(n), "seed": np.array(seed)}
+    arrays |= {k: np.array(v) for k, v in kw.items()}                # e.g. id_bits
+    for i, s in enumerate(make_test_sets(task, bins, n, seed, **kw)):
+        arrays |= {f"b{i}_{k}": v for k, v in vars(s).items() if v is not None}
+    np.savez_compressed(out, **arrays)
+    return out
+
+
+def test_sets(task: str, bins: list[list[int]], n: int, seed: int, **kw) -> tuple[list[Split], bool]:
+    """The frozen sets of data/linear_rnns/testsets when they were made with these (bins, n, seed),
+    else freshly generated ones. Returns (splits, frozen?)."""
+    f = testset_file(task)
+    if f.exists():
+        z = np.load(f)
+        same_kw = all(k in z and z[k].item() == v for k, v in kw.items())
+        if z["bins"].tolist() == [list(b) for b in bins] and int(z["n"]) == n \
+                and int(z["seed"]) == seed and same_kw:
+            return [Split(**{k: z[f"b{i}_{k}"] for k in ("x", "y", "mask", "length")},
+                          shortcut=z[f"b{i}_shortcut"] if f"b{i}_shortcut" in z else None)
+                    for i in range(len(bins))], True
+    return make_test_sets(task, bins, n, seed, **kw), False
