@@ -106,3 +106,12 @@ def feature_rank_deficit(theta: Theta, act, X: np.ndarray, layer: int) -> int:
     _, H = mlp.forward(theta, X, act, return_hidden=True)
     Fa = _aug(H[layer], True)
     return int(Fa.shape[1] - np.linalg.matrix_rank(Fa))
+
+
+def near_parallel_pairs(theta: Theta, layer: int, cos_tol: float = 0.98) -> int:
+    """Pairs of units whose incoming rows (with bias) have |cosine| > cos_tol: approximate
+    redundancy of a trained layer (spec §5.5 "direction clusters")."""
+    W, b = theta[layer]
+    R = np.column_stack([W, b])
+    U = R / np.maximum(np.linalg.norm(R, axis=1, keepdims=True), 1e-300)
+    return int(np.triu(np.abs(U @ U.T) > cos_tol, 1).sum())

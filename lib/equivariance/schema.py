@@ -84,6 +84,7 @@ class TrainingEmergence(NotebookParams):
     fit_ok: Annotated[float, Field(gt=0)]
     lv_ok: Annotated[float, Field(gt=0)]
     control_min: Annotated[float, Field(gt=0)]
+    wide_widths: list[PosInt] = Field(min_length=1)
 
 
 SECTIONS["04_training_emergence"] = TrainingEmergence

@@ -16,7 +16,8 @@
 # **Decisions (spec open or changed).** Adam with lr 3e-2 (not the spec's 3e-3: with 3e-3 our
 # students stalled at relative MSE ~1e-2; 3e-2 reaches the spec's 1e-5), batch 256, cosine
 # decay, float32 training and float64 analysis; `n_seeds` seeds per condition instead of 5
-# (2-core budget); the soft-penalty condition (e) and the wider students are not run. Projected
+# (2-core budget); the soft-penalty condition (e) is not run, the wider students only with
+# augmentation on isotropic inputs and width (32, 16). Projected
 # action: the least-squares map of each $g$ rounded to the nearest signed permutation (Hungarian).
 # The "at least 3 of 5 seeds" rule of the spec becomes "at least 60% of the seeds".
 #
@@ -39,6 +40,7 @@ log_every = 250  # checkpoint spacing for the curves
 fit_ok = 1.0e-3  # relative MSE counted as a good fit per spec §4 E4
 lv_ok = 3.0e-2  # layer-1 LV error counted as equivariant per spec §4 E4
 control_min = 0.3  # controls must exceed this per spec §4 E4
+wide_widths = [32, 16]  # over-parameterized students, iso+aug only
 
 # %%
 import numpy as np
@@ -96,6 +98,20 @@ axes[1].set(title="nearest signed permutation", xticks=[], yticks=[])
 plotting.save_figure(fig, NOTEBOOK, "fitted_map")
 
 # %% [markdown]
+# ## Over-parameterized students (iso + augmentation)
+# Spec §3.3: a wider student fits as well, but the signed-permutation structure covers only the
+# teacher-matched units; extra units become near-duplicates or low-norm near-linear units.
+
+# %%
+wide = [n] + cfg.wide_widths + [n]
+_, final_w, thetas_w = experiments.emergence(
+    teacher, D4, "tanh", [("iso", True)], list(range(cfg.n_seeds)), wide, cfg.steps, cfg.lr, cfg.batch,
+    cfg.n_train, cfg.n_test, cfg.n_fit, cfg.log_every, rng, controls)
+final_w["near_parallel1"] = [metrics.near_parallel_pairs(th, 0) for th in thetas_w]
+final_w.to_csv(tables / "final_wide.csv", index=False)
+final_w[["seed", "rel_mse", "lv1", "lv2", "off_support1", "near_parallel1"]]
+
+# %% [markdown]
 # ## Claims (statistical: seeds, float32 training)
 
 # %%
@@ -131,6 +147,16 @@ ledger.statistical("e4.tracks_fit", "across all conditions, layer-1 LV error ris
 ledger.statistical("e4.scatter_trend", "layer-1 LV error rises with end-to-end error over all checkpoints (Spearman > 0.5)",
                    source="spec §4 E4 (scatter plot)", provenance="reconstructed", expected="Spearman > 0.5",
                    measured=round(float(rho_all), 3), holds=bool(rho_all > 0.5))
+ledger.statistical("e4.wide.fit", f"wider students {cfg.wide_widths} also fit the teacher (rel. MSE < {cfg.fit_ok:g})",
+                   source="spec §3.3 (wider tanh student)", provenance="reconstructed",
+                   expected=f">= {need} of {len(final_w)} seeds", measured=final_w.rel_mse.round(8).tolist(),
+                   holds=bool((final_w.rel_mse < cfg.fit_ok).sum() >= need))
+ledger.statistical("e4.wide.less_monomial", "wider students' layer-1 action is further from a signed permutation than matched students'",
+                   source="spec §3.3 (structure only on teacher-matched units)", provenance="reconstructed",
+                   expected="median off-support (wide) > median off-support (matched, iso+aug)",
+                   measured={"wide": float(f"{final_w.off_support1.median():.3g}"),
+                             "matched": float(f"{a.off_support1.median():.3g}")},
+                   holds=bool(final_w.off_support1.median() > a.off_support1.median()))
 summary = final.groupby("condition")[["rel_mse", "equivariance", "lv1", "lv2"]].median()
 summary.to_csv(tables / "summary_by_condition.csv")
 ledger.qualitative("e4.conditions", "report: median fit and LV error per condition (no ordering asserted)",
@@ -153,4 +179,6 @@ ledger.table()
 # isotropic test inputs and its students are correspondingly less equivariant. The sign-flip
 # control is weaker than the spec's prototype suggested (`e4.aug.control_sign_flip`, see the
 # ledger): $x\mapsto -x$ is not a symmetry, but a linear map explains part of the tanh layer's
-# response to it. Deviations from the spec's protocol are listed in the opening cell.
+# response to it. Wider students fit too; their layer-1 action is compared with the matched one in
+# `e4.wide.*` (spec §3.3: structure only on the teacher-matched units). Deviations from the
+# spec's protocol are listed in the opening cell.
