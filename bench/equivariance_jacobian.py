@@ -1,0 +1,55 @@
+"""Benchmark: batched analytic Jacobian-rank fibre dimensions against per-draw torch autograd.
+
+    python bench/equivariance_jacobian.py [--draws 20] [--points 500] [--repeats 3]
+
+Checks that both give the same fibre dimensions (ReLU, spec §2.2 architecture 4-8-8-2) before
+timing anything, then writes results/bench/equivariance_jacobian.json with both medians and
+their ratio.
+"""
+import argparse
+import json
+import statistics
+import time
+
+import numpy as np
+import torch
+
+from lib import paths
+from lib.equivariance import dimension, naive
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--draws", type=int, default=20)
+    parser.add_argument("--points", type=int, default=500)
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+    torch.set_num_threads(1)
+    widths = [4, 8, 8, 2]
+    rng = np.random.default_rng(0)
+    P = dimension.random_params(widths, args.draws, rng)
+    X = 4.0 * rng.normal(size=(args.points, widths[0]))
+    runs = {"naive": lambda: naive.fibre_dimensions(widths, "relu", P, X),
+            "fast": lambda: dimension.fibre_dimensions(widths, "relu", P, X)}
+    dims = {k: f().tolist() for k, f in runs.items()}
+    if dims["naive"] != dims["fast"]:
+        raise SystemExit("naive and fast fibre dimensions differ: not timing a wrong kernel")
+    times = {k: [] for k in runs}
+    for _ in range(args.repeats):
+        for k, f in runs.items():
+            start = time.perf_counter()
+            f()
+            times[k].append(time.perf_counter() - start)
+    medians = {k: statistics.median(v) for k, v in times.items()}
+    out = {"kernel": "equivariance Jacobian-rank fibre dimension, ReLU 4-8-8-2",
+           "draws": args.draws, "points": args.points, "repeats": args.repeats,
+           "median_s": medians, "ratio_naive_over_fast": medians["naive"] / medians["fast"]}
+    target = paths.RESULTS / "bench" / "equivariance_jacobian.json"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(json.dumps(out, indent=1) + "\n")
+    print(f"naive {medians['naive']:.3f} s, fast {medians['fast']:.3f} s, "
+          f"ratio {out['ratio_naive_over_fast']:.1f}x -> {target}")
+
+
+if __name__ == "__main__":
+    main()
