@@ -116,6 +116,8 @@ class Audit(NotebookParams):
     sink_N_max: PosInt                                   # their largest N
 
 
-SECTIONS = {"00_landscape": Landscape, "09_audit_released": Audit,
-            "03_p_complete_rnn": PComplete, "06_dplr_equals_pnc1": DPLR, "01_scans_and_depth": Scans, "02_l_complete_rnn": LComplete, "05_pd_equals_nc1": PDNC1,
-            "04_arithmetic_circuits": Arithmetic, "07_single_layer_hankel": SingleLayer}
+SECTIONS = {"00_landscape": Landscape, "01_scans_and_depth": Scans,
+            "02_l_complete_rnn": LComplete, "03_p_complete_rnn": PComplete,
+            "04_arithmetic_circuits": Arithmetic, "05_pd_equals_nc1": PDNC1,
+            "06_dplr_equals_pnc1": DPLR, "07_single_layer_hankel": SingleLayer,
+            "09_audit_released": Audit}
