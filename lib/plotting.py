@@ -63,7 +63,3 @@ def palette(n: int) -> list:
     """n colours of the house palette."""
     return sns.color_palette(PALETTE, n)
 
-
-def is_headless() -> bool:
-    """True when no display backend is in use (papermill, nbval, scripts)."""
-    return matplotlib.get_backend().lower() in ("agg", "pdf", "svg")

@@ -36,21 +36,13 @@ def make_copy(target: Path) -> Path:
 
 def prepare(target: Path) -> list[Path]:
     """Write every notebook with smoke parameters injected; return the prepared paths."""
-    import papermill
-
     from lib import runner
 
-    raw = params.read_file()
     prepared = []
-    for notebook in params.notebooks_in_file(raw):
-        cfg = params.validate(notebook, params.merge(raw, notebook, "smoke"))
-        nb = runner.load_notebook(paths.notebook_source(notebook))
+    for notebook in params.notebooks_in_file(params.read_file()):
         out = target / f"{notebook.replace('/', '__')}.ipynb"
-        result = papermill.execute_notebook(nb, str(out), parameters=cfg.model_dump(),
-                                            kernel_name="python3", language="python",
-                                            prepare_only=True, progress_bar=False)
-        import nbformat
-        nbformat.write(runner.strip_volatile(result), str(out))
+        if runner.run(paths.notebook_source(notebook), out, "smoke", {}, prepare_only=True):
+            raise RuntimeError(f"could not prepare {notebook}")
         prepared.append(out)
     return prepared
 

@@ -42,7 +42,7 @@ import pandas as pd
 import torch
 
 from lib import claims, params, paths, plotting
-from lib.gd_perceptron import datasets, lower_bound, models, span, speedup
+from lib.gd_perceptron import datasets, dynamics, lower_bound, models, span, speedup
 
 NOTEBOOK = "gd_perceptron/03_two_layer_speedup"
 cfg = params.from_namespace(NOTEBOOK, globals())
@@ -142,7 +142,6 @@ B, y = datasets.dataset_a(cfg.scale_d)
 Br = torch.as_tensor(span.reduce(B)[1])
 W0 = span.gaussian_init(cfg.plane_seeds, cfg.m, Br.shape[1], gen)
 eta = speedup.eta_from_c(cfg.plane_c, B)
-from lib.gd_perceptron import dynamics  # noqa: E402  (kept beside its only use)
 scaled = {k: dynamics.iterations(model, Br, torch.as_tensor(y, dtype=torch.float64), W0 * 2.0 ** k,
                                  eta, rule="gp", max_iter=cfg.max_iter).iterations.numpy()
           for k in cfg.scale_powers}

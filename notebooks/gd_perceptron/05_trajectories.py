@@ -34,6 +34,7 @@ import numpy as np
 import pandas as pd
 import torch
 from matplotlib.colors import ListedColormap
+from matplotlib.patches import Patch
 
 from lib import claims, params, paths, plotting
 from lib.gd_perceptron import lower_bound, trajectories
@@ -72,7 +73,7 @@ axes[1].legend(fontsize=6)
 cmap = ListedColormap(["#f0f0f0"] + [tuple(c) for c in plotting.palette(3)])
 axes[2].imshow(opts.T, aspect="auto", interpolation="nearest", cmap=cmap, vmin=-0.5, vmax=3.5)
 axes[2].set(xlabel="iteration t", ylabel="run", title="option per step")
-handles = [plotting.matplotlib.patches.Patch(color=cmap(k), label=name)
+handles = [Patch(color=cmap(k), label=name)
            for k, name in enumerate(trajectories.OPTIONS)]
 axes[2].legend(handles=handles, fontsize=5, loc="lower right")
 plotting.save_figure(fig, NOTEBOOK)
