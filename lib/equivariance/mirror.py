@@ -120,3 +120,16 @@ def filter_types(theta, act: str, R: np.ndarray, X_fit: np.ndarray) -> np.ndarra
     fit = metrics.nearest_signed_perm(metrics.fitted_map(theta, acts, R, X_fit, 0))
     j = np.arange(len(fit.perm))
     return np.where(fit.perm != j, "pair", np.where(fit.sign > 0, "self", "negated"))
+
+
+def mosaic(filters: np.ndarray, k: int, cols: int) -> np.ndarray:
+    """Tile filters (m, k*k) into one image (rows of `cols` tiles, 1-pixel NaN gaps), each tile
+    scaled to max |entry| = 1 so that one imshow draws them all."""
+    m = len(filters)
+    rows = -(-m // cols)
+    out = np.full((rows * (k + 1), cols * (k + 1)), np.nan)
+    for j, f in enumerate(filters):
+        r, c = divmod(j, cols)
+        out[r * (k + 1):r * (k + 1) + k, c * (k + 1):c * (k + 1) + k] = \
+            f.reshape(k, k) / max(np.abs(f).max(), 1e-300)
+    return out

@@ -1,7 +1,7 @@
 """Parameter schemas of the equivariance notebooks (validated by lib.params before compute)."""
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 from pydantic import Field
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from lib.equivariance import construct, latent, metrics, mlp
+from lib.equivariance import construct, latent, metrics
 from lib.equivariance.groups import Group
 from lib.equivariance.mlp import Theta
 

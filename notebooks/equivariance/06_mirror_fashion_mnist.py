@@ -104,12 +104,11 @@ plotting.save_figure(fig, NOTEBOOK, "table")
 
 W1 = runs["autoencoder"][0][0][0][0]                                   # tanh AE, (64, 196)
 order = np.argsort(pd.Categorical(types, ["self", "pair", "negated"]).codes, kind="stable")
-fig, axes = plotting.figure(4, 16, width=7.0, height=2.2)
-for ax, j in zip(axes.ravel(), order):
-    ax.imshow(W1[j].reshape(14, 14), cmap="RdBu_r")
-    ax.set_title(types[j][0], fontsize=5)
-    ax.axis("off")
-fig.suptitle(f"tanh autoencoder first-layer filters by mirror type: {counts}", fontsize=7)
+fig, ax = plotting.figure(width=7.0, height=2.2)
+ax.imshow(mirror.mosaic(W1[order], 14, 16), cmap="RdBu_r", vmin=-1, vmax=1)
+ax.set(xticks=[], yticks=[], title=f"tanh autoencoder first-layer filters sorted by mirror type "
+                                   f"(self, pair, negated): {counts}")
+ax.grid(False)
 plotting.save_figure(fig, NOTEBOOK, "filters")
 
 # %% [markdown]

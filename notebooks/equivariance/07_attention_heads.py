@@ -32,7 +32,6 @@ tol = 1.0e-10  # float64 tolerance
 
 # %%
 import numpy as np
-import pandas as pd
 
 from lib import claims, params, paths, plotting
 from lib.equivariance import attention
