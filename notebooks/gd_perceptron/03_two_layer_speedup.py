@@ -76,7 +76,7 @@ for (label, group), colour in zip(summary.groupby("rule", sort=False), plotting.
 ax.loglog(ds, [lower_bound.closed_form_half(d) for d in ds], "k--", label="linear (exact): d+2")
 ax.loglog(ds, np.sqrt(ds), "k:", label=r"$\sqrt{d}$")
 ax.set(xlabel="d (features)", ylabel="iterations to separate (median, IQR)",
-       title=f"two-layer quadratic GP, {cfg.seeds} inits per point (x: some runs capped)")
+       title=f"quadratic GP, {cfg.seeds} inits per d (x: some capped)")
 ax.legend(fontsize=6)
 plotting.save_figure(fig, NOTEBOOK)
 
