@@ -41,7 +41,7 @@ import pandas as pd
 import torch
 
 from lib import claims, params, paths, plotting
-from lib.linear_rnns import circuits, scan
+from lib.linear_rnns import checks, circuits, scan
 from lib.linear_rnns.circuits import clog2
 
 NOTEBOOK = "linear_rnns/01_scans_and_depth"
@@ -58,18 +58,7 @@ SRC = "Thm 3 proof idea; spec §5"
 # instances per $(T, d)$; Hillis–Steele, Blelloch and the tree reduction against the left fold.
 
 # %%
-def exact_rows(kind, T, d):
-    x = scan.random_pairs(kind, T, d, rng, exact=True, batch=(cfg.exact_seeds,))
-    ref = scan.scan_sequential(x)[0]
-    got = {a: scan.SCANS[a](x)[0] for a in ("hillis_steele", "blelloch")}
-    tree = scan.reduce_tree(x)[0]
-    ok = {a: bool((g.a == ref.a).all() and (g.b == ref.b).all()) for a, g in got.items()}
-    ok["tree"] = bool((tree.a[0] == ref.a[-1]).all() and (tree.b[0] == ref.b[-1]).all())
-    return dict(kind=kind, T=T, d=d, instances=cfg.exact_seeds, **ok)
-
-
-exact = pd.DataFrame([exact_rows(k, T, d) for k in scan.KINDS for d in cfg.exact_dims
-                      for T in cfg.exact_T])
+exact = checks.exact_scans(scan.KINDS, cfg.exact_T, cfg.exact_dims, cfg.exact_seeds, rng)
 exact.to_csv(tables / "exact_scans.csv", index=False)
 n_bad = int((~exact[["hillis_steele", "blelloch", "tree"]]).sum().sum())
 ledger.exact("scan.exact_equals_sequential",
@@ -125,15 +114,7 @@ Ts = sorted({int(round(v)) for v in np.logspace(0, cfg.count_log2_T_max, 4 * cfg
 Ts = [T for T in Ts if T <= 2 ** cfg.count_log2_T_max + 1]
 
 
-def count_row(T):
-    xs = scan.random_pairs("diagonal", T, 1, rng)
-    hs, bl, tr = (scan.scan_hillis_steele(xs)[1], scan.scan_blelloch(xs)[1], scan.reduce_tree(xs)[1])
-    return dict(T=T, sequential=T - 1, hs_rounds=hs.rounds, hs_combines=hs.combines,
-                blelloch_rounds=bl.rounds, blelloch_combines=bl.combines, tree_rounds=tr.rounds,
-                tree_combines=tr.combines)
-
-
-counts = pd.DataFrame([count_row(T) for T in Ts])
+counts = checks.scan_counts(Ts, rng)
 counts.to_csv(tables / "scan_counts.csv", index=False)
 
 fig, axes = plotting.figure(1, 2)
@@ -178,14 +159,7 @@ ledger.bound("counts.blelloch_depth", "Blelloch rounds <= 2 ceil(log2 T) (max of
 # for the balanced affine-lift product applied to $[h_0;1]$.
 
 # %%
-def circuit_row(family, T, d):
-    c, out = circuits.BUILDERS[family](T, d)
-    return dict(family=family, T=T, d=d, depth=c.depth(out), size=c.size(),
-                formula=circuits.depth_formula(family, T, d))
-
-
-dag = pd.DataFrame([circuit_row(f, T, d) for f in circuits.BUILDERS for d in cfg.circuit_dims
-                    for T in cfg.circuit_T])
+dag = checks.circuit_depths(cfg.circuit_T, cfg.circuit_dims)
 dag.to_csv(tables / "circuit_depth.csv", index=False)
 ledger.exact("circuits.depth_formula", "gate-DAG depth = closed form for all four circuit families, "
              f"T in {cfg.circuit_T}, d in {cfg.circuit_dims}", source=SRC, provenance="reconstructed",

@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 
 from lib import claims, params, paths, plotting
-from lib.linear_rnns import arith, scan
+from lib.linear_rnns import arith, checks
 
 NOTEBOOK = "linear_rnns/04_arithmetic_circuits"
 cfg = params.from_namespace(NOTEBOOK, globals())
@@ -47,21 +47,7 @@ tables.mkdir(parents=True, exist_ok=True)
 # ## Unrolled form and the ℚ → ℤ lift, against the step-by-step recurrence
 
 # %%
-def instance_row(i):
-    T, d = int(rng.integers(1, cfg.max_T + 1)), int(rng.integers(1, cfg.max_d + 1))
-    x = scan.random_pairs("dense", T, d, rng, exact=True)
-    h0 = list(scan.random_pairs("diagonal", 1, d, rng, exact=True).b[0])
-    rec = list(scan.apply(scan.scan_sequential(x)[0], np.array(h0, dtype=object))[-1])
-    unr = arith.unrolled(list(x.a), list(x.b), h0)
-    lift = arith.recurrence_pairs(list(x.a), list(x.b), h0)
-    printed = arith.recurrence_pairs(list(x.a), list(x.b), h0, add=arith.add_printed)
-    return dict(T=T, d=d, unrolled_ok=unr == rec,
-                lift_ok=[Fraction(p, q) for p, q in lift] == rec,
-                printed_ok=[Fraction(p, q) if q else None for p, q in printed] == rec,
-                positive=rec[0] > 0)
-
-
-inst = pd.DataFrame([instance_row(i) for i in range(cfg.n_instances)])
+inst = checks.lift_checks(cfg.n_instances, cfg.max_T, cfg.max_d, rng)
 inst.to_csv(tables / "lift_checks.csv", index=False)
 ledger.exact("arith.unrolled_equals_recurrence", f"the unrolled (convolution) form equals the "
              f"recurrence exactly on {cfg.n_instances} random rational LRNNs", source="Thm 3; spec §5",

@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 
 from lib import claims, params, paths, plotting
-from lib.linear_rnns import automata, pd as pdlrnn, scan
+from lib.linear_rnns import automata, checks, pd as pdlrnn, scan
 
 NOTEBOOK = "linear_rnns/05_pd_equals_nc1"
 cfg = params.from_namespace(NOTEBOOK, globals())
@@ -49,23 +49,8 @@ tables.mkdir(parents=True, exist_ok=True)
 # ## DFAs and deterministic WFAs as one-layer PD LRNNs
 
 # %%
-def automaton_row(i):
-    n, s = int(rng.integers(1, cfg.max_states + 1)), int(rng.integers(1, cfg.max_sigma + 1))
-    words = automata.random_words(cfg.n_words, s, cfg.max_len, rng)
-    dfa, dwfa = automata.random_dfa(n, s, rng), automata.random_dwfa(n, s, rng)
-    lrnn = pdlrnn.dfa_accepts(dfa, words)
-    ref = np.array([bool(dfa.accepting[automata.run_dfa(dfa, w)]) for w in words])
-    f_pd = pdlrnn.dwfa_values(dwfa, words[:cfg.dwfa_words])
-    f_ref = [automata.run_dwfa(dwfa, w) for w in words[:cfg.dwfa_words]]
-    bijective = sum(len(set(dfa.delta[:, a])) == n for a in range(s))
-    return dict(automaton=i, states=n, sigma=s, words=len(words), dwfa_words=len(f_ref),
-                dfa_agree=int((lrnn == ref).sum()),
-                dwfa_value_agree=sum(a == b for a, b in zip(f_pd, f_ref)),
-                dwfa_decision_agree=sum((a > 0) == (b > 0) for a, b in zip(f_pd, f_ref)),
-                accept_rate=float(ref.mean()), bijective_symbols=bijective)
-
-
-auto = pd.DataFrame([automaton_row(i) for i in range(cfg.n_automata)])
+auto = checks.pd_automata(cfg.n_automata, cfg.max_states, cfg.max_sigma, cfg.n_words,
+                          cfg.dwfa_words, cfg.max_len, rng)
 auto.to_csv(tables / "automata.csv", index=False)
 total = int(auto.words.sum())
 ledger.exact("pd.dfa_exact", f"one-layer PD LRNN = DFA on {cfg.n_automata} random DFAs "

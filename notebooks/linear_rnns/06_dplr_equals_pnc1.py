@@ -40,7 +40,7 @@ import numpy as np
 import pandas as pd
 
 from lib import claims, params, paths, plotting
-from lib.linear_rnns import automata, dplr, wfa
+from lib.linear_rnns import checks, dplr, wfa
 
 NOTEBOOK = "linear_rnns/06_dplr_equals_pnc1"
 cfg = params.from_namespace(NOTEBOOK, globals())
@@ -113,16 +113,7 @@ ledger.deviation("rwkv.start_token", "the overwrite schedule needs a start (BOS)
 # ## Any WFA over ℚ through overwrites (Thm 6 mechanism): row state $r_t = r_{t-1}M_{w_t}$
 
 # %%
-def wfa_row(i):
-    n = int(rng.integers(1, cfg.wfa_max_states + 1))
-    A = automata.random_wfa(n, 2, rng)
-    words = automata.random_words(cfg.wfa_words, 2, cfg.wfa_max_len, rng)
-    vals = [dplr.run_program([A.M[a] for a in w], A.alpha.reshape(1, n))[0].dot(A.eta) for w in words]
-    return dict(wfa=i, states=n, words=len(words), overwrites_per_symbol=n,
-                agree=sum(v == automata.run_wfa(A, w) for v, w in zip(vals, words)))
-
-
-wrows = pd.DataFrame([wfa_row(i) for i in range(cfg.wfa_count)])
+wrows = checks.wfa_overwrites(cfg.wfa_count, cfg.wfa_max_states, cfg.wfa_words, cfg.wfa_max_len, rng)
 wrows.to_csv(tables / "wfa_overwrites.csv", index=False)
 ledger.exact("rwkv.wfa_exact", f"overwrite LRNN = WFA value exactly on {int(wrows.words.sum())} words "
              f"(n <= {cfg.wfa_max_states}, n overwrites per symbol)", source="Thm 6; spec §4.6",

@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from lib import claims, params, paths, plotting
-from lib.linear_rnns import automata, wfa
+from lib.linear_rnns import checks, wfa
 
 NOTEBOOK = "linear_rnns/07_single_layer_hankel"
 cfg = params.from_namespace(NOTEBOOK, globals())
@@ -46,21 +46,8 @@ tables.mkdir(parents=True, exist_ok=True)
 # ## One-layer LRNN = WFA, and the Hankel rank bound
 
 # %%
-short = wfa.all_words(cfg.sigma, cfg.hankel_len)
-
-
-def wfa_row(i):
-    n = int(rng.integers(1, cfg.max_states + 1))
-    A = automata.random_wfa(n, cfg.sigma, rng)
-    words = automata.random_words(cfg.n_words, cfg.sigma, cfg.max_len, rng)
-    agree = sum(a == automata.run_wfa(A, w) for a, w in zip(wfa.lrnn_values(A, words), words))
-    long = wfa.all_words(cfg.sigma, 2 * cfg.hankel_len)
-    vals = dict(zip(map(tuple, long), wfa.lrnn_values(A, long)))
-    return dict(wfa=i, states=n, words=len(words), agree=int(agree),
-                hankel_rank=wfa.exact_rank(wfa.hankel(vals, short, short)), hankel_size=len(short))
-
-
-rows = pd.DataFrame([wfa_row(i) for i in range(cfg.n_wfas)])
+rows = checks.single_layer_wfas(cfg.n_wfas, cfg.max_states, cfg.sigma, cfg.n_words, cfg.max_len,
+                                cfg.hankel_len, rng)
 rows.to_csv(tables / "wfa_checks.csv", index=False)
 ledger.exact("single_layer.lrnn_equals_wfa", f"one-layer LRNN value = WFA value exactly on "
              f"{int(rows.words.sum())} words ({cfg.n_wfas} random WFAs, n <= {cfg.max_states})",

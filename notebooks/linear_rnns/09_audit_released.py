@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from lib import claims, params, paths, plotting
-from lib.linear_rnns import constructions, graphs, released
+from lib.linear_rnns import checks, constructions, graphs, released
 
 NOTEBOOK = "linear_rnns/09_audit_released"
 cfg = params.from_namespace(NOTEBOOK, globals())
@@ -48,17 +48,7 @@ tables.mkdir(parents=True, exist_ok=True)
 # ## The generator bug: a trivial shortcut predicts every released label
 
 # %%
-def bin_row(lo, hi, bug):
-    data = released.dataset(cfg.examples_per_bin, lo, hi, rng, bug, cfg.p_bucket)
-    short = np.array([released.shortcut(e, N) == l for N, e, l in data])
-    bfs = np.array([graphs.bfs_reachable(released.to_succ(e, N), 1, N + 1) == bool(l) for N, e, l in data])
-    sink = all(released.to_succ(e, N)[N + 1] == 0 for N, e, _ in data)
-    return dict(bin=f"{lo}-{hi}", released_bug=bug, examples=len(data), shortcut_accuracy=short.mean(),
-                labels_equal_bfs=int(bfs.sum()), target_is_sink=sink,
-                positives=sum(l for _, _, l in data))
-
-
-audit = pd.DataFrame([bin_row(lo, hi, bug) for bug in (True, False) for lo, hi in cfg.bins])
+audit = checks.generator_audit(cfg.bins, cfg.examples_per_bin, cfg.p_bucket, rng)
 audit.to_csv(tables / "generator_audit.csv", index=False)
 n_all = int(audit.examples.sum())
 ledger.exact("audit.shortcut_bug", "with the released bug the rule 'source has an out-edge AND target "
