@@ -140,3 +140,26 @@ def generator_audit(bins, per_bin: int, p: float, rng: np.random.Generator) -> p
                              target_is_sink=all(g[N + 1] == 0 for g, (N, _, _) in zip(succs, data)),
                              positives=sum(l for _, _, l in data)))
     return pd.DataFrame(rows)
+
+
+def imm_streams(n: int, max_N: int, rng: np.random.Generator) -> pd.DataFrame:
+    """Random IMM streams over {-1, 0, 1} through the int64 overwrite LRNN vs Python-int products.
+
+    Streams are batched by length (one vectorised run per N); the reference multiplies 3 x 3
+    object matrices left to right.
+    """
+    Ns = rng.integers(1, max_N + 1, n)
+    streams = [rng.integers(-1, 2, (int(N), 3, 3)) for N in Ns]
+    got = [None] * n
+    for N in sorted(set(int(v) for v in Ns)):
+        idx = [i for i in range(n) if len(streams[i]) == N]
+        for i, P in zip(idx, dplr.imm_program_int(np.stack([streams[i] for i in idx]))):
+            got[i] = P
+    rows = []
+    for s, g in zip(streams, got):
+        ref = np.identity(3, dtype=object)
+        for M in s:
+            ref = ref.dot(M.astype(object))
+        rows.append(dict(N=len(s), p00=int(ref[0, 0]), exact=bool((g == ref).all()),
+                         positivity_agrees=bool((g[0, 0] > 0) == (ref[0, 0] > 0))))
+    return pd.DataFrame(rows)

@@ -22,3 +22,8 @@ def test_check_tables_all_pass():
     assert (sl.agree == sl.words).all() and (sl.hankel_rank <= sl.states).all()
     au = checks.generator_audit([[2, 5]], 20, 0.5, rng)
     assert (au.labels_equal_bfs == au.examples).all() and au.target_is_sink.all()
+
+
+def test_imm_streams_table():
+    imm = checks.imm_streams(12, 7, np.random.default_rng(1))
+    assert imm.exact.all() and imm.positivity_agrees.all() and len(imm) == 12
