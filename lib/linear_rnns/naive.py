@@ -5,7 +5,6 @@ without numpy broadcasting so that it shares no code path with the kernels it ch
 """
 from __future__ import annotations
 
-from collections import deque
 
 
 # --- scans (spec §5) -------------------------------------------------------------------------

@@ -33,7 +33,6 @@ closure_d = 6  # their size
 
 # %%
 import numpy as np
-import pandas as pd
 
 from lib import claims, params, paths, plotting
 from lib.linear_rnns import automata, checks, pd as pdlrnn, scan
