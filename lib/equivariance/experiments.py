@@ -144,9 +144,10 @@ def student_report(theta, act, group: Group, controls: dict, X_fit, X_eval) -> d
 def train_students(target, group: Group, acts: list[str], laws: list[tuple[str, bool]],
                    seeds: list[int], widths: list[int], steps: int, lr: float, batch: int,
                    n_train: int, n_test: int, n_fit: int, log_every: int, rng: np.random.Generator,
-                   controls: dict, labels: list[str]):
+                   controls: dict, labels: list[str], penalties: list[float] | None = None):
     """Train one student per (acts[m], laws[m], seed) at once; target(m, X) gives model m's
-    targets. Returns (history, final) DataFrames and float64 parameters (spec §4 E4/E5)."""
+    targets; penalties[m] weights a soft equivariance loss in the second half (0 = none).
+    Returns (history, final) DataFrames and float64 parameters (spec §4 E4/E5)."""
     import pandas as pd
     import torch
 
@@ -166,8 +167,9 @@ def train_students(target, group: Group, acts: list[str], laws: list[tuple[str, 
     students = train.init_students(widths, [acts[m] for m, _ in models],
                                    [1000 * m + s for m, s in models], dtype=f32)
     gens = [group.words.index(w) for w in group.words if len(w) == 1]      # generators
+    pen = None if penalties is None else torch.tensor([penalties[m] for m, _ in models], dtype=f32)
     hist = train.fit(students, X, Y, torch.tensor(group.mats, dtype=f32), steps, lr, batch,
-                     int(rng.integers(2 ** 31)), log_every, Xt, Yt, Xf, gens)
+                     int(rng.integers(2 ** 31)), log_every, Xt, Yt, Xf, gens, pen)
     names = [(labels[m], acts[m], s) for m, s in models]
     history = pd.DataFrame([{"condition": c, "act": a, "seed": s, "step": st, "rel_mse": float(r[k]),
                              "equivariance": float(e[k]), "lv1": float(l[k])}
@@ -182,14 +184,18 @@ def train_students(target, group: Group, acts: list[str], laws: list[tuple[str, 
     return history, final, thetas
 
 
-def emergence(teacher, group: Group, act: str, conditions: list[tuple[str, bool]], seeds: list[int],
+def emergence(teacher, group: Group, act: str, conditions: list[tuple], seeds: list[int],
               widths: list[int], steps: int, lr: float, batch: int, n_train: int, n_test: int,
               n_fit: int, log_every: int, rng: np.random.Generator, controls: dict):
-    """E4: one teacher, students of its activation under several input laws / augmentation."""
-    labels = [f"{law}{'+aug' if aug else ''}" for law, aug in conditions]
+    """E4: one teacher, students of its activation under several conditions
+    (law, augment[, penalty lambda])."""
+    labels = [f"{c[0]}{'+aug' if c[1] else ''}{'+penalty' if len(c) > 2 and c[2] else ''}"
+              for c in conditions]
+    pens = [float(c[2]) if len(c) > 2 else 0.0 for c in conditions]
     return train_students(lambda m, Z: mlp.forward(teacher, Z, act), group, [act] * len(conditions),
-                          conditions, seeds, widths, steps, lr, batch, n_train, n_test, n_fit,
-                          log_every, rng, controls, labels)
+                          [c[:2] for c in conditions], seeds, widths, steps, lr, batch, n_train,
+                          n_test, n_fit, log_every, rng, controls, labels,
+                          pens if any(pens) else None)
 
 
 def torus_blur(k: int) -> np.ndarray:

@@ -85,6 +85,7 @@ class TrainingEmergence(NotebookParams):
     lv_ok: Annotated[float, Field(gt=0)]
     control_min: Annotated[float, Field(gt=0)]
     wide_widths: list[PosInt] = Field(min_length=1)
+    penalty: Annotated[float, Field(gt=0)]
 
 
 SECTIONS["04_training_emergence"] = TrainingEmergence

@@ -135,10 +135,13 @@ class Adam:
 
 def fit(students: Batch, X: torch.Tensor, Y: torch.Tensor, Rs: torch.Tensor,
         steps: int, lr: float, batch: int, seed: int, log_every: int, X_test: torch.Tensor,
-        Y_test: torch.Tensor, X_fit: torch.Tensor, lv_elems: list[int]) -> History:
+        Y_test: torch.Tensor, X_fit: torch.Tensor, lv_elems: list[int],
+        penalty: torch.Tensor | None = None) -> History:
     """Adam with cosine decay on the mean squared error. X, Y: (M, N, d), already augmented
     where wanted (`augment`). Rs: (|G|, d, d) group matrices for the metrics, which are taken
-    every log_every steps on fresh isotropic inputs."""
+    every log_every steps on fresh isotropic inputs. penalty: (M,) weights lambda of the soft
+    equivariance loss lambda * mean ||f(g x) - g f(x)||^2 (random g per step, on the batch),
+    switched on in the second half of training (spec §4 E4 condition (e))."""
     params = [p for layer in students.layers for p in layer]
     adam = Adam(params, lr, steps)
     gen = torch.Generator().manual_seed(seed)
@@ -159,7 +162,12 @@ def fit(students: Batch, X: torch.Tensor, Y: torch.Tensor, Rs: torch.Tensor,
         idx = torch.randint(0, N, (M, batch), generator=gen)
         xb = torch.gather(X, 1, idx[..., None].expand(-1, -1, X.shape[2]))     # (M, B, d_0)
         yb = torch.gather(Y, 1, idx[..., None].expand(-1, -1, Y.shape[2]))     # (M, B, d_L)
-        loss = ((students.forward(xb) - yb) ** 2).sum(dim=2).mean(dim=1).sum()
+        per_model = ((students.forward(xb) - yb) ** 2).sum(dim=2).mean(dim=1)      # (M,)
+        if penalty is not None and step >= steps // 2:
+            R = Rs[int(torch.randint(1, len(Rs), (1,), generator=gen))]          # non-identity g
+            gap = students.forward(xb @ R.T) - students.forward(xb) @ R.T
+            per_model = per_model + penalty * (gap ** 2).sum(dim=2).mean(dim=1)
+        loss = per_model.sum()
         grads = torch.autograd.grad(loss, params)
         adam.step(grads)
     return hist

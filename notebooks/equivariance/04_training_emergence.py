@@ -10,14 +10,16 @@
 #
 # **Reconstructed.** Teacher: the planted $D_4$ tanh net of E1 on 4×4 images (widths 16, 8,
 # output action = input action). Students: tanh MLPs of the same widths, trained from scratch under
-# four conditions: isotropic Gaussian inputs with/without full-orbit augmentation, the anisotropic
-# shifted law of spec §4 E4 (c) with/without augmentation. All metrics on fresh isotropic inputs.
+# five conditions: isotropic Gaussian inputs with/without full-orbit augmentation, the anisotropic
+# shifted law of spec §4 E4 (c) with/without augmentation, and (e) the anisotropic law without
+# augmentation but with a soft equivariance penalty in the second half of training (the paper's
+# own device). All metrics on fresh isotropic inputs.
 #
 # **Decisions (spec open or changed).** Adam with lr 3e-2 (not the spec's 3e-3: with 3e-3 our
 # students stalled at relative MSE ~1e-2; 3e-2 reaches the spec's 1e-5), batch 256, cosine
 # decay, float32 training and float64 analysis; `n_seeds` seeds per condition instead of 5
-# (2-core budget); the soft-penalty condition (e) is not run, the wider students only with
-# augmentation on isotropic inputs and width (32, 16). Projected
+# (2-core budget); condition (e) uses a random non-identity $g$ per step for the soft penalty;
+# the wider students only with augmentation on isotropic inputs and width (32, 16). Projected
 # action: the least-squares map of each $g$ rounded to the nearest signed permutation (Hungarian).
 # The "at least 3 of 5 seeds" rule of the spec becomes "at least 60% of the seeds".
 #
@@ -41,6 +43,7 @@ fit_ok = 1.0e-3  # relative MSE counted as a good fit per spec §4 E4
 lv_ok = 3.0e-2  # layer-1 LV error counted as equivariant per spec §4 E4
 control_min = 0.3  # controls must exceed this per spec §4 E4
 wide_widths = [32, 16]  # over-parameterized students, iso+aug only
+penalty = 1.0  # soft equivariance loss weight of condition (e), second half of training
 
 # %%
 import numpy as np
@@ -62,7 +65,8 @@ n = cfg.grid ** 2
 teacher = construct.planted_mlp(D4, cfg.teacher_channels, rng)
 widths = [n] + [c * D4.order for c in cfg.teacher_channels] + [n]
 controls = {"random_perm": groups.control_permutation(n, rng), "sign_flip": -np.eye(n)}
-CONDITIONS = [("iso", True), ("iso", False), ("aniso", True), ("aniso", False)]
+CONDITIONS = [("iso", True), ("iso", False), ("aniso", True), ("aniso", False),
+              ("aniso", False, cfg.penalty)]                       # (e): soft penalty, no augmentation
 
 # %%
 history, final, thetas = experiments.emergence(
@@ -157,6 +161,15 @@ ledger.statistical("e4.wide.less_monomial", "wider students' layer-1 action is f
                    measured={"wide": float(f"{final_w.off_support1.median():.3g}"),
                              "matched": float(f"{a.off_support1.median():.3g}")},
                    holds=bool(final_w.off_support1.median() > a.off_support1.median()))
+pen = final[final.condition == "aniso+penalty"]
+plain = final[final.condition == "aniso"]
+ledger.statistical("e4.penalty_vs_none", "a soft equivariance penalty (no augmentation) lowers the end-to-end and layer-1 errors vs no penalty",
+                   source="spec §4 E4 (e); the paper's soft loss", provenance="reconstructed",
+                   expected="median equivariance and LV1 lower with the penalty (anisotropic law)",
+                   measured={"penalty": (float(f"{pen.equivariance.median():.3g}"), float(f"{pen.lv1.median():.3g}")),
+                             "none": (float(f"{plain.equivariance.median():.3g}"), float(f"{plain.lv1.median():.3g}"))},
+                   holds=bool(pen.equivariance.median() < plain.equivariance.median()
+                              and pen.lv1.median() < plain.lv1.median()))
 summary = final.groupby("condition")[["rel_mse", "equivariance", "lv1", "lv2"]].median()
 summary.to_csv(tables / "summary_by_condition.csv")
 ledger.qualitative("e4.conditions", "report: median fit and LV error per condition (no ordering asserted)",
@@ -176,7 +189,10 @@ ledger.table()
 # (`e4.aug.projected_action`), and LV error follows fit error across conditions (`e4.tracks_fit`,
 # `e4.scatter_trend`): equivariance appears in the layers whenever the equivariant identifiable
 # target is learned, with or without augmentation. The anisotropic law is fitted worse on
-# isotropic test inputs and its students are correspondingly less equivariant. The sign-flip
+# isotropic test inputs and its students are correspondingly less equivariant. The soft penalty
+# of condition (e), switched on abruptly at mid-training with weight `penalty`, did not make the
+# anisotropic students more equivariant; it degraded their fit (`e4.penalty_vs_none`,
+# `e4.conditions`). We did not tune its weight or schedule (the paper's are unknown). The sign-flip
 # control is weaker than the spec's prototype suggested (`e4.aug.control_sign_flip`, see the
 # ledger): $x\mapsto -x$ is not a symmetry, but a linear map explains part of the tanh layer's
 # response to it. Wider students fit too; their layer-1 action is compared with the matched one in
