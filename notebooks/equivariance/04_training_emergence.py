@@ -192,7 +192,9 @@ ledger.table()
 # isotropic test inputs and its students are correspondingly less equivariant. The soft penalty
 # of condition (e), switched on abruptly at mid-training with weight `penalty`, did not make the
 # anisotropic students more equivariant; it degraded their fit (`e4.penalty_vs_none`,
-# `e4.conditions`). We did not tune its weight or schedule (the paper's are unknown). The sign-flip
+# `e4.conditions`): it enforces equivariance only on the shifted training law, while all metrics
+# use isotropic inputs. We did not tune its weight, schedule or sampling law (the paper's are
+# unknown; E6 adds noise samples for this reason). The sign-flip
 # control is weaker than the spec's prototype suggested (`e4.aug.control_sign_flip`, see the
 # ledger): $x\mapsto -x$ is not a symmetry, but a linear map explains part of the tanh layer's
 # response to it. Wider students fit too; their layer-1 action is compared with the matched one in
