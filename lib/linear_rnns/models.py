@@ -45,12 +45,18 @@ def affine_sequential(A: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     return torch.stack(out, dim=1)
 
 
-def affine_scan(A: torch.Tensor, b: torch.Tensor, parallel: bool = True) -> torch.Tensor:
+def affine_scan(A: torch.Tensor, b: torch.Tensor, parallel: bool | None = None) -> torch.Tensor:
     """Same result as `affine_sequential`, by Hillis-Steele doubling when `parallel`: after the
-    round with shift s, (A_t, b_t) holds the composition of steps t-2s+1..t."""
+    round with shift s, (A_t, b_t) holds the composition of steps t-2s+1..t. `parallel=None`
+    picks the faster path measured by bench/linear_rnns_scan_forward.py and in training: the scan
+    for diagonal transitions and for dense ones with T >= 64 (while the (B, T, n, n) tensor stays
+    under 2^27 entries); the loop for short dense (PD, DeltaNet) sequences, where the scan's
+    O(T log T) matrix products cost more than the loop."""
+    diagonal = A.dim() == b.dim() - 1
+    if parallel is None:
+        parallel = diagonal or (b.shape[1] >= 64 and A.numel() <= 2 ** 27)
     if not parallel:
         return affine_sequential(A, b)
-    diagonal = A.dim() == b.dim() - 1
     T, s = b.shape[1], 1
     while s < T:
         # earlier block (t - s), identity-padded at the front
@@ -68,7 +74,7 @@ class ReLURNN(nn.Module):
         super().__init__()
         self.rnn = nn.RNN(d, d, nonlinearity="relu", batch_first=True)
 
-    def forward(self, x: torch.Tensor, parallel: bool = True) -> torch.Tensor:
+    def forward(self, x: torch.Tensor, parallel: bool | None = None) -> torch.Tensor:
         return self.rnn(x)[0]
 
 
@@ -82,7 +88,7 @@ class DiagonalLRNN(nn.Module):
         a = torch.sigmoid(self.gate(x))
         return 2 * a - 1 if self.negative else a                      # (B, T, d)
 
-    def forward(self, x, parallel: bool = True):
+    def forward(self, x, parallel: bool | None = None):
         h = affine_scan(self.transition(x), self.inp(x).unsqueeze(-1), parallel)  # (B, T, d, 1)
         return self.out(h.squeeze(-1))
 
@@ -106,7 +112,7 @@ class PDLRNN(nn.Module):
         D = 2 * torch.sigmoid(self.diag(x)) - 1                       # (B, T, n) in (-1, 1)
         return P * D.unsqueeze(-2)                                    # P @ diag(D)
 
-    def forward(self, x, parallel: bool = True):
+    def forward(self, x, parallel: bool | None = None):
         h = affine_scan(self.transition(x), self.inp(x).unsqueeze(-1), parallel)
         return self.out(h.squeeze(-1))
 
@@ -119,22 +125,38 @@ class DeltaNet(nn.Module):
         self.h, self.dk = heads, d // heads
         self.qkv, self.beta, self.out = nn.Linear(d, 3 * d), nn.Linear(d, heads), nn.Linear(d, d)
 
-    def pairs(self, x):
+    def _qkvb(self, x):
         B, T, _ = x.shape
         q, k, v = self.qkv(x).view(B, T, 3, self.h, self.dk).unbind(2)   # (B, T, H, dk) each
-        k = F.normalize(k, dim=-1)
-        beta = 2 * torch.sigmoid(self.beta(x))[..., None, None]      # (B, T, H, 1, 1) in (0, 2)
-        eye = torch.eye(self.dk, dtype=x.dtype, device=x.device)
-        A = eye - beta * k.unsqueeze(-1) * k.unsqueeze(-2)            # (B, T, H, dk, dk)
-        b = beta * k.unsqueeze(-1) * v.unsqueeze(-2)                  # (B, T, H, dk, dv)
-        return q, A, b
+        beta = 2 * torch.sigmoid(self.beta(x))[..., None]            # (B, T, H, 1) in (0, 2)
+        fold = lambda z: z.transpose(1, 2).reshape(B * self.h, T, z.shape[-1])  # heads -> batch
+        return fold(q), fold(F.normalize(k, dim=-1)), fold(v), fold(beta)
 
-    def forward(self, x, parallel: bool = True):
+    def pairs(self, x):
+        """(q, A, b): A = I - beta k k^T (Z, T, dk, dk), b = beta k v^T (Z, T, dk, dv), Z = B*H."""
+        q, k, v, beta = self._qkvb(x)
+        eye = torch.eye(self.dk, dtype=x.dtype, device=x.device)
+        A = eye - beta[..., None] * k.unsqueeze(-1) * k.unsqueeze(-2)
+        return q, A, beta[..., None] * k.unsqueeze(-1) * v.unsqueeze(-2)
+
+    def _rank1_loop(self, q, k, v, beta):
+        """The delta rule as written: S^T += beta k (v - S k)^T, O(dk dv) per step."""
+        S, out = q.new_zeros(q.shape[0], self.dk, self.dk), []
+        for t in range(q.shape[1]):
+            kt = k[:, t]
+            S = S + beta[:, t, :, None] * kt[:, :, None] * (v[:, t] - torch.einsum("zkv,zk->zv", S, kt))[:, None]
+            out.append(torch.einsum("zkv,zk->zv", S, q[:, t]))
+        return torch.stack(out, dim=1)                                # (Z, T, dv)
+
+    def forward(self, x, parallel: bool | None = None):
         B, T, d = x.shape
-        q, A, b = self.pairs(x)
-        fold = lambda z: z.transpose(1, 2).reshape(B * self.h, T, *z.shape[3:])  # heads -> batch
-        S = affine_scan(fold(A), fold(b), parallel)                   # (B*H, T, dk, dv) = S^T
-        o = torch.einsum("ztkv,ztk->ztv", S, fold(q))                 # S_t q_t
+        if parallel is None:                                          # scan only when it is cheap
+            parallel = T >= 64 and B * self.h * T * self.dk ** 2 <= 2 ** (30 if x.is_cuda else 27)
+        if parallel:
+            q, A, b = self.pairs(x)
+            o = torch.einsum("ztkv,ztk->ztv", affine_scan(A, b, True), q)   # S_t q_t
+        else:
+            o = self._rank1_loop(*self._qkvb(x))
         return self.out(o.view(B, self.h, T, self.dk).transpose(1, 2).reshape(B, T, d))
 
 
@@ -143,7 +165,7 @@ class CausalAttention(nn.Module):
         super().__init__()
         self.attn = nn.MultiheadAttention(d, heads, batch_first=True)
 
-    def forward(self, x, parallel: bool = True):
+    def forward(self, x, parallel: bool | None = None):
         T = x.shape[1]
         causal = torch.triu(torch.ones(T, T, dtype=torch.bool, device=x.device), 1)
         return self.attn(x, x, x, attn_mask=causal, need_weights=False)[0]
@@ -171,7 +193,7 @@ class Block(nn.Module):
         self.mix = _mixer(family, d, **kw)
         self.mlp = nn.Sequential(nn.Linear(d, 2 * d), nn.ReLU(), nn.Linear(2 * d, d))
 
-    def forward(self, x, parallel: bool = True):
+    def forward(self, x, parallel: bool | None = None):
         x = x + self.mix(self.n1(x), parallel)
         return x + self.mlp(self.n2(x))
 
@@ -189,7 +211,7 @@ class SeqModel(nn.Module):
         self.blocks = nn.ModuleList(Block(family, d, **kw) for _ in range(layers))
         self.norm, self.head = nn.LayerNorm(d), nn.Linear(d, n_classes)
 
-    def forward(self, x: torch.Tensor, parallel: bool = True) -> torch.Tensor:
+    def forward(self, x: torch.Tensor, parallel: bool | None = None) -> torch.Tensor:
         h = self.embed(x)
         if self.family == "transformer":
             h = h + sinusoidal(h.shape[1], h.shape[2], h.device)

@@ -10,7 +10,8 @@ a length bin" is the fraction of sequences whose final label is right.
   length, not id width); generator of `released.py` (repaired, or `released_bug=True`); one label
   at the end. N = number of nodes - 1 (nodes 0..N).
 - T2 `imm_f2`: 3x3 matrices over F_2, one token per matrix (vocabulary 512), per-step target =
-  entry (0,0) of the prefix product M_1 ... M_t.
+  entry (0,0) of the prefix product M_1 ... M_t. Matrices are drawn from GL(3, F_2) (order 168,
+  non-solvable: an NC^1-complete word problem) unless `invertible=False` (all 512, degenerate).
 - T3 `imm_z_zero` / `imm_z_pos`: 3x3 matrices with entries in {-1,0,1} given as a 9-dim float vector
   (spec §7.3: keeps T = N); per-step target = [(M_1...M_t)[0,0] = 0] (the paper's label) or
   [> 0] (the PNC^1-faithful one). Exact integer arithmetic (object ints beyond T = 35).
@@ -118,9 +119,21 @@ def prefix_products(m: np.ndarray, modulus: int | None) -> np.ndarray:
     return out
 
 
-def imm_f2(n: int, lo: int, hi: int, rng: np.random.Generator) -> Split:
+def _gl3_codes() -> np.ndarray:
+    """Codes (bit 3r+c = entry (r,c)) of the 168 invertible 3x3 matrices over F_2."""
+    m = (np.arange(512)[:, None] >> np.arange(9)) & 1                 # (512, 9) row-major
+    return np.flatnonzero(np.round(np.linalg.det(m.reshape(-1, 3, 3))).astype(int) % 2)
+
+
+GL3_CODES = _gl3_codes()
+
+
+def imm_f2(n: int, lo: int, hi: int, rng: np.random.Generator, invertible: bool = True) -> Split:
+    """invertible=True draws from GL(3, F_2) (decision: uniform draws over all 512 matrices make
+    long products collapse to the zero matrix, so every long label is 0 and the task is trivial)."""
     length = _lengths(n, lo, hi, rng)
-    code = rng.integers(0, 512, size=(n, length.max()))              # (n, T) matrix codes
+    pool = GL3_CODES if invertible else np.arange(512)
+    code = pool[rng.integers(0, len(pool), size=(n, length.max()))]  # (n, T) matrix codes
     bits = (code[..., None] >> np.arange(9)) & 1                     # (n, T, 9) row-major entries
     prod = prefix_products(bits.reshape(n, -1, 3, 3), 2)
     return _per_step(code + 1, prod[..., 0, 0], length)

@@ -43,6 +43,7 @@ class RunConfig:
     patience: int = 3           # evaluations at 100% in a row that stop training (paper: 3)
     train_bin: tuple[int, int] = (1, 16)
     val_n: int = 128
+    max_seconds: float | None = None   # optional wall-clock cap on training (GPU check only)
     task_kw: dict = field(default_factory=dict, hash=False)
 
     def key(self) -> str:
@@ -98,6 +99,14 @@ def _trim(s: tasks.Split) -> tasks.Split:
     return tasks.Split(s.x[:, :T], s.y[:, :T], s.mask[:, :T], s.length, s.shortcut)
 
 
+@torch.no_grad()
+def scan_gap(model, s: tasks.Split, n: int = 8) -> float:
+    """Max |logits(scan) - logits(sequential loop)| on the first n sequences of a split."""
+    x = _tensors(_trim(tasks.Split(s.x[:n], s.y[:n], s.mask[:n], s.length[:n])), "cpu")[0]
+    model.eval()
+    return float((model(x, parallel=True) - model(x, parallel=False)).abs().max())
+
+
 def majority(s: tasks.Split) -> float:
     """Best constant predictor of the last label on this split."""
     return float(np.bincount(s.last_labels()).max() / len(s.length))
@@ -144,8 +153,9 @@ def train_run(rc: RunConfig, ckpt_dir: Path | None, device: str = "cpu",
             acc = accuracy(model, val, dev)
             st["history"].append((st["step"], float(loss.detach()), acc))
             st["streak"] = st["streak"] + 1 if acc == 1.0 else 0
-            st["done"] = st["streak"] >= rc.patience or st["step"] >= rc.steps
             st["seconds"] += time.perf_counter() - t0
+            st["done"] = (st["streak"] >= rc.patience or st["step"] >= rc.steps
+                          or (rc.max_seconds is not None and st["seconds"] >= rc.max_seconds))
             t0 = time.perf_counter()
             bar.set_postfix(loss=f"{float(loss.detach()):.3f}", val_acc=f"{acc:.3f}")
             if path is not None:
@@ -158,8 +168,15 @@ def train_run(rc: RunConfig, ckpt_dir: Path | None, device: str = "cpu",
 
 def evaluate(model, splits: list[tasks.Split], bins: list[list[int]], device: str = "cpu") -> list[dict]:
     dev = resolve_device(device)
-    return [dict(bin=f"{lo}-{hi}", lo=lo, accuracy=accuracy(model, s, dev), majority=majority(s),
-                 shortcut=shortcut(s)) for s, (lo, hi) in zip(splits, bins)]
+    return [dict(bin=f"{lo}-{hi}", bin_index=i, accuracy=accuracy(model, s, dev), majority=majority(s),
+                 shortcut=shortcut(s)) for i, (s, (lo, hi)) in enumerate(zip(splits, bins))]
+
+
+def plan(task_list: list[str], families: list[str], n_seeds: int, bins: dict[str, list[list[int]]],
+         task_kw: dict[str, dict], base_seed: int = 0, **common) -> list[RunConfig]:
+    """Every (task, family, seed) run, trained on the task's first (in-distribution) bin."""
+    return [RunConfig(task=t, family=f, seed=base_seed + s, train_bin=tuple(bins[t][0]), task_kw=task_kw.get(t, {}),
+                      **common) for t in task_list for f in families for s in range(n_seeds)]
 
 
 def run_grid(configs: list[RunConfig], test: dict[str, list[tasks.Split]],
@@ -174,3 +191,80 @@ def run_grid(configs: list[RunConfig], test: dict[str, list[tasks.Split]],
                              early_stop=st["streak"] >= rc.patience, train_seconds=st["seconds"],
                              val_acc=st["history"][-1][2], **r))
     return pd.DataFrame(rows)
+
+
+# --- expected orderings (spec §7.3, the companion author's hypotheses, not paper claims) -------
+
+_STATE = ("pd", "deltanet", "rnn")
+EXPECTED = {  # task -> (winners, losers, strict): strict = "much better" (margin), else ">="
+    "dgc": (("rnn",), ("diag_pos", "diag_neg", "pd", "deltanet", "transformer"), True),
+    "imm_f2": (_STATE, ("diag_pos", "diag_neg", "transformer"), True),
+    "s5": (_STATE, ("diag_pos", "diag_neg", "transformer"), True),
+    "imm_z_zero": (("deltanet", "rnn"), ("pd", "diag_pos", "diag_neg"), False),
+    "imm_z_pos": (("deltanet", "rnn"), ("pd", "diag_pos", "diag_neg"), False),
+    "parity": (("diag_neg", "deltanet", "rnn"), ("diag_pos",), True),
+}
+
+
+def seeds_needed(n_seeds: int) -> int:
+    """'in >= 2 of 3 seeds', generalised: ceil(2 n / 3)."""
+    return -(-2 * n_seeds // 3)
+
+
+def ordering_checks(df: pd.DataFrame, margin: float) -> pd.DataFrame:
+    """One row per (task, winner, loser) present in df: the first-OOD-bin gap per seed and whether
+    winner - loser >= margin (strict orderings) or >= 0 (">=" orderings) in enough seeds."""
+    ood = df[df.bin_index == 1].set_index(["task", "family", "seed"]).accuracy
+    rows = []
+    for task, (win, lose, strict) in EXPECTED.items():
+        fams = set(df[df.task == task].family)
+        for w, l in ((w, l) for w in win for l in lose if w in fams and l in fams):
+            gaps = (ood.loc[task, w] - ood.loc[task, l]).round(4)
+            need, m = seeds_needed(len(gaps)), margin if strict else 0.0
+            rows.append(dict(task=task, winner=w, loser=l, margin=m, gaps=gaps.tolist(),
+                             seeds_needed=need, holds=int((gaps >= m).sum()) >= need))
+    return pd.DataFrame(rows)
+
+
+# --- command line: the notebook's training grid without papermill/pydantic (GPU machines) -----
+
+def main(argv: list[str] | None = None) -> int:
+    """python -m lib.linear_rnns.train --profile paper --task imm_f2 --out DIR [--n-seeds 1]
+    [--max-seconds 50]: params.yaml section 08_trained_models (+ profile), one task, every family;
+    writes accuracy.csv, orderings.csv and timing.json into DIR."""
+    import argparse
+
+    import yaml
+
+    from lib import paths
+    ap = argparse.ArgumentParser(description=main.__doc__.split("\n")[0])
+    ap.add_argument("--profile", default="paper")
+    ap.add_argument("--task", required=True, choices=tasks.TASKS)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--n-seeds", type=int, default=None)
+    ap.add_argument("--max-seconds", type=float, default=None)
+    ap.add_argument("--families", nargs="+", default=None, choices=models.FAMILIES)
+    a = ap.parse_args(argv)
+    sec = yaml.safe_load(paths.PARAMS_FILE.read_text())["linear_rnns"]["08_trained_models"]
+    cfg = {k: v for k, v in sec.items() if k not in ("smoke", "paper", "default")} | (sec.get(a.profile) or {})
+    kw = {"dgc": {"id_bits": cfg["dgc_id_bits"], "p": cfg["p_bucket"]}}
+    test = {a.task: tasks.make_test_sets(a.task, cfg["bins"][a.task], cfg["test_n"], cfg["test_seed"],
+                                         **kw.get(a.task, {}))}
+    runs = plan([a.task], a.families or cfg["families"], a.n_seeds or cfg["n_seeds"], cfg["bins"], kw,
+                max_seconds=a.max_seconds, **{k: cfg[k] for k in ("d", "layers", "steps", "batch", "lr",
+                                                                 "eval_every", "val_n")})
+    t0 = time.perf_counter()
+    df = run_grid(runs, test, cfg["bins"], paths.RESULTS / "linear_rnns" / "checkpoints" / f"cli-{a.profile}",
+                  cfg["device"])
+    out = Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    df.to_csv(out / "accuracy.csv", index=False)
+    ordering_checks(df, cfg["margin"]).to_csv(out / "orderings.csv", index=False)
+    (out / "timing.json").write_text(json.dumps(dict(profile=a.profile, task=a.task, runs=len(runs),
+        device=str(resolve_device(cfg["device"])), wall_seconds=time.perf_counter() - t0), indent=1))
+    print(df.pivot_table(index="family", columns="bin", values="accuracy").round(3))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

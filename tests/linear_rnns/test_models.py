@@ -59,7 +59,7 @@ def test_transition_ranges_and_structure():
     assert ((A != 0).sum(-2) == 1).all()                          # column one-hot x diagonal
     assert (A.abs() < 1).all()
     dn = models.DeltaNet(16, heads=2)
-    _, Ad, _ = dn.pairs(x)
+    _, Ad, _ = dn.pairs(x)                                       # (B*H, T, dk, dk)
     eig = torch.linalg.eigvalsh(Ad.detach().double())             # symmetric: I - beta k k^T
     # spec §2.4: eigenvalues {1 (d-1 times), 1 - beta}, beta in (0, 2)
     assert torch.allclose(eig[..., 1:], torch.ones_like(eig[..., 1:]), atol=1e-5)

@@ -117,3 +117,28 @@ def test_test_sets_deterministic_and_frozen_files_match():
         fresh = tasks.make_test_sets(task, z["bins"].tolist(), int(z["n"]), int(z["seed"]), **kw)
         for i, s in enumerate(fresh):
             assert (z[f"b{i}_x"] == s.x).all() and (z[f"b{i}_y"] == s.y).all()
+
+
+def test_gl3_is_the_168_invertible_matrices_and_imm_f2_uses_them():
+    # |GL(3, F_2)| = (8-1)(8-2)(8-4) = 168 (standard count of ordered bases)
+    assert len(tasks.GL3_CODES) == 168
+    ref = set()
+    for code in range(512):                                      # rank over F_2 by elimination
+        rows = [[(code >> (3 * r + c)) & 1 for c in range(3)] for r in range(3)]
+        rank = 0
+        for c in range(3):
+            piv = next((r for r in range(rank, 3) if rows[r][c]), None)
+            if piv is None:
+                continue
+            rows[rank], rows[piv] = rows[piv], rows[rank]
+            for r in range(3):
+                if r != rank and rows[r][c]:
+                    rows[r] = [a ^ b for a, b in zip(rows[r], rows[rank])]
+            rank += 1
+        if rank == 3:
+            ref.add(code)
+    assert set(tasks.GL3_CODES.tolist()) == ref
+    s = tasks.imm_f2(20, 5, 9, np.random.default_rng(0))
+    assert set((s.x[s.mask] - 1).tolist()) <= ref
+    long = tasks.imm_f2(200, 60, 60, np.random.default_rng(1))
+    assert 0.2 < long.last_labels().mean() < 0.8               # not collapsed to the zero matrix
