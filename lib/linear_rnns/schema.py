@@ -1,9 +1,9 @@
 """Parameter schemas of the linear_rnns notebooks (validated by lib.params before compute)."""
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from lib.params import NotebookParams
 
@@ -116,8 +116,41 @@ class Audit(NotebookParams):
     sink_N_max: PosInt                                   # their largest N
 
 
+class TrainedModels(NotebookParams):
+    """08_trained_models: six model families trained on T1-T5 (spec §6, §7.3)."""
+
+    tasks: list[Literal["dgc", "imm_f2", "imm_z_zero", "imm_z_pos", "s5", "parity"]] = Field(min_length=1)
+    families: list[Literal["rnn", "diag_pos", "diag_neg", "pd", "deltanet", "transformer"]] = \
+        Field(min_length=1)
+    n_seeds: Annotated[int, Field(ge=1, le=10)]          # seeds per (task, family)
+    d: Annotated[int, Field(ge=2, le=1024, multiple_of=2)]  # model width (even: 2 heads)
+    layers: Annotated[int, Field(ge=1, le=8)]
+    steps: PosInt                                        # step cap
+    batch: PosInt
+    lr: Annotated[float, Field(gt=0.0, le=1.0)]
+    eval_every: PosInt                                   # steps between validations
+    val_n: PosInt                                        # validation examples
+    test_n: PosInt                                       # test examples per bin
+    test_seed: Annotated[int, Field(ge=0)]               # seed of the (frozen) test sets
+    dgc_id_bits: Annotated[int, Field(ge=2, le=12)]      # fixed node-id width
+    p_bucket: Annotated[float, Field(gt=0.0, lt=1.0)]    # Bernoulli bucket probability
+    bins: dict[str, list[Annotated[list[PosInt], Field(min_length=2, max_length=2)]]]  # per task
+    margin: Annotated[float, Field(ge=0.0, le=1.0)]      # ordering margin on the first OOD bin
+    device: Literal["cpu", "cuda", "auto"]
+    max_train_seconds: Annotated[float, Field(ge=0.0)]   # per-run training cap (0 = none)
+
+    @model_validator(mode="after")
+    def _bins_cover_tasks(self):
+        for t in self.tasks:
+            if len(self.bins.get(t, [])) < 2:
+                raise ValueError(f"bins[{t!r}] needs an in-distribution bin and >= 1 OOD bin")
+        if "dgc" in self.tasks and max(hi for _, hi in self.bins["dgc"]) >= 2 ** self.dgc_id_bits:
+            raise ValueError("dgc bins need N < 2^dgc_id_bits")
+        return self
+
+
 SECTIONS = {"00_landscape": Landscape, "01_scans_and_depth": Scans,
             "02_l_complete_rnn": LComplete, "03_p_complete_rnn": PComplete,
             "04_arithmetic_circuits": Arithmetic, "05_pd_equals_nc1": PDNC1,
             "06_dplr_equals_pnc1": DPLR, "07_single_layer_hankel": SingleLayer,
-            "09_audit_released": Audit}
+            "08_trained_models": TrainedModels, "09_audit_released": Audit}

@@ -1,0 +1,191 @@
+# %% [markdown]
+# # Trained models on the paper's tasks: who generalises to longer inputs?
+#
+# **Claim (Merrill et al., §6, Figure 2; spec §6, §7.3).** On sorted graph connectivity (T1) only
+# the nonlinear RNN stays near-perfect as inputs grow; on iterated matrix products (T2, T3)
+# state-tracking LRNNs (RWKV-7, DeltaNet) and the RNN generalise while the Transformer and Mamba
+# do not. The companion adds the state-tracking controls S5 (T4) and parity (T5), and two model
+# families the paper did not train (diagonal with negative eigenvalues, PD).
+#
+# **Source.** Figure 2a values as printed (`data/linear_rnns/figure2a_dgc_accuracy.csv`,
+# provenance `paper`); everything else is **reconstructed: spec §7.3** (scaled-down plan). The
+# expected orderings are the spec author's hypotheses, recorded as `statistical` claims whatever
+# the outcome: "the expected winner beats the expected loser by >= `margin` on the first OOD bin
+# in >= 2 of 3 seeds" (with one seed: in that seed; "≥" orderings of T3 use margin 0).
+#
+# **Decisions where the spec is open.** Two-class cross-entropy instead of BCE (same model class);
+# every position after the first carries a loss on T2-T5 (per-step prefix labels), T1 only at the
+# last token; accuracy = the last position's prediction. T1 uses the *repaired* generator with
+# fixed-width binary ids; in the default profile N is smaller than the spec's ([2,6] train, OOD up
+# to 18, 5-bit ids) to fit two CPU cores. Models: pre-norm blocks (mixer + ReLU MLP); `diag_pos`
+# stands in for Mamba and `deltanet` for DeltaNet (β ∈ (0,2)); RWKV-7 is not trained. The paper's
+# bins (1-100, 101-200, 201-300) are matched to ours by position (ID, OOD 1, OOD 2).
+#
+# **Look for:** accuracy per length bin against the majority baseline (dashed), the DGC shortcut
+# baseline near chance (the generator is repaired), and which orderings held.
+
+# %% tags=["parameters"]
+profile = "default"  # smoke | default | paper
+seed = 0  # every random draw derives from this
+tasks = ["dgc", "imm_f2", "imm_z_zero", "imm_z_pos", "s5", "parity"]  # T1-T5 (T3 with both labels)
+families = ["rnn", "diag_pos", "diag_neg", "pd", "deltanet", "transformer"]  # model families
+n_seeds = 1  # seeds per (task, family)
+d = 32  # model width
+layers = 1  # blocks
+steps = 400  # step cap
+batch = 32  # batch size
+lr = 1.0e-3  # AdamW learning rate
+eval_every = 50  # steps between validations
+val_n = 128  # validation examples
+test_n = 256  # test examples per bin
+test_seed = 1  # seed of the frozen test sets
+dgc_id_bits = 5  # fixed node-id width
+p_bucket = 0.5  # Bernoulli bucket probability
+bins = {"dgc": [[2, 6], [7, 12], [13, 18]], "imm_f2": [[1, 32], [33, 64], [65, 96]],
+        "imm_z_zero": [[1, 10], [11, 20], [21, 30]], "imm_z_pos": [[1, 10], [11, 20], [21, 30]],
+        "s5": [[1, 16], [17, 32], [33, 64]], "parity": [[3, 20], [21, 40], [41, 80]]}  # ID bin first
+margin = 0.15  # ordering margin on the first OOD bin
+device = "cpu"  # cpu | cuda | auto
+max_train_seconds = 0.0  # wall-clock cap per run in seconds (0 means none)
+
+# %%
+import time
+
+import numpy as np
+import pandas as pd
+import torch
+
+from lib import claims, params, paths, plotting
+from lib.linear_rnns import models, tasks as T, train
+
+NOTEBOOK = "linear_rnns/08_trained_models"
+cfg = params.from_namespace(NOTEBOOK, globals())
+ledger = claims.Ledger(NOTEBOOK, cfg)
+tables = paths.tables_dir(NOTEBOOK)
+tables.mkdir(parents=True, exist_ok=True)
+fig2a = pd.read_csv(paths.data_file("linear_rnns/figure2a_dgc_accuracy.csv"))
+task_kw = {"dgc": {"id_bits": cfg.dgc_id_bits, "p": cfg.p_bucket}}
+ckpt_dir = paths.RESULTS / "linear_rnns" / "checkpoints" / cfg.profile
+torch.set_num_threads(min(2, torch.get_num_threads()))
+
+# %% [markdown]
+# ## Test sets (frozen under data/linear_rnns/testsets when the parameters match) and baselines
+
+# %%
+loaded = {t: T.test_sets(t, cfg.bins[t], cfg.test_n, cfg.test_seed, **task_kw.get(t, {})) for t in cfg.tasks}
+test = {t: v[0] for t, v in loaded.items()}
+baselines = pd.DataFrame([dict(task=t, bin=f"{lo}-{hi}", frozen=loaded[t][1], majority=train.majority(s),
+                               shortcut=train.shortcut(s), max_len=int(s.length.max()))
+                          for t in cfg.tasks for s, (lo, hi) in zip(test[t], cfg.bins[t])])
+baselines.to_csv(tables / "baselines.csv", index=False)
+if "dgc" in cfg.tasks:
+    ledger.bound("t1.shortcut_repaired", "on the repaired generator the endpoint shortcut is near "
+                 "chance on every test bin (max over bins)", source="spec §6.1a (S1: 50.0-54.8%)",
+                 provenance="reconstructed", measured=float(baselines[baselines.task == "dgc"].shortcut.max()),
+                 upper=0.5 + 3 / np.sqrt(cfg.test_n) + 0.05, why="chance + 3 binomial s.d. + S1's 4.8% excess")
+baselines
+
+# %% [markdown]
+# ## The scanned forward pass equals the sequential one (every family, one test batch)
+
+# %%
+def scan_gap(task, family):
+    model = train.build_model(train.RunConfig(task=task, family=family, d=cfg.d, layers=cfg.layers))
+    return train.scan_gap(model, test[task][-1])
+
+
+gaps = {f: scan_gap(cfg.tasks[0], f) for f in cfg.families}
+ledger.close("models.scan_equals_sequential", f"Hillis-Steele scan and sequential loop give the same "
+             f"logits on the longest {cfg.tasks[0]} bin (max over families)", source="spec §5 (unrolled form)",
+             provenance="derived", expected=0.0, measured=max(gaps.values()), atol=1e-3,
+             why="float32 reassociation over log2 T rounds")
+gaps
+
+# %% [markdown]
+# ## Training: every (task, family, seed), resumable from results/linear_rnns/checkpoints
+
+# %%
+runs = train.plan(cfg.tasks, cfg.families, cfg.n_seeds, cfg.bins, task_kw, base_seed=1000 * cfg.seed,
+                  d=cfg.d, layers=cfg.layers, steps=cfg.steps, batch=cfg.batch, lr=cfg.lr,
+                  eval_every=cfg.eval_every, val_n=cfg.val_n, max_seconds=cfg.max_train_seconds or None)
+t0 = time.perf_counter()
+acc = train.run_grid(runs, test, cfg.bins, ckpt_dir, cfg.device)
+wall = time.perf_counter() - t0
+acc.to_csv(tables / "accuracy.csv", index=False)
+summary = acc.groupby(["task", "family", "bin_index", "bin"], as_index=False).accuracy.mean()
+summary.pivot(index=["task", "family"], columns="bin_index", values="accuracy").to_csv(tables / "accuracy_wide.csv")
+print(f"trained {len(runs)} runs in {wall:.0f} s (device {train.resolve_device(cfg.device)})")
+summary.pivot(index=["task", "family"], columns="bin_index", values="accuracy").round(3)
+
+# %% [markdown]
+# ## Accuracy per length bin, per family; Figure 2a beside T1
+
+# %%
+PAPER_NAME = {"rnn": "Nonlinear RNN", "diag_pos": "Mamba", "deltanet": "DeltaNet", "transformer": "Transformer"}
+
+
+def draw(ax, task):
+    part = summary[summary.task == task]
+    for fam, g in part.groupby("family", sort=False):
+        ax.plot(g.bin_index, g.accuracy, "o-", label=fam)
+    base = baselines[baselines.task == task]
+    ax.plot(range(len(base)), base.majority, "k--", lw=1, label="majority")
+    ax.set_xticks(range(len(base)), base.bin, fontsize=6)
+    ax.set(title=task, ylim=(0, 1.05), xlabel="length bin (first = ID)")
+
+
+def draw_paper(ax):
+    for name in PAPER_NAME.values():
+        vals = fig2a[fig2a.model == name].accuracy_percent.to_numpy() / 100
+        ax.plot(range(len(vals)), vals, "x:", ms=5, c="0.5")
+    ax.plot([], [], "x:", c="0.5", label="paper Fig. 2a (N 1-300)")
+
+
+fig, axes = plotting.figure(ncols=len(cfg.tasks), width=2.0 * len(cfg.tasks), height=2.4)
+axes = np.atleast_1d(axes)
+for ax, task in zip(axes, cfg.tasks):
+    draw(ax, task)
+    if task == "dgc":
+        draw_paper(ax)
+axes[0].set_ylabel("accuracy (last position)")
+axes[-1].legend(fontsize=5, loc="lower left")
+plotting.save_figure(fig, NOTEBOOK, "accuracy_per_bin")
+
+# %% [markdown]
+# ## Expected orderings (spec §7.3) as statistical claims
+
+# %%
+checks = train.ordering_checks(acc, cfg.margin)
+checks.to_csv(tables / "orderings.csv", index=False)
+for r in checks.itertuples():
+    ledger.statistical(f"{r.task}.{r.winner}_beats_{r.loser}", f"{r.task}: {r.winner} beats {r.loser} "
+                       f"by >= {r.margin} on the first OOD bin", source="spec §7.3 (hypothesis)",
+                       provenance="reconstructed", expected=f">= {r.margin} in >= {r.seeds_needed} of "
+                       f"{cfg.n_seeds} seeds", measured=f"gaps {r.gaps}", holds=bool(r.holds))
+if "dgc" in cfg.tasks and "rnn" in cfg.families:
+    rnn = acc[(acc.task == "dgc") & (acc.family == "rnn")].groupby("seed").accuracy.min()
+    ledger.statistical("dgc.rnn_high_all_bins", "T1: the nonlinear RNN is >= 0.9 accurate on every bin",
+                       source="spec §7.3; Figure 2a (RNN 96.5-100%)", provenance="reconstructed",
+                       expected=f">= 0.9 in >= {train.seeds_needed(cfg.n_seeds)} of {cfg.n_seeds} seeds",
+                       measured=f"min over bins per seed {rnn.round(3).tolist()}",
+                       holds=int((rnn >= 0.9).sum()) >= train.seeds_needed(cfg.n_seeds))
+checks
+
+# %%
+pd.DataFrame([dict(profile=cfg.profile, device=str(train.resolve_device(cfg.device)), runs=len(runs),
+                   wall_seconds=round(wall, 1), train_seconds=round(float(acc.drop_duplicates(
+                       ["task", "family", "seed"]).train_seconds.sum()), 1))]).to_csv(tables / "timing.csv", index=False)
+ledger.write()
+ledger.table()
+
+# %% [markdown]
+# **What we saw.** The scan and the sequential loop agree (`models.scan_equals_sequential`); the
+# repaired generator leaves the DGC shortcut near chance (`t1.shortcut_repaired`). The ordering
+# claims are recorded with their outcome in the table above (`<task>.<winner>_beats_<loser>`,
+# `dgc.rnn_high_all_bins`); in the default profile they rest on one seed and a few hundred steps of
+# training of 32-wide one-layer models, so a failure means "not reproduced at this scale", not
+# "refuted". Deviations from the paper's setup are deliberate (spec §7.3): smaller models, fewer
+# steps, shorter DGC graphs with 5-bit ids, two-class CE, PD and diagonal-negative models added,
+# RWKV-7 and Mamba replaced by the closest families here. The `paper` profile (2 layers, d = 256,
+# the paper's lengths and step cap) is meant for a GPU; `tools/gpu_check_linear_rnns.sh` runs one
+# task of it and the timing lands in `tables/08_trained_models/timing.csv`.
