@@ -33,7 +33,7 @@ linear_steps = 3500  # cap of the linear runs
 width = 16  # two-layer hidden units, outputs fixed
 relu_gammas = [0.01, 0.1, 1.0, 10.0]  # ReLU two-layer step sizes
 quadratic_gammas = [0.001, 0.01, 0.1]  # larger steps blow up the quadratic model
-two_layer_steps = 2000  # cap of the two-layer runs
+two_layer_steps = 1500  # cap of the two-layer runs
 torch_threads = 1  # two threads thrash on a shared 2-core machine
 
 # %%
