@@ -144,9 +144,12 @@ def train_run(rc: RunConfig, ckpt_dir: Path | None, device: str = "cpu",
         batch = _trim(tasks.sample(rc.task, rc.batch, *rc.train_bin, rng, **rc.task_kw))
         loss = loss_fn(model, batch, dev)
         opt.zero_grad()
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), rc.clip)
-        opt.step()
+        if torch.isfinite(loss):                                    # a non-finite loss skips the update
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), rc.clip)
+            opt.step()
+        else:
+            st["skipped"] = st.get("skipped", 0) + 1
         st["step"] += 1
         bar.update(1)
         if st["step"] % rc.eval_every == 0 or st["step"] >= rc.steps:
@@ -189,6 +192,7 @@ def run_grid(configs: list[RunConfig], test: dict[str, list[tasks.Split]],
         for r in evaluate(model, test[rc.task], bins[rc.task], device):
             rows.append(dict(task=rc.task, family=rc.family, seed=rc.seed, steps=st["step"],
                              early_stop=st["streak"] >= rc.patience, train_seconds=st["seconds"],
+                             skipped_steps=st.get("skipped", 0),
                              val_acc=st["history"][-1][2], **r))
     return pd.DataFrame(rows)
 
