@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Notebook 08 (linear_rnns) in the paper profile, ONE task, on a GPU. Writes env, timing, claims
-# and tables under $OUT. Usage: OUT=/some/dir [TASK=imm_f2] [SECS=40] bash tools/gpu_check_linear_rnns.sh
+# and tables under $OUT. Usage: OUT=/some/dir [TASK=imm_f2] [SECS=40] [FRESH=1] bash tools/gpu_check_linear_rnns.sh
+# FRESH=1 (default) deletes the paper-profile checkpoints first so the timing is a fresh run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT="${OUT:-results/gpu_check}"; TASK="${TASK:-imm_f2}"; SECS="${SECS:-40}"; mkdir -p "$OUT"
 PY=.venv/bin/python; [ -x "$PY" ] || PY=python3
 "$PY" -c "import torch; print('torch', torch.__version__, 'cuda', torch.cuda.is_available(),
   torch.cuda.get_device_name(0) if torch.cuda.is_available() else '')" | tee "$OUT/env.txt"
+if [ "${FRESH:-1}" = 1 ]; then rm -rf results/linear_rnns/checkpoints/paper results/linear_rnns/checkpoints/cli-paper; fi
 start=$(date +%s)
 if "$PY" -c "import papermill, jupytext, pydantic" 2>/dev/null; then   # the notebook itself
   "$PY" -m lib.runner notebooks/linear_rnns/08_trained_models.py --profile paper -p "tasks=[$TASK]" \

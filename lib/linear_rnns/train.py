@@ -100,10 +100,11 @@ def _trim(s: tasks.Split) -> tasks.Split:
 
 
 @torch.no_grad()
-def scan_gap(model, s: tasks.Split, n: int = 8) -> float:
+def scan_gap(model, s: tasks.Split, device: str = "cpu", n: int = 8) -> float:
     """Max |logits(scan) - logits(sequential loop)| on the first n sequences of a split."""
-    x = _tensors(_trim(tasks.Split(s.x[:n], s.y[:n], s.mask[:n], s.length[:n])), "cpu")[0]
-    model.eval()
+    dev = resolve_device(device)
+    x = _tensors(_trim(tasks.Split(s.x[:n], s.y[:n], s.mask[:n], s.length[:n])), dev)[0]
+    model.to(dev).eval()
     return float((model(x, parallel=True) - model(x, parallel=False)).abs().max())
 
 
@@ -229,6 +230,15 @@ def ordering_checks(df: pd.DataFrame, margin: float) -> pd.DataFrame:
                              seeds_needed=need, holds=int((gaps >= m).sum()) >= need))
     return pd.DataFrame(rows)
 
+
+
+def learned_checks(df: pd.DataFrame, margin: float) -> pd.DataFrame:
+    """Per task: did any family beat the in-distribution majority baseline by >= margin
+    (mean over seeds)?"""
+    idb = df[df.bin_index == 0].groupby(["task", "family"]).agg(acc=("accuracy", "mean"), maj=("majority", "first"))
+    gap = (idb.acc - idb.maj).reset_index(name="gap")
+    best = gap.loc[gap.groupby("task", sort=False).gap.idxmax()]
+    return best.rename(columns={"family": "best"}).assign(holds=lambda b: b.gap >= margin).reset_index(drop=True)
 
 # --- command line: the notebook's training grid without papermill/pydantic (GPU machines) -----
 

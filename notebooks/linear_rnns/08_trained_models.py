@@ -32,10 +32,10 @@ families = ["rnn", "diag_pos", "diag_neg", "pd", "deltanet", "transformer"]  # m
 n_seeds = 1  # seeds per (task, family)
 d = 32  # model width
 layers = 1  # blocks
-steps = 400  # step cap
+steps = 1500  # step cap
 batch = 32  # batch size
 lr = 1.0e-3  # AdamW learning rate
-eval_every = 50  # steps between validations
+eval_every = 100  # steps between validations
 val_n = 128  # validation examples
 test_n = 256  # test examples per bin
 test_seed = 1  # seed of the frozen test sets
@@ -92,7 +92,7 @@ baselines
 # %%
 def scan_gap(task, family):
     model = train.build_model(train.RunConfig(task=task, family=family, d=cfg.d, layers=cfg.layers))
-    return train.scan_gap(model, test[task][-1])
+    return train.scan_gap(model, test[task][-1], cfg.device)
 
 
 gaps = {f: scan_gap(cfg.tasks[0], f) for f in cfg.families}
@@ -139,7 +139,7 @@ def draw_paper(ax):
     for name in PAPER_NAME.values():
         vals = fig2a[fig2a.model == name].accuracy_percent.to_numpy() / 100
         ax.plot(range(len(vals)), vals, "x:", ms=5, c="0.5")
-    ax.plot([], [], "x:", c="0.5", label="paper Fig. 2a (N 1-300)")
+    ax.legend(handles=ax.plot([], [], "x:", c="0.5", label="paper Fig. 2a (N 1-300)"), fontsize=5)
 
 
 fig, axes = plotting.figure(ncols=len(cfg.tasks), width=2.0 * len(cfg.tasks), height=2.4)
@@ -170,6 +170,13 @@ if "dgc" in cfg.tasks and "rnn" in cfg.families:
                        expected=f">= 0.9 in >= {train.seeds_needed(cfg.n_seeds)} of {cfg.n_seeds} seeds",
                        measured=f"min over bins per seed {rnn.round(3).tolist()}",
                        holds=int((rnn >= 0.9).sum()) >= train.seeds_needed(cfg.n_seeds))
+learned = train.learned_checks(acc, 0.05)
+learned.to_csv(tables / "learned.csv", index=False)
+for r in learned.itertuples():
+    ledger.statistical(f"{r.task}.learned_in_distribution", f"{r.task}: the best family beats the majority "
+                       "baseline by >= 0.05 on the in-distribution bin (else the orderings compare untrained models)",
+                       source="spec §6.5 [I] (compare against per-bin majority baselines)", provenance="reconstructed",
+                       expected=">= 0.05", measured=f"{r.best} {r.gap:.3f}", holds=bool(r.holds))
 checks
 
 # %%
@@ -180,19 +187,23 @@ ledger.write()
 ledger.table()
 
 # %% [markdown]
-# **What we saw** (default profile, one seed, 400 steps, 32-wide one-layer models). The scan and
-# the sequential loop agree (`models.scan_equals_sequential`); on the OOD bins the repaired
-# generator leaves the DGC shortcut near chance (`t1.shortcut_repaired`), while on the small-N
-# in-distribution bin it is still informative (about 0.7, see `baselines.csv`). Parity behaves as
-# expected: the RNN, the negative-eigenvalue diagonal LRNN, PD and DeltaNet generalise and the
-# positive diagonal LRNN and the Transformer sit at chance (`parity.*_beats_diag_pos` pass). On
-# DGC, T2 (GL(3,F₂) products), T3 and S5 no family rises above the per-bin majority baseline in
-# this budget, so their ordering claims fail (recorded, not raised): at this scale they say "not
-# reproduced", not "refuted"; the Figure 2a values beside T1 come from d = 256 models trained for up
-# to 60K steps on N ≤ 100. Deliberate deviations (spec §7.3): smaller models and budgets, shorter
-# DGC graphs with 5-bit ids, two-class CE, T2 drawn from GL(3, F₂) (uniform draws over all 512
-# matrices collapse long products to the zero matrix, making every OOD label 0), PD and
-# diagonal-negative families added, RWKV-7 not trained, Mamba represented by `diag_pos`.
+# **What we saw** (default profile, one seed, up to 1500 steps, 32-wide one-layer models; about
+# 5 minutes on 2 CPU cores). The scan and the sequential loop agree (`models.scan_equals_sequential`);
+# on the OOD bins the repaired generator leaves the DGC shortcut near chance (`t1.shortcut_repaired`),
+# while on the small-N in-distribution bin it is still informative (about 0.7, `baselines.csv`).
+# **Parity** behaves as expected: the RNN, the negative-eigenvalue diagonal LRNN, PD and DeltaNet
+# generalise and the positive diagonal LRNN and the Transformer stay near chance
+# (`parity.*_beats_diag_pos` pass). On **DGC** only DeltaNet fits the training bin (about 0.95) and
+# every family is at chance OOD, so `dgc.*` fail: the nonlinear RNN of Figure 2a (plotted beside,
+# d = 256, up to 60K steps, N ≤ 100) is not reproduced at this scale. On **T2** (GL(3,F₂) products)
+# and **S5** no family leaves the majority baseline (`*.learned_in_distribution` fail), so their
+# ordering claims compare untrained models. On **T3** the best families beat the in-distribution
+# majority by about 0.07 but every family is at the majority baseline OOD: its "≥" orderings
+# (margin 0) pass only because all OOD gaps are about zero. Failures
+# mean "not reproduced at this scale", not "refuted". Deliberate deviations (spec §7.3): smaller
+# models and budgets, shorter DGC graphs with 5-bit ids, two-class CE, T2 drawn from GL(3, F₂)
+# (uniform draws over all 512 matrices collapse long products to the zero matrix, making every OOD
+# label 0), PD and diagonal-negative families added, RWKV-7 not trained, Mamba represented by `diag_pos`.
 #
 # **GPU.** The `paper` profile (2 layers, d = 256, the paper's lengths, 60K-step cap) is meant for a
 # GPU; `tools/gpu_check_linear_rnns.sh` runs one task of it with a per-run training cap. One H200
