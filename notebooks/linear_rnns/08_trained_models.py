@@ -188,12 +188,12 @@ ledger.table()
 
 # %% [markdown]
 # **What we saw** (default profile, one seed, up to 1500 steps, 32-wide one-layer models; about
-# 5 minutes on 2 CPU cores). The scan and the sequential loop agree (`models.scan_equals_sequential`);
+# 4.5 minutes on 2 CPU cores). The scan and the sequential loop agree (`models.scan_equals_sequential`);
 # on the OOD bins the repaired generator leaves the DGC shortcut near chance (`t1.shortcut_repaired`),
 # while on the small-N in-distribution bin it is still informative (about 0.7, `baselines.csv`).
 # **Parity** behaves as expected: the RNN, the negative-eigenvalue diagonal LRNN, PD and DeltaNet
 # generalise and the positive diagonal LRNN and the Transformer stay near chance
-# (`parity.*_beats_diag_pos` pass). On **DGC** only DeltaNet fits the training bin (about 0.95) and
+# (`parity.*_beats_diag_pos` pass). On **DGC** only DeltaNet fits the training bin (above 0.9) and
 # every family is at chance OOD, so `dgc.*` fail: the nonlinear RNN of Figure 2a (plotted beside,
 # d = 256, up to 60K steps, N ≤ 100) is not reproduced at this scale. On **T2** (GL(3,F₂) products)
 # and **S5** no family leaves the majority baseline (`*.learned_in_distribution` fail), so their
