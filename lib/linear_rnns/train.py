@@ -26,6 +26,8 @@ from tqdm.auto import tqdm
 
 from lib.linear_rnns import models, tasks
 
+CODE_FILES = ("models.py", "tasks.py", "train.py")   # a change to any of them invalidates checkpoints
+
 
 @dataclass(frozen=True)
 class RunConfig:
@@ -47,8 +49,15 @@ class RunConfig:
     task_kw: dict = field(default_factory=dict, hash=False)
 
     def key(self) -> str:
-        blob = json.dumps(asdict(self), sort_keys=True, default=list)
+        """Checkpoint name: the run's settings and the training code, so edited code retrains."""
+        blob = json.dumps(asdict(self), sort_keys=True, default=list) + code_digest()
         return f"{self.task}-{self.family}-s{self.seed}-{hashlib.sha1(blob.encode()).hexdigest()[:10]}"
+
+
+def code_digest() -> str:
+    """sha1 of the modules that define a trained model (models, tasks, train)."""
+    here = Path(__file__).parent
+    return hashlib.sha1(b"".join((here / f).read_bytes() for f in CODE_FILES)).hexdigest()
 
 
 def resolve_device(device: str) -> torch.device:

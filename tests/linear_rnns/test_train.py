@@ -56,3 +56,11 @@ def test_baselines_and_grid():
 def test_device_resolution():
     assert train.resolve_device("cpu").type == "cpu"
     assert train.resolve_device("auto").type == ("cuda" if torch.cuda.is_available() else "cpu")
+
+
+def test_checkpoint_key_changes_with_training_code(monkeypatch):
+    # a checkpoint trained by older model code must not be reused after the code changes
+    rc = train.RunConfig(task="parity", family="rnn")
+    before = rc.key()
+    monkeypatch.setattr(train, "code_digest", lambda: "edited")
+    assert rc.key() != before and rc.key().startswith("parity-rnn-s")
