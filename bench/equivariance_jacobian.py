@@ -7,14 +7,11 @@ timing anything, then writes results/bench/equivariance_jacobian.json with both 
 their ratio.
 """
 import argparse
-import json
-import statistics
-import time
 
 import numpy as np
 import torch
 
-from lib import paths
+from lib import benchmark
 from lib.equivariance import dimension, naive
 
 
@@ -34,19 +31,11 @@ def main() -> None:
     dims = {k: f().tolist() for k, f in runs.items()}
     if dims["naive"] != dims["fast"]:
         raise SystemExit("naive and fast fibre dimensions differ: not timing a wrong kernel")
-    times = {k: [] for k in runs}
-    for _ in range(args.repeats):
-        for k, f in runs.items():
-            start = time.perf_counter()
-            f()
-            times[k].append(time.perf_counter() - start)
-    medians = {k: statistics.median(v) for k, v in times.items()}
+    medians = benchmark.median_times(runs, args.repeats)
     out = {"kernel": "equivariance Jacobian-rank fibre dimension, ReLU 4-8-8-2",
            "draws": args.draws, "points": args.points, "repeats": args.repeats,
            "median_s": medians, "ratio_naive_over_fast": medians["naive"] / medians["fast"]}
-    target = paths.RESULTS / "bench" / "equivariance_jacobian.json"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(json.dumps(out, indent=1) + "\n")
+    target = benchmark.write("equivariance_jacobian", out)
     print(f"naive {medians['naive']:.3f} s, fast {medians['fast']:.3f} s, "
           f"ratio {out['ratio_naive_over_fast']:.1f}x -> {target}")
 

@@ -6,13 +6,10 @@ Checks that both give the same iteration counts before timing anything, then wri
 results/bench/gd_perceptron_span.json with both medians and their ratio.
 """
 import argparse
-import json
-import statistics
-import time
 
 import torch
 
-from lib import paths
+from lib import benchmark
 from lib.gd_perceptron import datasets, dynamics, models, span, speedup
 
 
@@ -36,19 +33,11 @@ def main() -> None:
     counts = {k: f().iterations.tolist() for k, f in runs.items()}
     if counts["full"] != counts["span"]:
         raise SystemExit("span and full-dimensional counts differ: not timing a wrong kernel")
-    times = {k: [] for k in runs}
-    for _ in range(args.repeats):
-        for k, f in runs.items():
-            start = time.perf_counter()
-            f()
-            times[k].append(time.perf_counter() - start)
-    medians = {k: statistics.median(v) for k, v in times.items()}
+    medians = benchmark.median_times(runs, args.repeats)
     out = {"kernel": "gd_perceptron quadratic GP, span vs full d", "d": args.d,
            "seeds": args.seeds, "c": args.c, "repeats": args.repeats,
            "median_s": medians, "ratio_full_over_span": medians["full"] / medians["span"]}
-    target = paths.RESULTS / "bench" / "gd_perceptron_span.json"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(json.dumps(out, indent=1) + "\n")
+    target = benchmark.write("gd_perceptron_span", out)
     print(f"full {medians['full']:.3f} s, span {medians['span']:.3f} s, "
           f"ratio {out['ratio_full_over_span']:.1f}x -> {target}")
 

@@ -11,12 +11,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
-import time
 
 import numpy as np
 
-from lib import paths
+from lib import benchmark
 from lib.linear_rnns import constructions, graphs, naive
 
 
@@ -41,22 +39,15 @@ def main(argv=None) -> dict:
     net = constructions.build("endpoint")
     fast, slow = vectorised(net, streams), per_instance(net, streams)
     assert (fast == slow).all() and (fast == ref).all(), "kernels disagree: no timing"
-    times = {}
-    for name, fn in (("vectorised", vectorised), ("per_instance_loop", per_instance)):
-        runs = []
-        for _ in range(args.repeats):
-            t0 = time.perf_counter()
-            fn(net, streams)
-            runs.append(time.perf_counter() - t0)
-        times[name] = statistics.median(runs)
+    times = benchmark.median_times({"vectorised": lambda: vectorised(net, streams),
+                                    "per_instance_loop": lambda: per_instance(net, streams)},
+                                   args.repeats)
     out = {"kernel": "linear_rnns.constructions.run (endpoint counter RNN)",
            "instances": len(inst), "k_max": args.k, "repeats": args.repeats,
            "median_s_vectorised": times["vectorised"],
            "median_s_per_instance_loop": times["per_instance_loop"],
            "ratio_loop_over_vectorised": times["per_instance_loop"] / times["vectorised"]}
-    dest = paths.RESULTS / "bench" / "linear_rnns_constructions.json"
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    dest.write_text(json.dumps(out, indent=1, sort_keys=True) + "\n")
+    benchmark.write("linear_rnns_constructions", out)
     print(json.dumps(out, indent=1, sort_keys=True))
     return out
 

@@ -9,13 +9,10 @@ the ratio measures Python-loop overhead against extra arithmetic (the scan does 
 not circuit depth (spec §9.12).
 """
 import argparse
-import json
-import statistics
-import time
 
 import torch
 
-from lib import paths
+from lib import benchmark
 from lib.linear_rnns import models
 
 
@@ -37,19 +34,11 @@ def main() -> None:
         with torch.no_grad():
             if not torch.allclose(runs["sequential"](), runs["scan"](), atol=1e-3):
                 raise SystemExit(f"{fam}: scan and sequential differ: not timing a wrong kernel")
-            times = {k: [] for k in runs}
-            for _ in range(args.repeats):
-                for k, f in runs.items():
-                    start = time.perf_counter()
-                    f()
-                    times[k].append(time.perf_counter() - start)
-        med = {k: statistics.median(v) for k, v in times.items()}
+            med = benchmark.median_times(runs, args.repeats)
         out["families"][fam] = {"median_s": med, "ratio_sequential_over_scan": med["sequential"] / med["scan"]}
         print(f"{fam}: sequential {med['sequential']:.4f} s, scan {med['scan']:.4f} s, "
               f"ratio {med['sequential'] / med['scan']:.2f}x")
-    target = paths.RESULTS / "bench" / "linear_rnns_scan_forward.json"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(json.dumps(out, indent=1) + "\n")
+    target = benchmark.write("linear_rnns_scan_forward", out)
     print(f"-> {target}")
 
 

@@ -1,0 +1,19 @@
+"""lib.benchmark: every run is repeated, results land in results/bench/<name>.json."""
+import json
+
+from lib import benchmark, paths
+
+
+def test_median_times_runs_each_repeat(monkeypatch):
+    calls = {"a": 0, "b": 0}
+    runs = {k: (lambda k=k: calls.__setitem__(k, calls[k] + 1)) for k in calls}
+    medians = benchmark.median_times(runs, repeats=3)
+    assert calls == {"a": 3, "b": 3} and set(medians) == {"a", "b"}
+    assert all(t >= 0 for t in medians.values())
+
+
+def test_write_puts_json_under_results_bench(tmp_path, monkeypatch):
+    monkeypatch.setattr(paths, "RESULTS", tmp_path)
+    target = benchmark.write("x_kernel", {"ratio": 2.5})
+    assert target == tmp_path / "bench" / "x_kernel.json"
+    assert json.loads(target.read_text()) == {"ratio": 2.5}
