@@ -336,7 +336,7 @@ def performance_page(stages, timings: dict, bench) -> str:
     rows, total = [], 0.0
     for paper, stem in stages:
         t = timings.get(f"{paper}__{stem}")
-        name = f"notebook@{paper}-{stem}"
+        name = f"{paper}-{stem}"
         if t and isinstance(t.get("wall_s"), (int, float)):
             total += t["wall_s"]
             rows.append(f'<tr><td><code>{esc(name)}</code></td><td>{esc(t.get("profile", "?"))}'

@@ -18,7 +18,8 @@ import yaml
 from lib import params, paths, runner
 
 DVC = yaml.safe_load((paths.ROOT / "dvc.yaml").read_text())
-FOREACH = DVC["stages"]["notebook"]["foreach"]
+NOTEBOOK_STAGES = {name: stage for name, stage in DVC["stages"].items()
+                   if stage["cmd"].startswith("python -m lib.runner ")}
 NOTEBOOKS = sorted(f"{p.parent.name}/{p.stem}" for p in paths.NOTEBOOKS.glob("*/*.py"))
 RAW = params.read_file()
 
@@ -41,16 +42,17 @@ def literal_assignments(source):
 
 def test_every_notebook_has_section_schema_stage():
     sections = params.notebooks_in_file(RAW)
-    stages = sorted(f"{v['paper']}/{v['stem']}" for v in FOREACH.values())
+    stages = sorted(name.replace("-", "/", 1) for name in NOTEBOOK_STAGES)
     assert NOTEBOOKS == sorted(sections), "notebooks/ and params.yaml sections differ"
     assert NOTEBOOKS == stages, "notebooks/ and dvc.yaml notebook stages differ"
     for notebook in NOTEBOOKS:
         params.schema_for(notebook)
 
 
-def test_stage_names_follow_paper_dash_stem():
-    for name, item in FOREACH.items():
-        assert name == f"{item['paper']}-{item['stem']}"
+def test_stage_runs_the_notebook_it_is_named_after():
+    for name, stage in NOTEBOOK_STAGES.items():
+        paper, stem = name.split("-", 1)
+        assert stage["cmd"] == f"python -m lib.runner notebooks/{paper}/{stem}.py"
 
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS)
@@ -76,20 +78,18 @@ def test_notebook_declares_its_own_id(notebook):
 
 
 def test_dvc_paths_agree_with_lib_paths():
-    do = DVC["stages"]["notebook"]["do"]
-    for item in FOREACH.values():
-        notebook = f"{item['paper']}/{item['stem']}"
-        fill = lambda s: s.replace("${item.paper}", item["paper"]).replace("${item.stem}", item["stem"])
-        rel = lambda p: str(p.relative_to(paths.ROOT))
-        outs = [fill(o) for o in do["outs"]]
-        assert rel(paths.executed_file(notebook)) in outs
-        assert rel(paths.figures_dir(notebook)) in outs
-        assert rel(paths.tables_dir(notebook)) in outs
-        assert rel(paths.claims_file(notebook)) in outs
-        assert fill(do["cmd"]) == f"python -m lib.runner {rel(paths.notebook_source(notebook))}"
-        assert f"{item['paper']}.{item['stem']}" in [fill(p) for p in do["params"]]
+    rel = lambda p: str(p.relative_to(paths.ROOT))
+    for name, stage in NOTEBOOK_STAGES.items():
+        notebook = name.replace("-", "/", 1)
+        paper = notebook.split("/")[0]
+        assert sorted(stage["outs"]) == sorted(rel(p) for p in (
+            paths.executed_file(notebook), paths.figures_dir(notebook),
+            paths.tables_dir(notebook), paths.claims_file(notebook)))
+        assert rel(paths.notebook_source(notebook)) in stage["deps"]
+        assert f"lib/{paper}" in stage["deps"] and "results/params.ok" in stage["deps"]
+        assert stage["params"] == ["profile", "seed", notebook.replace("/", ".")]
     claims_deps = DVC["stages"]["claims"]["deps"]
-    for paper in {v["paper"] for v in FOREACH.values()}:
+    for paper in {name.split("-", 1)[0] for name in NOTEBOOK_STAGES}:
         assert str(paths.results_dir(paper, "claims").relative_to(paths.ROOT)) in claims_deps
     ledger = [str(p.relative_to(paths.ROOT)) for p in paths.ledger_files().values()]
     stage = DVC["stages"]["claims"]
@@ -98,9 +98,10 @@ def test_dvc_paths_agree_with_lib_paths():
 
 def test_readme_maps_every_stage():
     readme = (paths.ROOT / "README.md").read_text()
-    for name, item in FOREACH.items():
-        assert f"notebook@{name}" in readme, f"README's figure table lacks stage notebook@{name}"
-        assert f"notebooks/{item['paper']}/{item['stem']}.py" in readme
+    for name in NOTEBOOK_STAGES:
+        paper, stem = name.split("-", 1)
+        assert f"`{name}`" in readme, f"README's figure table lacks stage {name}"
+        assert f"notebooks/{paper}/{stem}.py" in readme
 
 
 def test_schema_modules_exist_for_papers_in_params():
