@@ -139,8 +139,7 @@ class Ledger:
         """The records as a DataFrame, for display at the end of a notebook."""
         import pandas as pd
         cols = ["id", "kind", "provenance", "expected", "measured", "status"]
-        return pd.DataFrame([asdict(c) for c in self.claims], columns=list(asdict(
-            self.claims[0]).keys()) if self.claims else cols)[cols]
+        return pd.DataFrame([{k: asdict(c)[k] for k in cols} for c in self.claims], columns=cols)
 
 
 def summarize(claims: list[Claim] | list[dict]) -> dict[str, int]:

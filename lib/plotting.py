@@ -5,7 +5,6 @@ rcParams or calls plt.savefig itself. Style only: no per-figure drawing code liv
 """
 from __future__ import annotations
 
-import matplotlib
 import matplotlib.pyplot as plt
 import seaborn as sns
 

@@ -51,7 +51,6 @@ def load_notebook(source: Path) -> nbformat.NotebookNode:
 def strip_volatile(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     """Remove timestamps and durations so that reruns differ only where results differ."""
     nb.metadata.pop("papermill", None)
-    nb.metadata.get("widgets", {}).clear()
     for i, cell in enumerate(nb.cells):
         cell["id"] = f"cell-{i}"  # jupytext and papermill draw random ids
         for key in VOLATILE_CELL_KEYS:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 import torch
 
 from lib.gd_perceptron import datasets, dynamics
@@ -47,3 +48,14 @@ def worst_case_count(n: int, gamma: float, normalized: bool, max_iter: int) -> t
     res = dynamics.iterations(Linear(), Bt, yt, torch.zeros(1, 2, dtype=torch.float64), gamma,
                               rule="gd", max_iter=max_iter, normalized=normalized)
     return int(res.iterations[0]), bool(res.capped[0])
+
+
+def worst_case_scan(ns: list[int], gamma: float, normalized: bool, max_iter: int) -> pd.DataFrame:
+    """Iterations of (Normalized) LR+GD on the Thm 5.1 set for each n: columns n, iterations, capped."""
+    rows = [(n, *worst_case_count(n, gamma, normalized, max_iter)) for n in ns]
+    return pd.DataFrame(rows, columns=["n", "iterations", "capped"])
+
+
+def normalized_counts(ns: list[int], gammas: list[float], max_iter: int) -> dict[int, list[int]]:
+    """Normalized LR+GD iterations on the Thm 5.1 set: {n: [count per gamma]}."""
+    return {n: [worst_case_count(n, g, True, max_iter)[0] for g in gammas] for n in ns}

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 import torch
 from tqdm.auto import tqdm
 
@@ -56,8 +57,6 @@ class History:
 
     def solved_table(self, cap: int):
         """Iterations to accuracy 1.0 per method (NaN where never reached within `cap`)."""
-        import pandas as pd
-
         return pd.DataFrame({"method": [m.label for m in self.methods],
                              "iterations": [int(s) if s >= 0 else np.nan for s in self.solved_at],
                              "cap": cap})

@@ -11,6 +11,8 @@ from __future__ import annotations
 import numpy as np
 import torch
 
+from lib.gd_perceptron import dynamics
+
 
 def basis(B: np.ndarray) -> np.ndarray:
     """Orthonormal basis Q (d, r) of the row span of B (n, d), via QR of B^T; r = rank."""
@@ -49,8 +51,6 @@ def compare_with_full(model, B: np.ndarray, y: np.ndarray, W0: torch.Tensor, eta
                       max_iter: int, drift_steps: int = 20) -> dict:
     """Run the GP in full d and in the span from the same W0 (R, m, d): counts and the largest
     change of the components orthogonal to span{b_i} over `drift_steps` full-d steps."""
-    from lib.gd_perceptron import dynamics
-
     Q, Br = reduce(B)
     Bt, yt = torch.as_tensor(B, dtype=torch.float64), torch.as_tensor(y, dtype=torch.float64)
     full = dynamics.iterations(model, Bt, yt, W0, eta, rule="gp", max_iter=max_iter)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 import torch
 from tqdm.auto import tqdm
 
@@ -49,8 +50,6 @@ class SweepResult:
 
     def summary(self):
         """One row per config: d, rule, median, quartiles and the share of capped runs."""
-        import pandas as pd
-
         q25, med, q75 = np.percentile(self.iterations, [25, 50, 75], axis=1)
         return pd.DataFrame({"d": self.d, "rule": self.rule, "median": med, "q25": q25,
                              "q75": q75, "capped_fraction": self.capped.mean(axis=1)})
@@ -81,3 +80,31 @@ def quadratic_sweep(ds: list[int], rules: list[StepRule], seeds: int, gen: torch
 def loglog_slope(x, y) -> float:
     """Least-squares slope of log y against log x."""
     return float(np.polyfit(np.log(np.asarray(x, float)), np.log(np.asarray(y, float)), 1)[0])
+
+
+def plane_checks(ds: list[int], seeds: int, c: float, gen: torch.Generator, m: int = 2,
+                 max_iter: int = 100_000) -> tuple[pd.DataFrame, float]:
+    """Full-d against span GP counts on data set A per d (same W_0), and the largest drift of the
+    components orthogonal to the span (spec §5 check 3)."""
+    rows, drift = [], 0.0
+    for d in ds:
+        B, y = datasets.dataset_a(d)
+        W0 = torch.randn(seeds, m, d, generator=gen, dtype=torch.float64)         # (S, m, d)
+        cmp = span.compare_with_full(make_model("two_layer", m), B, y, W0, eta_from_c(c, B),
+                                     max_iter)
+        rows.append({"d": d, "matches": int((cmp["full"] == cmp["plane"]).sum()), "seeds": seeds,
+                     "median_T": float(np.median(cmp["plane"]))})
+        drift = max(drift, cmp["drift"])
+    return pd.DataFrame(rows), drift
+
+
+def scaled_init_counts(d: int, seeds: int, c: float, powers: list[int], gen: torch.Generator,
+                       m: int = 2, max_iter: int = 100_000) -> dict[int, np.ndarray]:
+    """GP counts on data set A from W_0 * 2^k for each k (powers of two are exact; spec check 9)."""
+    B, y = datasets.dataset_a(d)
+    Br = torch.as_tensor(span.reduce(B)[1])
+    W0 = span.gaussian_init(seeds, m, Br.shape[1], gen)
+    yt = torch.as_tensor(y, dtype=torch.float64)
+    return {k: dynamics.iterations(make_model("two_layer", m), Br, yt, W0 * 2.0 ** k,
+                                   eta_from_c(c, B), rule="gp", max_iter=max_iter).iterations.numpy()
+            for k in powers}

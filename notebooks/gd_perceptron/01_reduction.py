@@ -111,15 +111,12 @@ ledger.close("thm41.grad_norm_t1", "the gradient norm at theta_1 tends to sqrt(2
 # $\gamma$ = 100 / 10 / 1 / 0.1, without stating $n$. We scan $n$.
 
 # %%
-wc_rows = [(n, *examples.worst_case_count(n, cfg.worst_case_gamma, False, cfg.worst_case_max_iter))
-           for n in cfg.worst_case_n]
-scan = pd.DataFrame(wc_rows, columns=["n", "iterations", "capped"])
+scan = examples.worst_case_scan(cfg.worst_case_n, cfg.worst_case_gamma, False, cfg.worst_case_max_iter)
 paper_wc = table1[table1.dataset == "worst_case_thm5_1"]
 target = int(paper_wc[paper_wc.method == "LR+GD"].iterations.iloc[0])
 matching = scan[scan.iterations == target].n.tolist()
 norm_rows = paper_wc[paper_wc.method == "Normalized LR+GD"]
-ours = {n: [examples.worst_case_count(n, g, True, cfg.worst_case_max_iter)[0] for g in norm_rows.gamma]
-        for n in matching}
+ours = examples.normalized_counts(matching, norm_rows.gamma.tolist(), cfg.worst_case_max_iter)
 all_rows = [n for n in matching if ours[n] == norm_rows.iterations.tolist()]
 compare = pd.concat([norm_rows.assign(n=n, ours=ours[n]) for n in matching] or [norm_rows.assign(n=np.nan, ours=np.nan)])
 tables = paths.tables_dir(NOTEBOOK)

@@ -42,7 +42,7 @@ import pandas as pd
 import torch
 
 from lib import claims, params, paths, plotting
-from lib.gd_perceptron import datasets, dynamics, lower_bound, models, span, speedup
+from lib.gd_perceptron import lower_bound, speedup
 
 NOTEBOOK = "gd_perceptron/03_two_layer_speedup"
 cfg = params.from_namespace(NOTEBOOK, globals())
@@ -119,16 +119,7 @@ for label, group in both.groupby("rule", sort=False):
 # $W_0$ by $2^k$ (exact in floating point) changes no count (check 9).
 
 # %%
-plane_rows, drift = [], 0.0
-model = models.make_model("two_layer", cfg.m)
-for d in cfg.plane_ds:
-    B, y = datasets.dataset_a(d)
-    W0 = torch.randn(cfg.plane_seeds, cfg.m, d, generator=gen, dtype=torch.float64)
-    cmp = span.compare_with_full(model, B, y, W0, speedup.eta_from_c(cfg.plane_c, B), cfg.max_iter)
-    plane_rows.append({"d": d, "matches": int((cmp["full"] == cmp["plane"]).sum()),
-                       "seeds": cfg.plane_seeds, "median_T": float(np.median(cmp["plane"]))})
-    drift = max(drift, cmp["drift"])
-plane = pd.DataFrame(plane_rows)
+plane, drift = speedup.plane_checks(cfg.plane_ds, cfg.plane_seeds, cfg.plane_c, gen, cfg.m, cfg.max_iter)
 plane.to_csv(tables / "plane_vs_full.csv", index=False)
 ledger.exact("plane.counts_match_full_d", f"full-d and 2-D GP counts agree for every seed at d in {cfg.plane_ds} (c = {cfg.plane_c:g})",
              source="spec §2.3, §5 check 3", provenance="derived",
@@ -138,13 +129,8 @@ ledger.bound("plane.orthogonal_components_fixed", "components of w_j orthogonal 
              source="spec §2.3, §5 check 3", provenance="derived", measured=drift, upper=1e-12,
              why="float64; the projector is built from a QR basis")
 
-B, y = datasets.dataset_a(cfg.scale_d)
-Br = torch.as_tensor(span.reduce(B)[1])
-W0 = span.gaussian_init(cfg.plane_seeds, cfg.m, Br.shape[1], gen)
-eta = speedup.eta_from_c(cfg.plane_c, B)
-scaled = {k: dynamics.iterations(model, Br, torch.as_tensor(y, dtype=torch.float64), W0 * 2.0 ** k,
-                                 eta, rule="gp", max_iter=cfg.max_iter).iterations.numpy()
-          for k in cfg.scale_powers}
+scaled = speedup.scaled_init_counts(cfg.scale_d, cfg.plane_seeds, cfg.plane_c, cfg.scale_powers, gen,
+                                    cfg.m, cfg.max_iter)
 ledger.exact("scale.quadratic_counts_invariant", f"GP counts do not change when W_0 is multiplied by 2^k, k in {cfg.scale_powers}",
              source="spec §2.2, §5 check 9", provenance="derived", expected=True,
              measured=all(np.array_equal(scaled[k], scaled[0]) for k in cfg.scale_powers))

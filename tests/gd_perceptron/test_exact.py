@@ -35,11 +35,15 @@ def test_thm41_iterates():
     assert iterates[2] == (Fraction(1), Fraction(1, 4))
 
 
-def test_worst_case_set_is_linear_in_n():
-    # derived by hand: from 0 the lone +1 point gains 5/(4n) per step, so T ~ 0.3 n
-    counts = [exact.perceptron_count(exact.gram(datasets.worst_case_2d(n)[0]),
-                                     datasets.worst_case_2d(n)[1]) for n in (10, 20, 40)]
-    assert counts == sorted(counts) and counts[-1] >= 10
+@pytest.mark.parametrize("n", [10, 11, 20, 37, 40])
+def test_worst_case_set_closed_form(n):
+    # derived by hand: after the first (all-tie) step the lone +1 point has margin
+    # 1/8 - (n-2)/(2n) + 5k/(4n) after k more steps, so T = 1 + min{k >= 0 : 5k > 1.5n - 4}
+    B, y = datasets.worst_case_2d(n)
+    k = 0
+    while not 5 * k > 1.5 * n - 4:
+        k += 1
+    assert exact.perceptron_count(exact.gram(B), y) == 1 + k
 
 
 def test_float_gd_counts_match_exact_at_large_step():
