@@ -68,12 +68,11 @@ class Counterexamples(NotebookParams):
 SECTIONS["03_counterexamples"] = Counterexamples
 
 
-class TrainingEmergence(NotebookParams):
-    """04_training_emergence: E4, teacher–student emergence of layerwise equivariance."""
+class TeacherStudent(NotebookParams):
+    """Keys shared by the teacher-student training notebooks (E4, E5)."""
 
     grid: Annotated[int, Field(ge=2)]
     teacher_channels: list[PosInt] = Field(min_length=1)
-    n_seeds: Annotated[int, Field(ge=2)]
     steps: PosInt
     lr: Annotated[float, Field(gt=0, le=1.0)]
     batch: PosInt
@@ -81,6 +80,12 @@ class TrainingEmergence(NotebookParams):
     n_test: Annotated[int, Field(ge=100)]
     n_fit: Annotated[int, Field(ge=100)]
     log_every: PosInt
+
+
+class TrainingEmergence(TeacherStudent):
+    """04_training_emergence: E4, teacher–student emergence of layerwise equivariance."""
+
+    n_seeds: Annotated[int, Field(ge=2)]
     fit_ok: Annotated[float, Field(gt=0)]
     lv_ok: Annotated[float, Field(gt=0)]
     control_min: Annotated[float, Field(gt=0)]
@@ -91,19 +96,10 @@ class TrainingEmergence(NotebookParams):
 SECTIONS["04_training_emergence"] = TrainingEmergence
 
 
-class ActivationComparison(NotebookParams):
+class ActivationComparison(TeacherStudent):
     """05_activation_comparison: E5, tanh vs ReLU vs GELU students."""
 
-    grid: Annotated[int, Field(ge=2)]
-    teacher_channels: list[PosInt] = Field(min_length=1)
     n_seeds: PosInt
-    steps: PosInt
-    lr: Annotated[float, Field(gt=0, le=1.0)]
-    batch: PosInt
-    n_train: Annotated[int, Field(ge=64)]
-    n_test: Annotated[int, Field(ge=100)]
-    n_fit: Annotated[int, Field(ge=100)]
-    log_every: PosInt
     tol: Tol
 
 
