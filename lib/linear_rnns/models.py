@@ -10,6 +10,8 @@ norm -> per-position class logits. Mixers ("families"):
   over each column of dictionary-mixed logits, PD-SSM style), D = diag(2 sigmoid - 1) in (-1,1).
 - `deltanet`: matrix state per head, S_t = S_{t-1} (I - beta k k^T) + beta v k^T, k L2-normalised,
   beta = 2 sigmoid(.) in (0,2) (negative eigenvalues allowed), output S_t q_t.
+- `rwkv7`: RWKV-7-lite, the same matrix state with a diagonal decay plus a rank-1 removal,
+  S_t = S_{t-1} (diag(w_t) - kh_t^T (a_t * kh_t)) + v_t^T k_t (spec §7.1 "optional RWKV-7-lite").
 - `transformer`: causal self-attention with sinusoidal positions.
 
 The linear recurrences are written as affine pairs (A_t, b_t) with h_t = A_t h_{t-1} + b_t
@@ -24,7 +26,7 @@ import torch
 from torch import nn
 import torch.nn.functional as F
 
-FAMILIES = ("rnn", "diag_pos", "diag_neg", "pd", "deltanet", "transformer")
+FAMILIES = ("rnn", "diag_pos", "diag_neg", "pd", "deltanet", "rwkv7", "transformer")
 
 
 # --- scans ---------------------------------------------------------------------------------
@@ -117,34 +119,39 @@ class PDLRNN(nn.Module):
         return self.out(h.squeeze(-1))
 
 
-class DeltaNet(nn.Module):
-    """Per head: S^T_t = (I - beta k k^T) S^T_{t-1} + beta k v^T (column form of the delta rule)."""
+class DPLRMixer(nn.Module):
+    """Matrix state per head with a diagonal-plus-rank-1 transition (column form, S = state^T):
+    S_t = (diag(w_t) - c_t u_t^T) S_{t-1} + e_t v_t^T, output S_t^T q_t. Subclasses give the terms."""
 
-    def __init__(self, d: int, heads: int = 2, **_):
+    def __init__(self, d: int, heads: int = 2):
         super().__init__()
         self.h, self.dk = heads, d // heads
-        self.qkv, self.beta, self.out = nn.Linear(d, 3 * d), nn.Linear(d, heads), nn.Linear(d, d)
+        self.out = nn.Linear(d, d)
 
-    def _qkvb(self, x):
-        B, T, _ = x.shape
-        q, k, v = self.qkv(x).view(B, T, 3, self.h, self.dk).unbind(2)   # (B, T, H, dk) each
-        beta = 2 * torch.sigmoid(self.beta(x))[..., None]            # (B, T, H, 1) in (0, 2)
-        fold = lambda z: z.transpose(1, 2).reshape(B * self.h, T, z.shape[-1])  # heads -> batch
-        return fold(q), fold(F.normalize(k, dim=-1)), fold(v), fold(beta)
+    def _fold(self, z: torch.Tensor) -> torch.Tensor:
+        """(B, T, H * m) or (B, T, H, m) -> (B * H, T, m): heads into the batch."""
+        B, T = z.shape[:2]
+        return z.reshape(B, T, self.h, -1).transpose(1, 2).reshape(B * self.h, T, -1)
+
+    def terms(self, x: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        """(q, w, c, u, e, v), each (B*H, T, dk); w None means w = 1."""
+        raise NotImplementedError
 
     def pairs(self, x):
-        """(q, A, b): A = I - beta k k^T (Z, T, dk, dk), b = beta k v^T (Z, T, dk, dv), Z = B*H."""
-        q, k, v, beta = self._qkvb(x)
-        eye = torch.eye(self.dk, dtype=x.dtype, device=x.device)
-        A = eye - beta[..., None] * k.unsqueeze(-1) * k.unsqueeze(-2)
-        return q, A, beta[..., None] * k.unsqueeze(-1) * v.unsqueeze(-2)
+        """(q, A, b): A = diag(w) - c u^T (Z, T, dk, dk), b = e v^T (Z, T, dk, dv), Z = B*H."""
+        q, w, c, u, e, v = self.terms(x)
+        diag = torch.ones_like(c) if w is None else w
+        A = torch.diag_embed(diag) - c.unsqueeze(-1) * u.unsqueeze(-2)
+        return q, A, e.unsqueeze(-1) * v.unsqueeze(-2)
 
-    def _rank1_loop(self, q, k, v, beta):
-        """The delta rule as written: S^T += beta k (v - S k)^T, O(dk dv) per step."""
-        S, out = q.new_zeros(q.shape[0], self.dk, self.dk), []
+    @staticmethod
+    def _rank1_loop(q, w, c, u, e, v):
+        """The recurrence as written, O(dk dv) per step: S <- w S - c (u^T S) + e v^T."""
+        S, out = q.new_zeros(q.shape[0], q.shape[-1], v.shape[-1]), []
         for t in range(q.shape[1]):
-            kt = k[:, t]
-            S = S + beta[:, t, :, None] * kt[:, :, None] * (v[:, t] - torch.einsum("zkv,zk->zv", S, kt))[:, None]
+            decayed = S if w is None else w[:, t, :, None] * S
+            S = decayed - c[:, t, :, None] * torch.einsum("zkv,zk->zv", S, u[:, t])[:, None] \
+                + e[:, t, :, None] * v[:, t, None, :]
             out.append(torch.einsum("zkv,zk->zv", S, q[:, t]))
         return torch.stack(out, dim=1)                                # (Z, T, dv)
 
@@ -154,10 +161,40 @@ class DeltaNet(nn.Module):
             parallel = x.is_cuda and T >= 64 and B * self.h * T * self.dk ** 2 <= 2 ** 30
         if parallel:
             q, A, b = self.pairs(x)
-            o = torch.einsum("ztkv,ztk->ztv", affine_scan(A, b, True), q)   # S_t q_t
+            o = torch.einsum("ztkv,ztk->ztv", affine_scan(A, b, True), q)   # S_t^T q_t
         else:
-            o = self._rank1_loop(*self._qkvb(x))
+            o = self._rank1_loop(*self.terms(x))
         return self.out(o.view(B, self.h, T, self.dk).transpose(1, 2).reshape(B, T, d))
+
+
+class DeltaNet(DPLRMixer):
+    """Delta rule S_t = (I - beta k k^T) S_{t-1} + beta k v^T, k L2-normalised, beta in (0, 2)."""
+
+    def __init__(self, d: int, heads: int = 2, **_):
+        super().__init__(d, heads)
+        self.qkv, self.beta = nn.Linear(d, 3 * d), nn.Linear(d, heads)
+
+    def terms(self, x):
+        q, k, v = (self._fold(z) for z in self.qkv(x).chunk(3, dim=-1))
+        k = F.normalize(k, dim=-1)
+        beta = 2 * torch.sigmoid(self._fold(self.beta(x)))            # (Z, T, 1) in (0, 2)
+        return q, None, beta * k, k, beta * k, v
+
+
+class RWKV7Lite(DPLRMixer):
+    """RWKV-7's state update without token shift or bonus terms: S_t = (diag(w_t) - (a_t * kh_t)
+    kh_t^T) S_{t-1} + k_t v_t^T, decay w = exp(-e^{-1/2} sigmoid(.)) in (0.545, 1), in-context
+    rate a = sigmoid(.) in (0, 1), removal key kh L2-normalised (RWKV-7's ranges)."""
+
+    def __init__(self, d: int, heads: int = 2, **_):
+        super().__init__(d, heads)
+        self.proj = nn.Linear(d, 6 * d)                               # r, w, k, v, kh, a
+
+    def terms(self, x):
+        r, w, k, v, kh, a = (self._fold(z) for z in self.proj(x).chunk(6, dim=-1))
+        w = torch.exp(-math.exp(-0.5) * torch.sigmoid(w))
+        kh, a = F.normalize(kh, dim=-1), torch.sigmoid(a)
+        return r, w, a * kh, kh, k, v
 
 
 class CausalAttention(nn.Module):
@@ -174,7 +211,8 @@ class CausalAttention(nn.Module):
 def _mixer(family: str, d: int, **kw) -> nn.Module:
     return {"rnn": lambda: ReLURNN(d), "diag_pos": lambda: DiagonalLRNN(d, False),
             "diag_neg": lambda: DiagonalLRNN(d, True), "pd": lambda: PDLRNN(d, **kw),
-            "deltanet": lambda: DeltaNet(d, **kw), "transformer": lambda: CausalAttention(d, **kw)
+            "deltanet": lambda: DeltaNet(d, **kw), "rwkv7": lambda: RWKV7Lite(d, **kw),
+            "transformer": lambda: CausalAttention(d, **kw)
             }[family]()
 
 

@@ -66,6 +66,36 @@ def test_transition_ranges_and_structure():
     assert ((eig[..., 0] > -1) & (eig[..., 0] < 1)).all()
 
 
+def test_rwkv7_transition_is_decay_minus_rank1():
+    torch.manual_seed(4)
+    x = torch.randn(2, 5, 16) * 5
+    rw = models.RWKV7Lite(16, heads=2)
+    _, w, c, u, _, _ = rw.terms(x)
+    _, A, _ = rw.pairs(x)
+    # RWKV-7 ranges: decay in (exp(-e^{-1/2}), 1), in-context rate a = c / u in (0, 1)
+    assert ((w > np.exp(-np.exp(-0.5))) & (w < 1)).all()
+    assert torch.allclose(u.norm(dim=-1), torch.ones(u.shape[:-1]), atol=1e-5)
+    a = c / u
+    assert ((a > 0) & (a < 1)).all()
+    low_rank = (A - torch.diag_embed(w)).detach()                 # float32: rtol well above eps
+    assert (torch.linalg.matrix_rank(low_rank, rtol=1e-5) <= 1).all()   # spec §2.4: diagonal + rank 1
+
+
+def test_deltanet_is_dplr_with_unit_decay():
+    torch.manual_seed(5)
+    dn = models.DeltaNet(16, heads=2)
+    x = torch.randn(2, 6, 16)
+    q, w, c, u, e, v = dn.terms(x)
+    assert w is None and torch.allclose(c, e)                   # removal and write share beta k
+    # the delta rule as usually written: S += beta k (v - k^T S)
+    S = torch.zeros(q.shape[0], 8, 8)
+    for t in range(6):
+        k, beta = u[:, t], (c[:, t] / u[:, t])[:, :1]
+        S = S + beta[:, :, None] * k[:, :, None] * (v[:, t] - torch.einsum("zkv,zk->zv", S, k))[:, None]
+    got = dn._rank1_loop(q, w, c, u, e, v)[:, -1]
+    assert torch.allclose(got, torch.einsum("zkv,zk->zv", S, q[:, -1]), atol=1e-5)
+
+
 def test_pd_straight_through_has_gradient():
     torch.manual_seed(3)
     m = models.SeqModel("pd", vocab=4, in_features=None, n_classes=2, d=8)
