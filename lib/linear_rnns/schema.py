@@ -117,10 +117,10 @@ class Audit(NotebookParams):
 
 
 class TrainedModels(NotebookParams):
-    """08_trained_models: six model families trained on T1-T5 (spec §6, §7.3)."""
+    """08_trained_models: seven model families trained on T1-T5 (spec §6, §7.3)."""
 
     tasks: list[Literal["dgc", "imm_f2", "imm_z_zero", "imm_z_pos", "s5", "parity"]] = Field(min_length=1)
-    families: list[Literal["rnn", "diag_pos", "diag_neg", "pd", "deltanet", "transformer"]] = \
+    families: list[Literal["rnn", "diag_pos", "diag_neg", "pd", "deltanet", "rwkv7", "transformer"]] = \
         Field(min_length=1)
     n_seeds: Annotated[int, Field(ge=1, le=10)]          # seeds per (task, family)
     d: Annotated[int, Field(ge=2, le=1024, multiple_of=2)]  # model width (even: 2 heads)

@@ -210,13 +210,14 @@ def run_grid(configs: list[RunConfig], test: dict[str, list[tasks.Split]],
 # --- expected orderings (spec §7.3, the companion author's hypotheses, not paper claims) -------
 
 _STATE = ("pd", "deltanet", "rnn")
-EXPECTED = {  # task -> (winners, losers, strict): strict = "much better" (margin), else ">="
-    "dgc": (("rnn",), ("diag_pos", "diag_neg", "pd", "deltanet", "transformer"), True),
-    "imm_f2": (_STATE, ("diag_pos", "diag_neg", "transformer"), True),
-    "s5": (_STATE, ("diag_pos", "diag_neg", "transformer"), True),
-    "imm_z_zero": (("deltanet", "rnn"), ("pd", "diag_pos", "diag_neg"), False),
-    "imm_z_pos": (("deltanet", "rnn"), ("pd", "diag_pos", "diag_neg"), False),
-    "parity": (("diag_neg", "deltanet", "rnn"), ("diag_pos",), True),
+_SPEC, _FIG2 = "spec §7.3 (hypothesis)", "spec §7.3 (hypothesis); RWKV-7 pairs: paper Figure 2"
+EXPECTED = {  # task -> (winners, losers, strict, source): strict = "much better" (margin), else ">="
+    "dgc": (("rnn",), ("diag_pos", "diag_neg", "pd", "deltanet", "rwkv7", "transformer"), True, _FIG2),
+    "imm_f2": (_STATE + ("rwkv7",), ("diag_pos", "diag_neg", "transformer"), True, _FIG2),
+    "s5": (_STATE, ("diag_pos", "diag_neg", "transformer"), True, _SPEC),
+    "imm_z_zero": (("deltanet", "rnn", "rwkv7"), ("pd", "diag_pos", "diag_neg"), False, _FIG2),
+    "imm_z_pos": (("deltanet", "rnn"), ("pd", "diag_pos", "diag_neg"), False, _SPEC),
+    "parity": (("diag_neg", "deltanet", "rnn"), ("diag_pos",), True, _SPEC),
 }
 
 
@@ -230,15 +231,14 @@ def ordering_checks(df: pd.DataFrame, margin: float) -> pd.DataFrame:
     winner - loser >= margin (strict orderings) or >= 0 (">=" orderings) in enough seeds."""
     ood = df[df.bin_index == 1].set_index(["task", "family", "seed"]).accuracy
     rows = []
-    for task, (win, lose, strict) in EXPECTED.items():
+    for task, (win, lose, strict, source) in EXPECTED.items():
         fams = set(df[df.task == task].family)
         for w, l in ((w, l) for w in win for l in lose if w in fams and l in fams):
             gaps = (ood.loc[task, w] - ood.loc[task, l]).round(4)
             need, m = seeds_needed(len(gaps)), margin if strict else 0.0
             rows.append(dict(task=task, winner=w, loser=l, margin=m, gaps=gaps.tolist(),
-                             seeds_needed=need, holds=int((gaps >= m).sum()) >= need))
+                             seeds_needed=need, holds=int((gaps >= m).sum()) >= need, source=source))
     return pd.DataFrame(rows)
-
 
 
 def learned_checks(df: pd.DataFrame, margin: float) -> pd.DataFrame:

@@ -1,6 +1,7 @@
 """Training loop (spec §6.4): learns an easy task, early-stops, resumes bit-for-bit after an
 interruption, baselines."""
 import numpy as np
+import pandas as pd
 import pytest
 import torch
 
@@ -64,3 +65,16 @@ def test_checkpoint_key_changes_with_training_code(monkeypatch):
     before = rc.key()
     monkeypatch.setattr(train, "code_digest", lambda: "edited")
     assert rc.key() != before and rc.key().startswith("parity-rnn-s")
+
+
+def test_ordering_checks_count_seeds():
+    # parity: diag_neg beats diag_pos by 0.3, 0.1, 0.2 on the first OOD bin: >= 0.15 in 2 of 3 seeds
+    rows = [dict(task="parity", family=f, seed=s, bin_index=b, accuracy=acc)
+            for s, gap in enumerate((0.3, 0.1, 0.2)) for b in (0, 1, 2)
+            for f, acc in (("diag_neg", 0.5 + gap), ("diag_pos", 0.5))]
+    df = pd.DataFrame(rows)
+    out = train.ordering_checks(df, 0.15)
+    assert out[["winner", "loser"]].values.tolist() == [["diag_neg", "diag_pos"]]
+    assert out.seeds_needed[0] == 2 and bool(out.holds[0])
+    assert not bool(train.ordering_checks(df, 0.25).holds[0])     # only 1 of 3 seeds at 0.25
+    assert [train.seeds_needed(n) for n in (1, 2, 3, 4, 5)] == [1, 2, 2, 3, 4]
