@@ -138,6 +138,8 @@ class TrainedModels(NotebookParams):
     margin: Annotated[float, Field(ge=0.0, le=1.0)]      # ordering margin on the first OOD bin
     device: Literal["cpu", "cuda", "auto"]
     max_train_seconds: Annotated[float, Field(ge=0.0)]   # per-run training cap (0 = none)
+    select: Literal["best", "last"]                      # weights evaluated: best ID validation or last
+    workers: Annotated[int, Field(ge=1, le=64)]          # CPU processes training runs in parallel
 
     @model_validator(mode="after")
     def _bins_cover_tasks(self):

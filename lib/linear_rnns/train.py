@@ -8,13 +8,19 @@ T4 uses 120 classes). Accuracy: the prediction at the last real position of each
 Randomness: model initialisation from `torch.manual_seed(seed)` inside a forked RNG state, batches
 and the validation set from `np.random.default_rng([seed, ...])`; a resumed run restores both.
 Checkpoints are written to a temporary file and renamed (atomic on POSIX), after every evaluation.
+Model selection (the paper does not say which weights it tested): by default the weights of the best
+in-distribution validation accuracy are evaluated (`select="last"` for the final weights). Training
+is single-threaded per run, so results do not depend on the core count; `run_grid` can spread runs
+over processes instead.
 """
 from __future__ import annotations
 
 import hashlib
 import json
+import multiprocessing
 import os
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -46,6 +52,7 @@ class RunConfig:
     train_bin: tuple[int, int] = (1, 16)
     val_n: int = 128
     max_seconds: float | None = None   # optional wall-clock cap on training (GPU check only)
+    select: str = "best"        # evaluate the "best" (ID validation) or the "last" weights
     task_kw: dict = field(default_factory=dict, hash=False)
 
     def key(self) -> str:
@@ -135,18 +142,23 @@ def _save(path: Path, state: dict) -> None:
 
 def train_run(rc: RunConfig, ckpt_dir: Path | None, device: str = "cpu",
               progress: bool = True) -> tuple[models.SeqModel, dict]:
-    """Train (or resume, or reload when finished) one run; returns the model and its record."""
+    """Train (or resume, or reload when finished) one run; returns the model and its record.
+    With `select="best"` the returned weights are those of the best in-distribution validation
+    (latest among ties; the early-stopped model is its own best), else the last weights."""
+    if rc.select not in ("best", "last"):
+        raise ValueError(f"select = {rc.select!r}: allowed are 'best' and 'last'")
     dev = resolve_device(device)
     model = build_model(rc).to(dev)
     opt = torch.optim.AdamW(model.parameters(), lr=rc.lr, weight_decay=rc.weight_decay)
     rng = np.random.default_rng([rc.seed, 1])
     val = tasks.sample(rc.task, rc.val_n, *rc.train_bin, np.random.default_rng([rc.seed, 2]), **rc.task_kw)
-    st = dict(step=0, streak=0, done=False, history=[], seconds=0.0)
+    st = dict(step=0, streak=0, done=False, history=[], seconds=0.0, best_acc=-1.0, best_step=0)
+    best = _copy_state(model)
     path = None if ckpt_dir is None else Path(ckpt_dir) / f"{rc.key()}.pt"
     if path is not None and path.exists():
         ck = torch.load(path, map_location=dev, weights_only=False)
         model.load_state_dict(ck["model"]), opt.load_state_dict(ck["opt"])
-        rng.bit_generator.state, st = ck["rng"], ck["state"]
+        rng.bit_generator.state, st, best = ck["rng"], ck["state"], ck["best"]
     bar = tqdm(total=rc.steps, initial=st["step"], disable=not progress or st["done"],
                desc=f"{rc.task}/{rc.family}/s{rc.seed}", leave=False)
     t0 = time.perf_counter()
@@ -166,6 +178,8 @@ def train_run(rc: RunConfig, ckpt_dir: Path | None, device: str = "cpu",
             acc = accuracy(model, val, dev)
             st["history"].append((st["step"], float(loss.detach()), acc))
             st["streak"] = st["streak"] + 1 if acc == 1.0 else 0
+            if acc >= st["best_acc"]:
+                st["best_acc"], st["best_step"], best = acc, st["step"], _copy_state(model)
             st["seconds"] += time.perf_counter() - t0
             st["done"] = (st["streak"] >= rc.patience or st["step"] >= rc.steps
                           or (rc.max_seconds is not None and st["seconds"] >= rc.max_seconds))
@@ -173,10 +187,16 @@ def train_run(rc: RunConfig, ckpt_dir: Path | None, device: str = "cpu",
             bar.set_postfix(loss=f"{float(loss.detach()):.3f}", val_acc=f"{acc:.3f}")
             if path is not None:
                 path.parent.mkdir(parents=True, exist_ok=True)
-                _save(path, dict(model=model.state_dict(), opt=opt.state_dict(),
+                _save(path, dict(model=model.state_dict(), opt=opt.state_dict(), best=best,
                                  rng=rng.bit_generator.state, state=st, config=asdict(rc)))
     bar.close()
+    if rc.select == "best":
+        model.load_state_dict(best)
     return model, st
+
+
+def _copy_state(model: torch.nn.Module) -> dict:
+    return {k: v.detach().clone() for k, v in model.state_dict().items()}
 
 
 def evaluate(model, splits: list[tasks.Split], bins: list[list[int]], device: str = "cpu") -> list[dict]:
@@ -192,19 +212,38 @@ def plan(task_list: list[str], families: list[str], n_seeds: int, bins: dict[str
                       **common) for t in task_list for f in families for s in range(n_seeds)]
 
 
+def train_and_evaluate(rc: RunConfig, splits: list[tasks.Split], bins: list[list[int]],
+                       ckpt_dir: Path | None, device: str = "cpu", progress: bool = False) -> list[dict]:
+    """One run trained (single-threaded on CPU, so its result does not depend on the machine's
+    core count) and evaluated on its task's test bins: one row per bin."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        model, st = train_run(rc, ckpt_dir, device, progress)
+        res = evaluate(model, splits, bins, device)
+    finally:
+        torch.set_num_threads(threads)
+    val = st["best_acc"] if rc.select == "best" else st["history"][-1][2]
+    return [dict(task=rc.task, family=rc.family, seed=rc.seed, steps=st["step"],
+                 early_stop=st["streak"] >= rc.patience, train_seconds=st["seconds"],
+                 skipped_steps=st.get("skipped", 0), best_step=st["best_step"], val_acc=val, **r) for r in res]
+
+
 def run_grid(configs: list[RunConfig], test: dict[str, list[tasks.Split]],
              bins: dict[str, list[list[int]]], ckpt_dir: Path | None, device: str = "cpu",
-             progress: bool = True) -> pd.DataFrame:
-    """Every run of `configs`, evaluated on its task's test bins: one row per (run, bin)."""
-    rows = []
-    for rc in configs:
-        model, st = train_run(rc, ckpt_dir, device, progress)
-        for r in evaluate(model, test[rc.task], bins[rc.task], device):
-            rows.append(dict(task=rc.task, family=rc.family, seed=rc.seed, steps=st["step"],
-                             early_stop=st["streak"] >= rc.patience, train_seconds=st["seconds"],
-                             skipped_steps=st.get("skipped", 0),
-                             val_acc=st["history"][-1][2], **r))
-    return pd.DataFrame(rows)
+             progress: bool = True, workers: int = 1) -> pd.DataFrame:
+    """Every run of `configs`, evaluated on its task's test bins: one row per (run, bin), in the
+    order of `configs`. On CPU, `workers` > 1 trains runs in that many spawned processes (runs are
+    independent and single-threaded, so the table is the same for any `workers`)."""
+    jobs = [(rc, test[rc.task], bins[rc.task], ckpt_dir, device) for rc in configs]
+    bar = dict(total=len(jobs), desc="runs", disable=not progress)
+    if workers > 1 and resolve_device(device).type == "cpu":
+        ctx = multiprocessing.get_context("spawn")          # fork is unsafe once torch has threads
+        with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
+            rows = list(tqdm(pool.map(train_and_evaluate, *zip(*jobs)), **bar))
+    else:
+        rows = [train_and_evaluate(*job, progress=progress) for job in tqdm(jobs, **bar)]
+    return pd.DataFrame([r for run in rows for r in run])
 
 
 # --- expected orderings (spec §7.3, the companion author's hypotheses, not paper claims) -------
@@ -275,10 +314,10 @@ def main(argv: list[str] | None = None) -> int:
                                          **kw.get(a.task, {}))}
     runs = plan([a.task], a.families or cfg["families"], a.n_seeds or cfg["n_seeds"], cfg["bins"], kw,
                 max_seconds=a.max_seconds, **{k: cfg[k] for k in ("d", "layers", "steps", "batch", "lr",
-                                                                 "eval_every", "val_n")})
+                                                                 "eval_every", "val_n", "select")})
     t0 = time.perf_counter()
     df = run_grid(runs, test, cfg["bins"], paths.RESULTS / "linear_rnns" / "checkpoints" / f"cli-{a.profile}",
-                  cfg["device"])
+                  cfg["device"], workers=cfg["workers"])
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     df.to_csv(out / "accuracy.csv", index=False)

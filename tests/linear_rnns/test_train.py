@@ -78,3 +78,29 @@ def test_ordering_checks_count_seeds():
     assert out.seeds_needed[0] == 2 and bool(out.holds[0])
     assert not bool(train.ordering_checks(df, 0.25).holds[0])     # only 1 of 3 seeds at 0.25
     assert [train.seeds_needed(n) for n in (1, 2, 3, 4, 5)] == [1, 2, 2, 3, 4]
+
+
+def test_select_best_returns_the_best_validated_weights():
+    common = dict(task="parity", family="transformer", steps=40, eval_every=5, batch=8,
+                  train_bin=(2, 8), val_n=64, lr=3e-3)
+    best, st = train.train_run(train.RunConfig(**common), None, progress=False)
+    last, st_last = train.train_run(train.RunConfig(**common, select="last"), None, progress=False)
+    accs = [h[2] for h in st["history"]]
+    assert st["history"] == st_last["history"]                    # same run, only the pick differs
+    val = tasks.sample("parity", 64, 2, 8, np.random.default_rng([0, 2]))
+    assert train.accuracy(best, val, "cpu") == st["best_acc"] == max(accs)
+    assert st["best_step"] == 5 * (len(accs) - accs[::-1].index(max(accs)))   # latest among ties
+    assert train.accuracy(last, val, "cpu") == accs[-1]
+    with pytest.raises(ValueError, match="select = 'middle'"):
+        train.train_run(train.RunConfig(**common, select="middle"), None, progress=False)
+
+
+def test_grid_is_the_same_in_parallel_workers():
+    p = tasks.parity(16, 1, 6, np.random.default_rng(0))
+    rcs = [train.RunConfig(task="parity", family=f, steps=6, eval_every=3, batch=4, train_bin=(1, 4),
+                           val_n=8, seed=s) for f in ("rnn", "deltanet") for s in (0, 1)]
+    args = ({"parity": [p, p]}, {"parity": [[1, 6], [1, 6]]}, None)
+    one = train.run_grid(rcs, *args, progress=False).drop(columns="train_seconds")
+    two = train.run_grid(rcs, *args, progress=False, workers=2).drop(columns="train_seconds")
+    pd.testing.assert_frame_equal(one, two)
+    assert one.family.tolist() == ["rnn"] * 4 + ["deltanet"] * 4    # order of the configs
