@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import torch
 
-from lib.linear_rnns import models
+from lib.linear_rnns import models, scan
 
 
 @pytest.mark.parametrize("T", [1, 2, 7, 13, 32])
@@ -106,3 +106,31 @@ def test_pd_straight_through_has_gradient():
 def test_float_inputs():
     m = models.SeqModel("deltanet", vocab=None, in_features=9, n_classes=2, d=8)
     assert m(torch.randn(2, 4, 9)).shape == (2, 4, 2)
+
+
+@pytest.mark.parametrize("dense", [False, True])
+def test_affine_scan_gradients_equal_sequential(dense):
+    # training backpropagates through the scan: its gradients must be the loop's
+    g = torch.Generator().manual_seed(7)
+    A = (torch.randn((2, 11, 3, 3) if dense else (2, 11, 3), generator=g, dtype=torch.float64) * 0.6)
+    b = torch.randn(2, 11, 3, 2, generator=g, dtype=torch.float64)
+    grads = []
+    for parallel in (True, False):
+        a_, b_ = A.clone().requires_grad_(), b.clone().requires_grad_()
+        (models.affine_scan(a_, b_, parallel=parallel) ** 2).sum().backward()
+        grads.append((a_.grad, b_.grad))
+    assert all(torch.allclose(x, y, rtol=1e-10, atol=1e-12) for x, y in zip(*grads))
+
+
+@pytest.mark.parametrize("dense", [False, True])
+def test_affine_scan_equals_part1_scan(dense):
+    # the models' batch-first scan against part 1's kernel, one column of b at a time
+    g = torch.Generator().manual_seed(8)
+    A = torch.randn((3, 13, 4, 4) if dense else (3, 13, 4), generator=g, dtype=torch.float64) * 0.6
+    b = torch.randn(3, 13, 4, 2, generator=g, dtype=torch.float64)
+    got = models.affine_scan(A, b, parallel=True)
+    for col in range(2):
+        ref, counts = scan.scan_hillis_steele(scan.Pairs("dense" if dense else "diagonal",
+                                                         A.movedim(1, 0), b[..., col].movedim(1, 0)))
+        assert counts.rounds == 4                                  # ceil(log2 13)
+        assert torch.allclose(got[..., col], ref.b.movedim(0, 1), rtol=1e-12, atol=1e-12)
