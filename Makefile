@@ -12,8 +12,10 @@ PY := $(BIN)/python
 DVC := $(BIN)/dvc
 SMOKE := build/smoke
 STAMP := $(BIN)/.companion-installed
+# DVC stages and notebook kernels run `python`: make it the environment's, active or not
+export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: setup data repro test unit nbval report-smoke browser chromium report lab bench clean
+.PHONY: setup data repro test path unit nbval report-smoke browser chromium report lab bench clean
 
 setup: $(STAMP)
 
@@ -29,7 +31,11 @@ repro: data
 	$(DVC) repro
 	@echo "report: results/report/index.html   claims: results/CLAIMS.md"
 
-test: data unit nbval report-smoke browser
+test: data path unit nbval report-smoke browser
+
+# what `dvc repro` stages will run as `python` must import the project (fails without a venv on PATH)
+path: setup
+	@python -c "import lib.runner, dvc" || { echo "'python' on PATH cannot import the project"; exit 1; }
 
 unit: setup
 	$(PY) -m pytest tests --ignore=tests/report -q -p no:cacheprovider
