@@ -51,7 +51,7 @@ class RunConfig:
     patience: int = 3           # evaluations at 100% in a row that stop training (paper: 3)
     train_bin: tuple[int, int] = (1, 16)
     val_n: int = 128
-    max_seconds: float | None = None   # optional wall-clock cap on training (GPU check only)
+    max_seconds: float | None = None   # wall-clock training cap, checked every step (GPU check)
     select: str = "best"        # evaluate the "best" (ID validation) or the "last" weights
     task_kw: dict = field(default_factory=dict, hash=False)
 
@@ -174,15 +174,15 @@ def train_run(rc: RunConfig, ckpt_dir: Path | None, device: str = "cpu",
             st["skipped"] = st.get("skipped", 0) + 1
         st["step"] += 1
         bar.update(1)
-        if st["step"] % rc.eval_every == 0 or st["step"] >= rc.steps:
+        over_time = rc.max_seconds is not None and st["seconds"] + time.perf_counter() - t0 >= rc.max_seconds
+        if st["step"] % rc.eval_every == 0 or st["step"] >= rc.steps or over_time:
             acc = accuracy(model, val, dev)
             st["history"].append((st["step"], float(loss.detach()), acc))
             st["streak"] = st["streak"] + 1 if acc == 1.0 else 0
             if acc >= st["best_acc"]:
                 st["best_acc"], st["best_step"], best = acc, st["step"], _copy_state(model)
             st["seconds"] += time.perf_counter() - t0
-            st["done"] = (st["streak"] >= rc.patience or st["step"] >= rc.steps
-                          or (rc.max_seconds is not None and st["seconds"] >= rc.max_seconds))
+            st["done"] = st["streak"] >= rc.patience or st["step"] >= rc.steps or over_time
             t0 = time.perf_counter()
             bar.set_postfix(loss=f"{float(loss.detach()):.3f}", val_acc=f"{acc:.3f}")
             if path is not None:
@@ -208,8 +208,9 @@ def evaluate(model, splits: list[tasks.Split], bins: list[list[int]], device: st
 def plan(task_list: list[str], families: list[str], n_seeds: int, bins: dict[str, list[list[int]]],
          task_kw: dict[str, dict], base_seed: int = 0, **common) -> list[RunConfig]:
     """Every (task, family, seed) run, trained on the task's first (in-distribution) bin."""
-    return [RunConfig(task=t, family=f, seed=base_seed + s, train_bin=tuple(bins[t][0]), task_kw=task_kw.get(t, {}),
-                      **common) for t in task_list for f in families for s in range(n_seeds)]
+    return [RunConfig(task=t, family=f, seed=base_seed + s, train_bin=tuple(bins[t][0]),
+                      task_kw=task_kw.get(t, {}), **common)
+            for t in task_list for f in families for s in range(n_seeds)]
 
 
 def train_and_evaluate(rc: RunConfig, splits: list[tasks.Split], bins: list[list[int]],
@@ -226,7 +227,8 @@ def train_and_evaluate(rc: RunConfig, splits: list[tasks.Split], bins: list[list
     val = st["best_acc"] if rc.select == "best" else st["history"][-1][2]
     return [dict(task=rc.task, family=rc.family, seed=rc.seed, steps=st["step"],
                  early_stop=st["streak"] >= rc.patience, train_seconds=st["seconds"],
-                 skipped_steps=st.get("skipped", 0), best_step=st["best_step"], val_acc=val, **r) for r in res]
+                 skipped_steps=st.get("skipped", 0), best_step=st["best_step"], val_acc=val, **r)
+            for r in res]
 
 
 def run_grid(configs: list[RunConfig], test: dict[str, list[tasks.Split]],

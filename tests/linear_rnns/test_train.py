@@ -104,3 +104,15 @@ def test_grid_is_the_same_in_parallel_workers():
     two = train.run_grid(rcs, *args, progress=False, workers=2).drop(columns="train_seconds")
     pd.testing.assert_frame_equal(one, two)
     assert one.family.tolist() == ["rnn"] * 4 + ["deltanet"] * 4    # order of the configs
+
+
+def test_wall_clock_cap_stops_between_evaluations(monkeypatch):
+    # a fake clock advancing 1 s per reading: a 2.5 s cap stops within a few steps, long before
+    # the first scheduled evaluation (step 1000), and that stop is evaluated and recorded
+    clock = iter(range(10 ** 6))
+    monkeypatch.setattr(train.time, "perf_counter", lambda: float(next(clock)))
+    rc = train.RunConfig(task="parity", family="rnn", steps=5000, eval_every=1000, batch=4,
+                         train_bin=(1, 3), val_n=8, max_seconds=2.5)
+    _, st = train.train_run(rc, None, progress=False)
+    assert st["done"] and st["step"] < 5 and len(st["history"]) == 1
+    assert st["history"][0][0] == st["step"] and st["seconds"] >= 2.5
