@@ -234,6 +234,15 @@ def stems_of(paper: str) -> list[str]:
     return sorted(found)
 
 
+def _merged_differs(doc: dict, notebook: str, own: dict) -> bool:
+    """Does the merged ledger lack, or hold other claims than, this notebook's own file? (By
+    content: a re-run that rewrites identical claims leaves DVC's claims stage skipped.)"""
+    if notebook not in doc.get("profiles", {}):
+        return True
+    source = f"notebooks/{notebook}.py"                      # how each claim names its notebook
+    return [c for c in doc.get("claims", []) if c.get("notebook") == source] != own["claims"]
+
+
 def load_ledger() -> tuple[dict, str]:
     """results/claims.json, or (with a note) the per-notebook files merged in memory."""
     merged = paths.ledger_files()["json"]
@@ -241,8 +250,7 @@ def load_ledger() -> tuple[dict, str]:
         doc = json.loads(merged.read_text())
         newer = [f"{paper}/{f.stem}" for paper in paths.PAPERS
                  for f in sorted(paths.results_dir(paper, "claims").glob("*.json"))
-                 if f"{paper}/{f.stem}" not in doc.get("profiles", {})
-                 or f.stat().st_mtime > merged.stat().st_mtime]
+                 if _merged_differs(doc, f"{paper}/{f.stem}", json.loads(f.read_text()))]
         return doc, ("results/claims.json is older than the claims of " + ", ".join(newer)
                      + ": run `python -m lib.claims` (make report does) and rebuild the report."
                      if newer else "")
