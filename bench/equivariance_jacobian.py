@@ -28,17 +28,9 @@ def main() -> None:
     X = 4.0 * rng.normal(size=(args.points, widths[0]))
     runs = {"naive": lambda: naive.fibre_dimensions(widths, "relu", P, X),
             "fast": lambda: dimension.fibre_dimensions(widths, "relu", P, X)}
-    dims = {k: f().tolist() for k, f in runs.items()}
-    if dims["naive"] != dims["fast"]:
-        raise SystemExit("naive and fast fibre dimensions differ: not timing a wrong kernel")
-    medians = benchmark.median_times(runs, args.repeats)
-    out = {"kernel": "equivariance Jacobian-rank fibre dimension, ReLU 4-8-8-2",
-           "draws": args.draws, "points": args.points, "repeats": args.repeats,
-           "median_s": medians, "ratio_naive_over_fast": medians["naive"] / medians["fast"]}
-    target = benchmark.write("equivariance_jacobian", out)
-    print(f"naive {medians['naive']:.3f} s, fast {medians['fast']:.3f} s, "
-          f"ratio {out['ratio_naive_over_fast']:.1f}x -> {target}")
-
+    benchmark.compare("equivariance_jacobian", "equivariance Jacobian-rank fibre dimension, ReLU 4-8-8-2",
+                      runs, lambda a, b: a.tolist() == b.tolist(), args.repeats,
+                      draws=args.draws, points=args.points)
 
 if __name__ == "__main__":
     main()

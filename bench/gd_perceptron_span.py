@@ -30,17 +30,9 @@ def main() -> None:
                                                 W0, eta, max_iter=100_000),
             "span": lambda: dynamics.iterations(model, torch.as_tensor(Br), yt,
                                                 span.in_plane(W0, Q), eta, max_iter=100_000)}
-    counts = {k: f().iterations.tolist() for k, f in runs.items()}
-    if counts["full"] != counts["span"]:
-        raise SystemExit("span and full-dimensional counts differ: not timing a wrong kernel")
-    medians = benchmark.median_times(runs, args.repeats)
-    out = {"kernel": "gd_perceptron quadratic GP, span vs full d", "d": args.d,
-           "seeds": args.seeds, "c": args.c, "repeats": args.repeats,
-           "median_s": medians, "ratio_full_over_span": medians["full"] / medians["span"]}
-    target = benchmark.write("gd_perceptron_span", out)
-    print(f"full {medians['full']:.3f} s, span {medians['span']:.3f} s, "
-          f"ratio {out['ratio_full_over_span']:.1f}x -> {target}")
-
+    benchmark.compare("gd_perceptron_span", "gd_perceptron quadratic GP, span vs full d", runs,
+                      lambda a, b: a.iterations.tolist() == b.iterations.tolist(), args.repeats,
+                      d=args.d, seeds=args.seeds, c=args.c)
 
 if __name__ == "__main__":
     main()

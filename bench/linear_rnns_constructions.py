@@ -10,7 +10,6 @@ results/bench/linear_rnns_constructions.json with both medians and their ratio.
 from __future__ import annotations
 
 import argparse
-import json
 
 import numpy as np
 
@@ -37,20 +36,12 @@ def main(argv=None) -> dict:
     streams = [graphs.stream(g, s, t) for g, s, t in inst]
     ref = np.array([graphs.path_endpoint(g, s) == t for g, s, t in inst])
     net = constructions.build("endpoint")
-    fast, slow = vectorised(net, streams), per_instance(net, streams)
-    assert (fast == slow).all() and (fast == ref).all(), "kernels disagree: no timing"
-    times = benchmark.median_times({"vectorised": lambda: vectorised(net, streams),
-                                    "per_instance_loop": lambda: per_instance(net, streams)},
-                                   args.repeats)
-    out = {"kernel": "linear_rnns.constructions.run (endpoint counter RNN)",
-           "instances": len(inst), "k_max": args.k, "repeats": args.repeats,
-           "median_s_vectorised": times["vectorised"],
-           "median_s_per_instance_loop": times["per_instance_loop"],
-           "ratio_loop_over_vectorised": times["per_instance_loop"] / times["vectorised"]}
-    benchmark.write("linear_rnns_constructions", out)
-    print(json.dumps(out, indent=1, sort_keys=True))
-    return out
-
+    runs = {"per_instance_loop": lambda: per_instance(net, streams),
+            "vectorised": lambda: vectorised(net, streams)}
+    return benchmark.compare("linear_rnns_constructions",
+                             "linear_rnns.constructions.run (endpoint counter RNN)", runs,
+                             lambda slow, fast: (slow == fast).all() and (fast == ref).all(),
+                             args.repeats, instances=len(inst), k_max=args.k)
 
 if __name__ == "__main__":
     main()

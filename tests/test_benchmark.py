@@ -17,3 +17,17 @@ def test_write_puts_json_under_results_bench(tmp_path, monkeypatch):
     target = benchmark.write("x_kernel", {"ratio": 2.5})
     assert target == tmp_path / "bench" / "x_kernel.json"
     assert json.loads(target.read_text()) == {"ratio": 2.5}
+
+
+def test_compare_refuses_disagreeing_kernels_and_writes_the_ratio(tmp_path, monkeypatch):
+    import pytest
+    monkeypatch.setattr(paths, "RESULTS", tmp_path)
+    runs = {"naive": lambda: [1, 2], "fast": lambda: [1, 3]}
+    with pytest.raises(SystemExit, match="naive and fast disagree"):
+        benchmark.compare("x_kernel", "k", runs, lambda a, b: a == b, repeats=1)
+    assert not (tmp_path / "bench").exists()                    # nothing timed, nothing written
+    runs["fast"] = lambda: [1, 2]
+    out = benchmark.compare("x_kernel", "k", runs, lambda a, b: a == b, repeats=2, d=8)
+    saved = json.loads((tmp_path / "bench" / "x_kernel.json").read_text())
+    assert saved == out and saved["d"] == 8 and saved["repeats"] == 2
+    assert saved["ratio_naive_over_fast"] == saved["median_s"]["naive"] / saved["median_s"]["fast"]
