@@ -35,18 +35,18 @@ test: data path unit nbval report-smoke browser
 
 # what `dvc repro` stages will run as `python` must import the project (fails without a venv on PATH)
 path: setup
-	@python -c "import lib.runner, dvc" || { echo "'python' on PATH cannot import the project"; exit 1; }
+	@python -c "import lib.companion.runner, dvc" || { echo "'python' on PATH cannot import the project"; exit 1; }
 
 unit: setup
 	$(PY) -m pytest tests --ignore=tests/report -q -p no:cacheprovider
 	$(PY) -m pytest tests/report -q -p no:cacheprovider -k "not browser"
 
 nbval: setup
-	$(PY) -m lib.smoke $(SMOKE)
+	$(PY) -m lib.companion.smoke $(SMOKE)
 	$(PY) -m pytest -q -p no:cacheprovider --nbval-lax --nbval-current-env $(SMOKE)/*.ipynb
 
 report-smoke: setup
-	cd $(SMOKE) && $(abspath $(PY)) -m lib.claims && $(abspath $(PY)) -m lib.report
+	cd $(SMOKE) && $(abspath $(PY)) -m lib.companion.claims && $(abspath $(PY)) -m lib.companion.report
 
 browser: setup chromium
 	$(PY) -m pytest tests/report -q -p no:cacheprovider --report-dir $(SMOKE)/results/report
@@ -60,7 +60,7 @@ chromium:
 	  else echo "make test needs Chromium for the report's browser test: install Debian's 'chromium' package"; exit 1; fi; }
 
 report: setup
-	$(PY) -m lib.claims && $(PY) -m lib.report
+	$(PY) -m lib.companion.claims && $(PY) -m lib.companion.report
 	@echo "report: results/report/index.html"
 
 lab: setup

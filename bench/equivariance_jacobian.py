@@ -11,7 +11,7 @@ import argparse
 import numpy as np
 import torch
 
-from lib import benchmark
+from lib.companion import benchmark
 from lib.equivariance import dimension, naive
 
 

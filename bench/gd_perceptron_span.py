@@ -9,7 +9,7 @@ import argparse
 
 import torch
 
-from lib import benchmark
+from lib.companion import benchmark
 from lib.gd_perceptron import datasets, dynamics, models, span, speedup
 
 

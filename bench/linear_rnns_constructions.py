@@ -13,7 +13,7 @@ import argparse
 
 import numpy as np
 
-from lib import benchmark
+from lib.companion import benchmark
 from lib.linear_rnns import constructions, graphs, naive
 
 

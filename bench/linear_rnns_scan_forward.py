@@ -12,7 +12,7 @@ import argparse
 
 import torch
 
-from lib import benchmark
+from lib.companion import benchmark
 from lib.linear_rnns import models
 
 

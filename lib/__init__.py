@@ -1,2 +1,2 @@
-"""The companion's library: shared plumbing (paths, params, claims, plotting, runner) and one
-subpackage of tested kernels per paper. Nothing here runs on import."""
+"""The companion's library: `lib.companion` (infrastructure shared by every paper) and one
+subpackage of tested kernels per paper (`lib.<paper>`). Nothing here runs on import."""

@@ -1,7 +1,7 @@
-"""lib.benchmark: every run is repeated, results land in results/bench/<name>.json."""
+"""lib.companion.benchmark: every run is repeated, results land in results/bench/<name>.json."""
 import json
 
-from lib import benchmark, paths
+from lib.companion import benchmark, paths
 
 
 def test_median_times_runs_each_repeat(monkeypatch):

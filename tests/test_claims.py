@@ -1,10 +1,10 @@
-"""lib.claims: hard claims stop the notebook, soft claims are recorded whatever they say."""
+"""lib.companion.claims: hard claims stop the notebook, soft claims are recorded whatever they say."""
 import json
 from fractions import Fraction
 
 import pytest
 
-from lib import claims, paths
+from lib.companion import claims, paths
 
 
 @pytest.fixture

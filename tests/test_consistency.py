@@ -1,4 +1,4 @@
-"""The project agrees with itself: notebooks, params.yaml, schemas, dvc.yaml, lib.paths, README.
+"""The project agrees with itself: notebooks, params.yaml, schemas, dvc.yaml, lib.companion.paths, README.
 
 Each notebook needs a params section, a schema, a DVC stage and a README row; its parameters
 cell must hold exactly the schema's keys with the `default` profile's values; papermill must be
@@ -15,11 +15,11 @@ import papermill
 import pytest
 import yaml
 
-from lib import params, paths, runner
+from lib.companion import params, paths, runner
 
 DVC = yaml.safe_load((paths.ROOT / "dvc.yaml").read_text())
 NOTEBOOK_STAGES = {name: stage for name, stage in DVC["stages"].items()
-                   if stage["cmd"].startswith("python -m lib.runner ")}
+                   if stage["cmd"].startswith("python -m lib.companion.runner ")}
 NOTEBOOKS = sorted(f"{p.parent.name}/{p.stem}" for p in paths.NOTEBOOKS.glob("*/*.py"))
 RAW = params.read_file()
 
@@ -52,7 +52,7 @@ def test_every_notebook_has_section_schema_stage():
 def test_stage_runs_the_notebook_it_is_named_after():
     for name, stage in NOTEBOOK_STAGES.items():
         paper, stem = name.split("-", 1)
-        assert stage["cmd"] == f"python -m lib.runner notebooks/{paper}/{stem}.py"
+        assert stage["cmd"] == f"python -m lib.companion.runner notebooks/{paper}/{stem}.py"
 
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS)
@@ -111,6 +111,6 @@ def test_schema_modules_exist_for_papers_in_params():
 
 
 def test_params_check_cli_passes():
-    done = subprocess.run([sys.executable, "-m", "lib.params", "--check"], cwd=paths.ROOT,
+    done = subprocess.run([sys.executable, "-m", "lib.companion.params", "--check"], cwd=paths.ROOT,
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr

@@ -1,8 +1,8 @@
-"""lib.params: every bad value is refused with the key path, the value and what is allowed."""
+"""lib.companion.params: every bad value is refused with the key path, the value and what is allowed."""
 import pytest
 import yaml
 
-from lib import params
+from lib.companion import params
 
 GOOD = {
     "profile": "default",

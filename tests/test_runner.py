@@ -1,8 +1,8 @@
-"""lib.runner: overrides, metadata stripping and fail-fast validation."""
+"""lib.companion.runner: overrides, metadata stripping and fail-fast validation."""
 import nbformat
 import pytest
 
-from lib import params, runner
+from lib.companion import params, runner
 
 
 def test_parse_overrides_reads_yaml_values():

@@ -11,7 +11,7 @@ PY=.venv/bin/python; [ -x "$PY" ] || PY=python3
 if [ "${FRESH:-1}" = 1 ]; then rm -rf results/linear_rnns/checkpoints/paper results/linear_rnns/checkpoints/cli-paper; fi
 start=$(date +%s)
 if "$PY" -c "import papermill, jupytext, pydantic" 2>/dev/null; then   # the notebook itself
-  "$PY" -m lib.runner notebooks/linear_rnns/08_trained_models.py --profile paper -p "tasks=[$TASK]" \
+  "$PY" -m lib.companion.runner notebooks/linear_rnns/08_trained_models.py --profile paper -p "tasks=[$TASK]" \
     -p n_seeds=1 -p eval_every=250 -p max_train_seconds="$SECS" 2>&1 | tee "$OUT/run.log"
   cp results/linear_rnns/claims/08_trained_models.json results/linear_rnns/tables/08_trained_models/*.csv "$OUT"/
 else                                          # no notebook stack: the same grid via the lib CLI

@@ -1,11 +1,11 @@
-"""Parameter schemas of the equivariance notebooks (validated by lib.params before compute)."""
+"""Parameter schemas of the equivariance notebooks (validated by lib.companion.params before compute)."""
 from __future__ import annotations
 
 from typing import Annotated
 
 from pydantic import Field
 
-from lib.params import NotebookParams
+from lib.companion.params import NotebookParams
 
 PosInt = Annotated[int, Field(ge=1)]
 Tol = Annotated[float, Field(gt=0, le=1.0)]

@@ -15,7 +15,7 @@ import pandas as pd
 import torch
 from tqdm.auto import tqdm
 
-from lib import paths
+from lib.companion import paths
 from lib.gd_perceptron import dynamics
 
 

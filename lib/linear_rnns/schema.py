@@ -1,11 +1,11 @@
-"""Parameter schemas of the linear_rnns notebooks (validated by lib.params before compute)."""
+"""Parameter schemas of the linear_rnns notebooks (validated by lib.companion.params before compute)."""
 from __future__ import annotations
 
 from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from lib.params import NotebookParams
+from lib.companion.params import NotebookParams
 
 PosInt = Annotated[int, Field(ge=1)]
 

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from lib import paths
+from lib.companion import paths
 from lib.linear_rnns import automata, released
 
 TASKS = ("dgc", "imm_f2", "imm_z_zero", "imm_z_pos", "s5", "parity")

@@ -300,7 +300,7 @@ def main(argv: list[str] | None = None) -> int:
 
     import yaml
 
-    from lib import paths
+    from lib.companion import paths
     ap = argparse.ArgumentParser(description=main.__doc__.split("\n")[0])
     ap.add_argument("--profile", default="paper")
     ap.add_argument("--task", required=True, choices=tasks.TASKS)

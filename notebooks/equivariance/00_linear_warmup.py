@@ -34,16 +34,12 @@ tol = 1.0e-10  # float64 exact-check tolerance (spec §5.4)
 import numpy as np
 import pandas as pd
 
-from lib import claims, params, paths, plotting
+from lib.companion import notebook, plotting
 from lib.equivariance import groups, latent
 from lib.equivariance import linear as lin
 
-NOTEBOOK = "equivariance/00_linear_warmup"
-cfg = params.from_namespace(NOTEBOOK, globals())
-ledger = claims.Ledger(NOTEBOOK, cfg)
-rng = np.random.default_rng(cfg.seed)
-tables = paths.tables_dir(NOTEBOOK)
-tables.mkdir(parents=True, exist_ok=True)
+nb = notebook.start("equivariance/00_linear_warmup", globals())
+cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 group = groups.cyclic_shift(cfg.n)
 group.check()
 
@@ -134,7 +130,7 @@ axes[1].set(ylabel="min_A ||W1 ρ(g)⁻¹ − A W1|| / ||W1||", title="is layer 
 im = axes[2].imshow(rho[1], cmap="RdBu_r", vmin=-np.abs(rho[1]).max(), vmax=np.abs(rho[1]).max())
 axes[2].set(title=r"$\rho_1(s)$ (a GL(3) matrix)")
 fig.colorbar(im, ax=axes[2])
-plotting.save_figure(fig, NOTEBOOK, "warmup")
+nb.save_figure(fig, "warmup")
 summary = pd.DataFrame({"factorization": ["rank", "inflated", "submodel", "rank_deficient_pinv"],
                         "intertwining_residual": vals})
 summary.to_csv(tables / "intertwining_residuals.csv", index=False)
@@ -143,8 +139,7 @@ pd.DataFrame({"shift": j, "character_measured": chi, "character_closed_form": ch
 summary
 
 # %%
-ledger.write()
-ledger.table()
+nb.finish()
 
 # %% [markdown]
 # **What we saw.** The rank factorization gives a unique latent action in $GL(r)$ whose

@@ -32,15 +32,11 @@ tol = 1.0e-10  # float64 tolerance for residuals and layerwise errors (spec §4 
 # %%
 import numpy as np
 
-from lib import claims, params, paths, plotting
+from lib.companion import notebook, plotting
 from lib.equivariance import experiments, groups, latent
 
-NOTEBOOK = "equivariance/01_planted_recovery"
-cfg = params.from_namespace(NOTEBOOK, globals())
-ledger = claims.Ledger(NOTEBOOK, cfg)
-rng = np.random.default_rng(cfg.seed)
-tables = paths.tables_dir(NOTEBOOK)
-tables.mkdir(parents=True, exist_ok=True)
+nb = notebook.start("equivariance/01_planted_recovery", globals())
+cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 GROUPS = [groups.d4_grid(cfg.grid), groups.cyclic_shift(cfg.cyclic_n), groups.mirror_grid(cfg.grid)]
 for g in GROUPS:
     g.check()
@@ -111,7 +107,7 @@ for ax, j in zip(axes.ravel(), list(members) + [None] * 24):
         ax.imshow(W1[j].reshape(cfg.grid, cfg.grid), cmap="RdBu_r", vmin=-np.abs(W1).max(), vmax=np.abs(W1).max())
         ax.set_title(f"n{j} o{orbit[j]}", fontsize=5)
 fig.suptitle("D4 tanh: scrambled layer-1 filters grouped by recovered orbit (o = orbit id)", fontsize=7)
-plotting.save_figure(fig, NOTEBOOK, "filters")
+nb.save_figure(fig, "filters")
 
 fig, axes = plotting.figure(1, 4, width=7.0, height=2.0)
 gens = [d4.group.words.index("r"), d4.group.words.index("m")]
@@ -124,11 +120,10 @@ for ax, (r, name) in zip(axes[2:], [(d4.rho[0], r"$\rho=k^{-1}$"), (d4.rho_naive
            xticklabels=d4.group.words, yticklabels=d4.group.words)
     ax.tick_params(labelsize=5)
 fig.colorbar(im, ax=axes[3])
-plotting.save_figure(fig, NOTEBOOK, "actions")
+nb.save_figure(fig, "actions")
 
 # %%
-ledger.write()
-ledger.table()
+nb.finish()
 
 # %% [markdown]
 # **What we saw.** For every group and both activations the matching residuals, the end-to-end and

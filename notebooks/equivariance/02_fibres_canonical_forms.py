@@ -40,15 +40,11 @@ tol = 1.0e-10  # float64 tolerance for canonical-form agreement
 import numpy as np
 import pandas as pd
 
-from lib import claims, params, paths, plotting
+from lib.companion import notebook, plotting
 from lib.equivariance import canon, dimension, match, mlp, reduce, sym
 
-NOTEBOOK = "equivariance/02_fibres_canonical_forms"
-cfg = params.from_namespace(NOTEBOOK, globals())
-ledger = claims.Ledger(NOTEBOOK, cfg)
-rng = np.random.default_rng(cfg.seed)
-tables = paths.tables_dir(NOTEBOOK)
-tables.mkdir(parents=True, exist_ok=True)
+nb = notebook.start("equivariance/02_fibres_canonical_forms", globals())
+cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 
 # %% [markdown]
 # ## Canonical forms: constant on orbits, different across functions
@@ -177,11 +173,10 @@ axes[1].axvline(relu_hidden, ls=":", c="k")
 axes[1].set(xlabel="fibre dimension", ylabel="draws",
             title=f"ReLU {'-'.join(map(str, cfg.relu_arch))}: minimum {relu_hidden} = identifiable")
 axes[1].legend()
-plotting.save_figure(fig, NOTEBOOK, "fibres")
+nb.save_figure(fig, "fibres")
 
 # %%
-ledger.write()
-ledger.table()
+nb.finish()
 
 # %% [markdown]
 # **What we saw.** Canonical forms agree to rounding along 100 random orbit elements and separate

@@ -37,15 +37,11 @@ lv_tol = 1.0e-8  # LV residual counted as exact (least squares on collinear feat
 import numpy as np
 import pandas as pd
 
-from lib import claims, params, paths, plotting
+from lib.companion import notebook, plotting
 from lib.equivariance import construct, counterexamples as cx, groups, latent, metrics, reduce
 
-NOTEBOOK = "equivariance/03_counterexamples"
-cfg = params.from_namespace(NOTEBOOK, globals())
-ledger = claims.Ledger(NOTEBOOK, cfg)
-rng = np.random.default_rng(cfg.seed)
-tables = paths.tables_dir(NOTEBOOK)
-tables.mkdir(parents=True, exist_ok=True)
+nb = notebook.start("equivariance/03_counterexamples", globals())
+cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 D4, MIR = groups.d4_grid(cfg.grid), groups.mirror_grid(cfg.grid)
 n = cfg.grid ** 2
 Xf, Xe = rng.normal(size=(cfg.n_fit, n)), rng.normal(size=(cfg.n_eval, n))
@@ -204,12 +200,11 @@ axes[0].legend(fontsize=5, loc="upper center", ncol=2)
 im = axes[1].imshow(rho_dup[0][D4.words.index("m")], cmap="RdBu_r", vmin=-1, vmax=1)
 axes[1].set(title=r"lifted $\rho_1(m)$, duplicate case (not monomial)")
 fig.colorbar(im, ax=axes[1])
-plotting.save_figure(fig, NOTEBOOK, "summary")
+nb.save_figure(fig, "summary")
 summary
 
 # %%
-ledger.write()
-ledger.table()
+nb.finish()
 
 # %% [markdown]
 # **What we saw.** All five networks are equivariant end to end to float64 rounding. As given,

@@ -50,16 +50,12 @@ import numpy as np
 import pandas as pd
 import torch
 
-from lib import claims, params, paths, plotting
+from lib.companion import notebook, plotting
 from lib.equivariance import construct, experiments, groups, metrics
 
-NOTEBOOK = "equivariance/04_training_emergence"
-cfg = params.from_namespace(NOTEBOOK, globals())
-ledger = claims.Ledger(NOTEBOOK, cfg)
-rng = np.random.default_rng(cfg.seed)
+nb = notebook.start("equivariance/04_training_emergence", globals())
+cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 torch.set_num_threads(1)  # tiny batched ops: one thread avoids pool contention on a shared 2-core box
-tables = paths.tables_dir(NOTEBOOK)
-tables.mkdir(parents=True, exist_ok=True)
 D4 = groups.d4_grid(cfg.grid)
 n = cfg.grid ** 2
 teacher = construct.planted_mlp(D4, cfg.teacher_channels, rng)
@@ -89,7 +85,7 @@ axes[0].set(xlabel="step", ylabel="relative test MSE (median)", title="fit")
 axes[1].set(xlabel="step", ylabel="layer-1 LV error (median)", title="layerwise equivariance")
 axes[2].set(xlabel="end-to-end equivariance error", ylabel="layer-1 LV error", title="all checkpoints")
 axes[0].legend(fontsize=6)
-plotting.save_figure(fig, NOTEBOOK, "curves")
+nb.save_figure(fig, "curves")
 
 best = int(final[final.condition == "iso+aug"].rel_mse.idxmin())
 P, _ = experiments.projected_action(thetas[best], "tanh", D4, np.random.default_rng(cfg.seed).normal(size=(cfg.n_fit, n)), 0)
@@ -99,7 +95,7 @@ axes[0].imshow(np.abs(Mfit), cmap="viridis")
 axes[0].set(title="|A(m)|, layer 1, best iso+aug student", xticks=[], yticks=[])
 axes[1].imshow(P[D4.words.index("m")], cmap="RdBu_r", vmin=-1, vmax=1)
 axes[1].set(title="nearest signed permutation", xticks=[], yticks=[])
-plotting.save_figure(fig, NOTEBOOK, "fitted_map")
+nb.save_figure(fig, "fitted_map")
 
 # %% [markdown]
 # ## Over-parameterized students (iso + augmentation)
@@ -179,8 +175,7 @@ ledger.qualitative("e4.conditions", "report: median fit and LV error per conditi
 summary
 
 # %%
-ledger.write()
-ledger.table()
+nb.finish()
 
 # %% [markdown]
 # **What we saw.** Students that fit the teacher well (relative MSE around $10^{-5}$) have

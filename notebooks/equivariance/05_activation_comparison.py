@@ -42,16 +42,12 @@ import numpy as np
 import pandas as pd
 import torch
 
-from lib import claims, params, paths, plotting
+from lib.companion import notebook, plotting
 from lib.equivariance import construct, experiments, groups, latent, mlp
 
-NOTEBOOK = "equivariance/05_activation_comparison"
-cfg = params.from_namespace(NOTEBOOK, globals())
-ledger = claims.Ledger(NOTEBOOK, cfg)
-rng = np.random.default_rng(cfg.seed)
+nb = notebook.start("equivariance/05_activation_comparison", globals())
+cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 torch.set_num_threads(1)  # tiny batched ops: one thread avoids pool contention on a shared 2-core box
-tables = paths.tables_dir(NOTEBOOK)
-tables.mkdir(parents=True, exist_ok=True)
 D4 = groups.d4_grid(cfg.grid)
 n = cfg.grid ** 2
 widths = [n] + [c * D4.order for c in cfg.teacher_channels] + [n]
@@ -101,7 +97,7 @@ for ax, col, title in zip(axes, ["rel_mse", "lv1", "off_support1"],
     ax.set_yscale("log")
     ax.set_xticks(x, summary.index, rotation=35, ha="right", fontsize=6)
     ax.set(title=f"{title} (median)")
-plotting.save_figure(fig, NOTEBOOK, "bars")
+nb.save_figure(fig, "bars")
 
 # %%
 src = "spec §4 E5 (reconstructed; paper's tanh vs GELU explanation)"
@@ -135,8 +131,7 @@ ledger.statistical("e5.lv_tracks_fit", "over all activations and targets, LV err
                    measured=round(float(rho_s), 3), holds=bool(rho_s > 0.5))
 
 # %%
-ledger.write()
-ledger.table()
+nb.finish()
 
 # %% [markdown]
 # **What we saw.** The table and the ledger (`e5.*`) give the medians per activation and

@@ -40,16 +40,12 @@ import numpy as np
 import pandas as pd
 import torch
 
-from lib import claims, params, paths, plotting
+from lib.companion import notebook, paths, plotting
 from lib.equivariance import groups, mirror, mlp
 
-NOTEBOOK = "equivariance/06_mirror_fashion_mnist"
-cfg = params.from_namespace(NOTEBOOK, globals())
-ledger = claims.Ledger(NOTEBOOK, cfg)
-rng = np.random.default_rng(cfg.seed)
+nb = notebook.start("equivariance/06_mirror_fashion_mnist", globals())
+cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 torch.set_num_threads(1)  # tiny batched ops: one thread avoids pool contention on a shared 2-core box
-tables = paths.tables_dir(NOTEBOOK)
-tables.mkdir(parents=True, exist_ok=True)
 raw = np.load(paths.data_file("fashion_mnist/subset.npz"))
 paper = pd.read_csv(paths.data_file("equivariance/mirror_table_cifar10.csv"))
 x, y = mirror.load_pooled(raw["images"], raw["labels"], cfg.n_train + cfg.n_test, rng)
@@ -100,7 +96,7 @@ for ax, task in zip(axes, WIDTHS):
     ax.set_xticks(xs, lab, fontsize=6)
     ax.set(title=f"{task}: LV error on noise", ylabel="median LV error")
 axes[0].legend(fontsize=6)
-plotting.save_figure(fig, NOTEBOOK, "table")
+nb.save_figure(fig, "table")
 
 W1 = runs["autoencoder"][0][0][0][0]                                   # tanh AE, (64, 196)
 order = np.argsort(pd.Categorical(types, ["self", "pair", "negated"]).codes, kind="stable")
@@ -109,7 +105,7 @@ ax.imshow(mirror.mosaic(W1[order], 14, 16), cmap="RdBu_r", vmin=-1, vmax=1)
 ax.set(xticks=[], yticks=[], title=f"tanh autoencoder first-layer filters sorted by mirror type "
                                    f"(self, pair, negated): {counts}")
 ax.grid(False)
-plotting.save_figure(fig, NOTEBOOK, "filters")
+nb.save_figure(fig, "filters")
 
 # %% [markdown]
 # ## Claims (exploratory: recorded, never asserted)
@@ -140,8 +136,7 @@ ledger.statistical("e6.task_performance", "the networks learn their tasks (repor
                              **{f"ae_err_{a}": round(v, 3) for a, v in fe.items()}}, holds=True)
 
 # %%
-ledger.write()
-ledger.table()
+nb.finish()
 
 # %% [markdown]
 # **What we saw.** See `tables/06_mirror_fashion_mnist/paper_vs_ours.csv` and the `e6.*`

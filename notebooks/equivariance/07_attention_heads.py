@@ -33,15 +33,11 @@ tol = 1.0e-10  # float64 tolerance
 # %%
 import numpy as np
 
-from lib import claims, params, paths, plotting
+from lib.companion import notebook, plotting
 from lib.equivariance import attention
 
-NOTEBOOK = "equivariance/07_attention_heads"
-cfg = params.from_namespace(NOTEBOOK, globals())
-ledger = claims.Ledger(NOTEBOOK, cfg)
-rng = np.random.default_rng(cfg.seed)
-tables = paths.tables_dir(NOTEBOOK)
-tables.mkdir(parents=True, exist_ok=True)
+nb = notebook.start("equivariance/07_attention_heads", globals())
+cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 if cfg.d < 3:
     raise ValueError("t swaps two features and negates a third: d >= 3")
 t = np.eye(cfg.d)
@@ -94,11 +90,10 @@ axes[0].set(title=f"worst residual over {cfg.n_scrambles} scramblings")
 K = attention.latent_matrix(one, cfg.d_head)
 axes[1].imshow(K, cmap="RdBu_r", vmin=-np.abs(K).max(), vmax=np.abs(K).max())
 axes[1].set(title="k(t) on the head outputs (blocks C_h)", xticks=[], yticks=[])
-plotting.save_figure(fig, NOTEBOOK, "heads")
+nb.save_figure(fig, "heads")
 
 # %%
-ledger.write()
-ledger.table()
+nb.finish()
 
 # %% [markdown]
 # **What we saw.** For every scrambling the head invariants $M_h$ identify which heads $t$

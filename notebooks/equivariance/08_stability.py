@@ -33,15 +33,11 @@ n_fit = 2000  # LV fit sample
 # %%
 import numpy as np
 
-from lib import claims, params, paths, plotting
+from lib.companion import notebook, plotting
 from lib.equivariance import construct, groups, stability
 
-NOTEBOOK = "equivariance/08_stability"
-cfg = params.from_namespace(NOTEBOOK, globals())
-ledger = claims.Ledger(NOTEBOOK, cfg)
-rng = np.random.default_rng(cfg.seed)
-tables = paths.tables_dir(NOTEBOOK)
-tables.mkdir(parents=True, exist_ok=True)
+nb = notebook.start("equivariance/08_stability", globals())
+cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 D4 = groups.d4_grid(cfg.grid)
 X, Xf = rng.normal(size=(cfg.n_samples, D4.dim)), rng.normal(size=(cfg.n_fit, D4.dim))
 theta = construct.planted_mlp(D4, [2, 1], rng)
@@ -70,7 +66,7 @@ ax2.set_ylabel("homomorphism failing pairs", color="r")
 ax2.grid(False)
 axes[1].set(xlabel=r"channel separation $\delta$", title=rf"near a duplicate, $\varepsilon$ = {cfg.eps_fixed:g}")
 axes[1].legend(fontsize=6, loc="center left")
-plotting.save_figure(fig, NOTEBOOK, "stability")
+nb.save_figure(fig, "stability")
 
 # %%
 src = "spec §4 E8 (reconstructed); paper gives no stability bound (spec §7 item 10)"
@@ -98,8 +94,7 @@ ledger.qualitative("e8.layerwise_blows_up", "near the duplicate the layerwise er
                    holds=bool((far.layerwise < 100 * cfg.eps_fixed).all() and (near.layerwise > 0.1).all()))
 
 # %%
-ledger.write()
-ledger.table()
+nb.finish()
 
 # %% [markdown]
 # **What we saw.** Around the identifiable planted parameter the construction degrades gracefully:

@@ -30,15 +30,11 @@ tol = 1.0e-10  # float64 tolerance
 # %%
 import numpy as np
 
-from lib import claims, params, paths, plotting
+from lib.companion import notebook, plotting
 from lib.equivariance import experiments
 
-NOTEBOOK = "equivariance/09_connected_group"
-cfg = params.from_namespace(NOTEBOOK, globals())
-ledger = claims.Ledger(NOTEBOOK, cfg)
-rng = np.random.default_rng(cfg.seed)
-tables = paths.tables_dir(NOTEBOOK)
-tables.mkdir(parents=True, exist_ok=True)
+nb = notebook.start("equivariance/09_connected_group", globals())
+cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 X = rng.normal(size=(cfg.n_samples, 2))
 scan = experiments.connected_scan(cfg.ns, cfg.channels, rng, X, cfg.n_angles)
 scan.to_csv(tables / "connected_scan.csv", index=False)
@@ -51,7 +47,7 @@ ax.semilogy(scan.n, scan.mid_angle_match_residual, "s-", label="best k for rotat
 ax.semilogy(scan.n, np.maximum(scan.cn_error, 1e-17), "^-", label="C_n error (exact)")
 ax.set(xscale="log", xlabel="n (order of the rotation subgroup)", ylabel="error", title="finite vs connected")
 ax.legend(fontsize=6)
-plotting.save_figure(fig, NOTEBOOK, "scan")
+nb.save_figure(fig, "scan")
 
 # %%
 src = "spec §1.8 connected groups (derived from Thm 4.1 + continuity of k)"
@@ -75,8 +71,7 @@ ledger.qualitative("e35.decay_with_width", "both errors shrink as the orbit and 
                    holds=bool(scan.so2_error.iloc[-1] < 1e-2 * scan.so2_error.iloc[0]))
 
 # %%
-ledger.write()
-ledger.table()
+nb.finish()
 
 # %% [markdown]
 # **What we saw.** Each $C_n$-planted net is exactly $C_n$-equivariant and its latent action is

@@ -41,14 +41,12 @@ import numpy as np
 import pandas as pd
 import torch
 
-from lib import claims, params, paths, plotting
+from lib.companion import notebook, paths, plotting
 from lib.gd_perceptron import datasets, equivalence, examples, exact, models
 
-NOTEBOOK = "gd_perceptron/01_reduction"
-cfg = params.from_namespace(NOTEBOOK, globals())
+nb = notebook.start("gd_perceptron/01_reduction", globals())
+cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 table1 = pd.read_csv(paths.data_file("gd_perceptron/table1_tyurin2025.csv"))
-ledger = claims.Ledger(NOTEBOOK, cfg)
-rng = np.random.default_rng(cfg.seed)
 gen = torch.Generator().manual_seed(cfg.seed)
 
 # %% [markdown]
@@ -77,7 +75,7 @@ axes[2].semilogx(run41.gammas, run41.grad_norm[:, 2], "s-", label="t = 2")
 axes[2].axhline(np.sqrt(2) / 2, ls=":", c="k", label=r"$\sqrt{2}/2$")
 axes[2].set(xlabel=r"$\gamma$", ylabel=r"$\|\nabla f\|$", title="gradient norm")
 axes[2].legend()
-plotting.save_figure(fig, NOTEBOOK, "thm41")
+nb.save_figure(fig, "thm41")
 
 # %%
 src41 = "arXiv 2412.08424 Thm 4.1 (spec §8)"
@@ -119,8 +117,6 @@ norm_rows = paper_wc[paper_wc.method == "Normalized LR+GD"]
 ours = examples.normalized_counts(matching, norm_rows.gamma.tolist(), cfg.worst_case_max_iter)
 all_rows = [n for n in matching if ours[n] == norm_rows.iterations.tolist()]
 compare = pd.concat([norm_rows.assign(n=n, ours=ours[n]) for n in matching] or [norm_rows.assign(n=np.nan, ours=np.nan)])
-tables = paths.tables_dir(NOTEBOOK)
-tables.mkdir(parents=True, exist_ok=True)
 scan.to_csv(tables / "worst_case_scan.csv", index=False)
 compare.to_csv(tables / "table1_worst_case.csv", index=False)
 
@@ -129,7 +125,7 @@ ax.plot(scan.n, scan.iterations, "o-", label=rf"LR+GD, $\gamma$={cfg.worst_case_
 ax.axhline(target, ls=":", c="k", label=f"Table 1: {target}")
 ax.set(xlabel="n (points)", ylabel="iterations to separate", title="worst-case set: Θ(n)")
 ax.legend()
-plotting.save_figure(fig, NOTEBOOK, "worst_case")
+nb.save_figure(fig, "worst_case")
 compare
 
 # %%
@@ -170,7 +166,7 @@ for act, g in gaps.items():
 axes[1].set(xlabel=r"saturation scale $\alpha^k$", ylabel="max relative error",
             title="two-layer, from αW̄₀")
 axes[1].legend()
-plotting.save_figure(fig, NOTEBOOK, "equivalence")
+nb.save_figure(fig, "equivalence")
 pd.DataFrame({"gamma": cfg.equiv_linear_gammas, "linear_gap": lin_gap}).to_csv(
     tables / "equivalence_linear.csv", index=False)
 pd.DataFrame({"alpha_pow_k": saturation, **{f"{a}_gap": g for a, g in gaps.items()}}).to_csv(
@@ -191,8 +187,7 @@ for act, g in gaps.items():
     ledger.bound(f"equivalence.{act}_alpha_max", f"{act} two-layer GD/alpha matches the GP to 1e-10 at the largest alpha^k",
                  source=src3, provenance="reconstructed", measured=float(g[-1]), upper=1e-10,
                  why="float64 relative error; spec observed 1.1e-15 for quadratic at alpha = 100")
-ledger.write()
-ledger.table()
+nb.finish()
 
 # %% [markdown]
 # **What we saw.** The Thm 4.1 iterates match the published values exactly, and GD's loss at

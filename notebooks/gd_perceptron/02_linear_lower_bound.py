@@ -35,14 +35,11 @@ perturbed_ds = [16, 64, 256, 1024, 4096]
 import numpy as np
 import pandas as pd
 
-from lib import claims, params, paths, plotting
+from lib.companion import notebook, plotting
 from lib.gd_perceptron import lower_bound, speedup
 
-NOTEBOOK = "gd_perceptron/02_linear_lower_bound"
-cfg = params.from_namespace(NOTEBOOK, globals())
-ledger = claims.Ledger(NOTEBOOK, cfg)
-tables = paths.tables_dir(NOTEBOOK)
-tables.mkdir(parents=True, exist_ok=True)
+nb = notebook.start("gd_perceptron/02_linear_lower_bound", globals())
+cfg, ledger, tables = nb.cfg, nb.ledger, nb.tables
 
 # %% [markdown]
 # ## Exact counts for every small d, both tie rules
@@ -92,7 +89,7 @@ ax.loglog(cfg.perturbed_ds, pert_median, "s", mfc="none",
 ax.set(xlabel="d (features)", ylabel="iterations to separate",
        title=f"linear model on data set A: slope {slope:.3f}")
 ax.legend(loc="upper left")
-plotting.save_figure(fig, NOTEBOOK)
+nb.save_figure(fig)
 
 # %%
 ledger.bound("linear.slope", f"fitted log-log slope of T(d) over d = 2^{cfg.slope_log2_min}..2^{cfg.slope_log2_max} is in [0.99, 1.01]",
@@ -118,8 +115,7 @@ if trivial.min() > 0.05:
                      measured=f"fraction separated by t = 1 per d: {trivial.round(2).tolist()}",
                      evidence="the noise decides the sign of the t = 1 tie y_2 b_2^T u_1; when it "
                               "favours b_2 both points are already correct")
-ledger.write()
-ledger.table()
+nb.finish()
 
 # %% [markdown]
 # **What we saw.** The counts follow the closed form exactly for every small d and the slope is 1

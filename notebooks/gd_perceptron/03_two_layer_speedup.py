@@ -41,15 +41,12 @@ import numpy as np
 import pandas as pd
 import torch
 
-from lib import claims, params, paths, plotting
+from lib.companion import notebook, paths, plotting
 from lib.gd_perceptron import lower_bound, speedup
 
-NOTEBOOK = "gd_perceptron/03_two_layer_speedup"
-cfg = params.from_namespace(NOTEBOOK, globals())
-ledger = claims.Ledger(NOTEBOOK, cfg)
+nb = notebook.start("gd_perceptron/03_two_layer_speedup", globals())
+cfg, ledger, tables = nb.cfg, nb.ledger, nb.tables
 gen = torch.Generator().manual_seed(cfg.seed)
-tables = paths.tables_dir(NOTEBOOK)
-tables.mkdir(parents=True, exist_ok=True)
 spec_table = pd.read_csv(paths.data_file("gd_perceptron/spec_f2_medians.csv"))
 
 # %% [markdown]
@@ -78,7 +75,7 @@ ax.loglog(ds, np.sqrt(ds), "k:", label=r"$\sqrt{d}$")
 ax.set(xlabel="d (features)", ylabel="iterations to separate (median, IQR)",
        title=f"quadratic GP, {cfg.seeds} inits per d (x: some capped)")
 ax.legend(fontsize=6)
-plotting.save_figure(fig, NOTEBOOK)
+nb.save_figure(fig)
 
 # %%
 src = "Thm 5.1 (O~(sqrt d)) vs the Omega(d) bound; model reconstructed, spec §4 F2 and §5 check 5"
@@ -134,8 +131,7 @@ scaled = speedup.scaled_init_counts(cfg.scale_d, cfg.plane_seeds, cfg.plane_c, c
 ledger.exact("scale.quadratic_counts_invariant", f"GP counts do not change when W_0 is multiplied by 2^k, k in {cfg.scale_powers}",
              source="spec §2.2, §5 check 9", provenance="derived", expected=True,
              measured=all(np.array_equal(scaled[k], scaled[0]) for k in cfg.scale_powers))
-ledger.write()
-ledger.table()
+nb.finish()
 
 # %% [markdown]
 # **What we saw.** The quadratic model's medians sit one to three orders of magnitude below the

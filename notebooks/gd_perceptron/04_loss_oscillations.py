@@ -35,14 +35,11 @@ max_iter = 5000  # cap; capped runs are shown as gaps
 import numpy as np
 import pandas as pd
 
-from lib import claims, params, paths, plotting
+from lib.companion import notebook, plotting
 from lib.gd_perceptron import lower_bound, oscillations
 
-NOTEBOOK = "gd_perceptron/04_loss_oscillations"
-cfg = params.from_namespace(NOTEBOOK, globals())
-ledger = claims.Ledger(NOTEBOOK, cfg)
-tables = paths.tables_dir(NOTEBOOK)
-tables.mkdir(parents=True, exist_ok=True)
+nb = notebook.start("gd_perceptron/04_loss_oscillations", globals())
+cfg, ledger, tables = nb.cfg, nb.ledger, nb.tables
 
 # %% [markdown]
 # ## F4: loss vs iteration on data set A
@@ -63,7 +60,7 @@ axes[0].set(xlabel="iteration t", ylabel="logistic loss f(v_t)", title=f"data se
 axes[0].legend()
 axes[1].set(xlabel="iteration t", ylabel="f(v_t) / γ", title="loss / γ → hinge loss of u_t", yscale="log")
 axes[1].legend()
-plotting.save_figure(fig, NOTEBOOK, "curves")
+nb.save_figure(fig, "curves")
 
 # %%
 src = "abstract (oscillations), spec §4 F4 and §5 checks 7-8; data set A reconstructed"
@@ -104,7 +101,7 @@ ax.loglog(gammas, sweep.random_median, "s-", ms=3, label=f"random data, median o
 ax.axhline(np.median(gp_r), ls="--", c="C1", lw=0.8, label="perceptron count, random (median)")
 ax.set(xlabel="step size γ", ylabel="iterations to separate", title="F5: the large-γ plateau")
 ax.legend(fontsize=6)
-plotting.save_figure(fig, NOTEBOOK, "gamma_sweep")
+nb.save_figure(fig, "gamma_sweep")
 
 # %%
 ledger.exact("sweep.dataset_a_plateau", "at the largest gamma, GD on data set A needs the 1/2-rule perceptron count",
@@ -117,8 +114,7 @@ at_top = counts_r[:, -1] == gp_r
 ledger.statistical("sweep.random_plateau", "on random data the count at the largest gamma equals the perceptron count",
                    source="spec §4 F5", provenance="reconstructed", expected="all seeds",
                    measured=f"{int(at_top.sum())} of {len(at_top)} seeds", holds=bool(at_top.mean() >= 0.8))
-ledger.write()
-ledger.table()
+nb.finish()
 
 # %% [markdown]
 # **What we saw.** For γ ≥ 1 the loss zig-zags with period 2 while one point stays misclassified

@@ -36,15 +36,12 @@ import torch
 from matplotlib.colors import ListedColormap
 from matplotlib.patches import Patch
 
-from lib import claims, params, paths, plotting
+from lib.companion import notebook, plotting
 from lib.gd_perceptron import lower_bound, trajectories
 
-NOTEBOOK = "gd_perceptron/05_trajectories"
-cfg = params.from_namespace(NOTEBOOK, globals())
-ledger = claims.Ledger(NOTEBOOK, cfg)
+nb = notebook.start("gd_perceptron/05_trajectories", globals())
+cfg, ledger, tables = nb.cfg, nb.ledger, nb.tables
 gen = torch.Generator().manual_seed(cfg.seed)
-tables = paths.tables_dir(NOTEBOOK)
-tables.mkdir(parents=True, exist_ok=True)
 
 # %%
 T_lin = lower_bound.closed_form_half(cfg.linear_d)
@@ -76,7 +73,7 @@ axes[2].set(xlabel="iteration t", ylabel="run", title="option per step")
 handles = [Patch(color=cmap(k), label=name)
            for k, name in enumerate(trajectories.OPTIONS)]
 axes[2].legend(handles=handles, fontsize=5, loc="lower right")
-plotting.save_figure(fig, NOTEBOOK)
+nb.save_figure(fig)
 share = pd.Series(np.bincount(opts[opts > 0].ravel(), minlength=4)[1:],
                   index=trajectories.OPTIONS[1:]) / max(int((opts > 0).sum()), 1)
 share.rename("share_of_steps_before_separation").to_csv(tables / "option_shares.csv")
@@ -101,8 +98,7 @@ ledger.exact("linear.path_enters_cone", f"the linear GP iterate in the plane fir
 ledger.qualitative("options.all_three_occur", "before separating, quadratic runs use all three options A_1, A_2 and the brake",
                    source=src, provenance="reconstructed", expected="each option has a positive share",
                    measured={k: round(float(v), 3) for k, v in share.items()}, holds=bool((share > 0).all()))
-ledger.write()
-ledger.table()
+nb.finish()
 
 # %% [markdown]
 # **What we saw.** The linear iterate bounces between the two half-planes and needs d + 2 steps to

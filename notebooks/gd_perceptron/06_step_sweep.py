@@ -30,15 +30,12 @@ import numpy as np
 import pandas as pd
 import torch
 
-from lib import claims, params, paths, plotting
+from lib.companion import notebook, plotting
 from lib.gd_perceptron import speedup
 
-NOTEBOOK = "gd_perceptron/06_step_sweep"
-cfg = params.from_namespace(NOTEBOOK, globals())
-ledger = claims.Ledger(NOTEBOOK, cfg)
+nb = notebook.start("gd_perceptron/06_step_sweep", globals())
+cfg, ledger, tables = nb.cfg, nb.ledger, nb.tables
 gen = torch.Generator().manual_seed(cfg.seed)
-tables = paths.tables_dir(NOTEBOOK)
-tables.mkdir(parents=True, exist_ok=True)
 
 
 # %%
@@ -65,7 +62,7 @@ for (label, group), colour in zip(by_d.groupby("rule", sort=False), plotting.pal
 axes[1].loglog(curve_ds, np.sqrt(curve_ds), "k:", label=r"$\sqrt{d}$")
 axes[1].set(xlabel="d (features)", ylabel="median iterations", title="T against d per step rule")
 axes[1].legend(fontsize=6)
-plotting.save_figure(fig, NOTEBOOK)
+nb.save_figure(fig)
 
 # %%
 src = "Thm 5.1 parameter choice (unknown); spec §4 F2-F7 observations"
@@ -85,8 +82,7 @@ safe = pd.concat([by_c[(by_c.c >= 0.05) & (by_c.c <= 0.5)], by_d[by_d.rule.isin(
 ledger.bound("step.safe_range_converges", f"no run with c in [0.05, 0.5] hits the cap of {cfg.max_iter}",
              source="spec §5 check 5", provenance="reconstructed", measured=float(safe.capped_fraction.max()),
              upper=0.0, why="fraction of capped runs")
-ledger.write()
-ledger.table()
+nb.finish()
 
 # %% [markdown]
 # **What we saw.** T(c) is U-shaped: tiny steps are slow, c near 1 separates in a handful of

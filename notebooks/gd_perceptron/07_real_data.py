@@ -41,19 +41,16 @@ import numpy as np
 import pandas as pd
 import torch
 
-from lib import claims, params, paths, plotting
+from lib.companion import notebook, paths, plotting
 from lib.gd_perceptron import models, real_data
 from lib.gd_perceptron.real_data import Method
 
-NOTEBOOK = "gd_perceptron/07_real_data"
-cfg = params.from_namespace(NOTEBOOK, globals())
-ledger = claims.Ledger(NOTEBOOK, cfg)
+nb = notebook.start("gd_perceptron/07_real_data", globals())
+cfg, ledger, tables = nb.cfg, nb.ledger, nb.tables
 torch.set_num_threads(cfg.torch_threads)
 gen = torch.Generator().manual_seed(cfg.seed)
 table1 = pd.read_csv(paths.data_file("gd_perceptron/table1_tyurin2025.csv"))
 B, y, names = real_data.load_pair(cfg.class_pos, cfg.class_neg, cfg.per_class)
-tables = paths.tables_dir(NOTEBOOK)
-tables.mkdir(parents=True, exist_ok=True)
 names
 
 # %%
@@ -81,7 +78,7 @@ for row, key in enumerate(("accuracy", "loss")):
 axes[0, 0].legend(fontsize=5)
 axes[0, 1].legend(fontsize=5)
 axes[0, 2].legend(fontsize=5)
-plotting.save_figure(fig, NOTEBOOK, "curves")
+nb.save_figure(fig, "curves")
 
 fig, ax = plotting.figure(width=4.2, height=3.0)
 for r, m in enumerate(linear.methods):
@@ -89,7 +86,7 @@ for r, m in enumerate(linear.methods):
         ax.semilogy(linear.grad_norm[:, r], lw=0.8, label=m.label)
 ax.set(xlabel="iteration", ylabel="gradient norm", title="linear LR+GD")
 ax.legend(fontsize=6)
-plotting.save_figure(fig, NOTEBOOK, "grad_norm")
+nb.save_figure(fig, "grad_norm")
 
 # %%
 ours = pd.concat([linear.solved_table(cfg.linear_steps).assign(model="linear")]
@@ -134,8 +131,7 @@ ledger.statistical("real.table1_magnitude", "our counts for Table 1's balanced F
                    expected=dict(zip(side.method, side.iterations_paper.astype(int))),
                    measured=dict(zip(side.method, side.iterations_ours)),
                    holds=len(within) == len(side) and bool(((within.iterations_ours / within.iterations_paper).between(0.5, 2)).all()))
-ledger.write()
-ledger.table()
+nb.finish()
 
 # %% [markdown]
 # **What we saw.** See `tables/07_real_data/`: the large-γ LR+GD runs reach accuracy 1.0 first

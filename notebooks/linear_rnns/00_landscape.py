@@ -26,14 +26,11 @@ context_log2 = [10, 12, 14, 16, 18, 20]  # context lengths n as powers of two
 import numpy as np
 import pandas as pd
 
-from lib import claims, params, paths, plotting
+from lib.companion import notebook, plotting
 from lib.linear_rnns import landscape
 
-NOTEBOOK = "linear_rnns/00_landscape"
-cfg = params.from_namespace(NOTEBOOK, globals())
-ledger = claims.Ledger(NOTEBOOK, cfg)
-tables = paths.tables_dir(NOTEBOOK)
-tables.mkdir(parents=True, exist_ok=True)
+nb = notebook.start("linear_rnns/00_landscape", globals())
+cfg, ledger, tables = nb.cfg, nb.ledger, nb.tables
 
 # %%
 table = pd.DataFrame(landscape.MODELS, columns=["model", "complete_for", "contained_in",
@@ -60,7 +57,7 @@ for i in range(len(landscape.CHAIN) - 1):
 ax.set(yticks=[], xlim=(-0.7, len(landscape.CHAIN) - 0.5), ylim=(-0.7, len(landscape.MODELS)),
        title="dot: complete for; tick: contained in; faded bar: no lower bound")
 ax.invert_yaxis()
-plotting.save_figure(fig, NOTEBOOK, "classes")
+nb.save_figure(fig, "classes")
 
 # %%
 n = 2.0 ** np.array(cfg.context_log2)
@@ -71,7 +68,7 @@ ax.plot(n, logn ** 2, "s-", ms=3, label="log² n (ReLU RNN, log precision)")
 ax.set(xscale="log", yscale="log", xlabel="context length n", ylabel="depth (up to constants)",
        title="circuit depth vs context length")
 ax.legend()
-plotting.save_figure(fig, NOTEBOOK, "depth")
+nb.save_figure(fig, "depth")
 pd.DataFrame({"log2_n": cfg.context_log2, "log_n": logn, "log2_n_squared": logn ** 2}).to_csv(
     tables / "depth_vs_context.csv", index=False)
 
@@ -90,8 +87,7 @@ ledger.qualitative("landscape.linear_below_nonlinear", "every LRNN class's upper
                             f"{min(pos[m[1]] for m in landscape.MODELS if 'ReLU' in m[0])}",
                    holds=max(pos[m[2]] for m in landscape.MODELS if "LRNN" in m[0])
                    < min(pos[m[1]] for m in landscape.MODELS if "ReLU" in m[0]))
-ledger.write()
-ledger.table()
+nb.finish()
 
 # %% [markdown]
 # **What we saw.** The linear classes all sit at or below PNC¹ (log depth up to $\log^*$), the

@@ -40,16 +40,12 @@ import numpy as np
 import pandas as pd
 import torch
 
-from lib import claims, params, paths, plotting
+from lib.companion import notebook, plotting
 from lib.linear_rnns import checks, circuits, scan
 from lib.linear_rnns.circuits import clog2
 
-NOTEBOOK = "linear_rnns/01_scans_and_depth"
-cfg = params.from_namespace(NOTEBOOK, globals())
-ledger = claims.Ledger(NOTEBOOK, cfg)
-rng = np.random.default_rng(cfg.seed)
-tables = paths.tables_dir(NOTEBOOK)
-tables.mkdir(parents=True, exist_ok=True)
+nb = notebook.start("linear_rnns/01_scans_and_depth", globals())
+cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 SRC = "Thm 3 proof idea; spec §5"
 
 # %% [markdown]
@@ -130,7 +126,7 @@ axes[1].loglog(counts["T"], counts.tree_combines, "^-", ms=3, label="tree")
 axes[1].loglog(counts["T"], np.maximum(counts.sequential, 1), "k:", label="sequential")
 axes[1].set(xlabel="T", ylabel="combines", title="work: combines vs T")
 axes[1].legend()
-plotting.save_figure(fig, NOTEBOOK, "rounds")
+nb.save_figure(fig, "rounds")
 
 # %%
 lg = [clog2(T) for T in counts["T"]]
@@ -173,7 +169,7 @@ ax.loglog(dag[dag.family == "sequential_relu"]["T"], dag[dag.family == "sequenti
           "k^:", ms=3, label="sequential relu (scalar)")
 ax.set(xlabel="T", ylabel="circuit depth (gates)", title=f"depth vs T (d = {dmax})")
 ax.legend()
-plotting.save_figure(fig, NOTEBOOK, "circuit_depth")
+nb.save_figure(fig, "circuit_depth")
 
 # %% [markdown]
 # ## Nonlinear contrast: the tent map
@@ -199,11 +195,10 @@ axes[0].set(xlabel="x", ylabel=r"$\tau^k(x)$", title="tent map iterates")
 axes[0].legend()
 axes[1].semilogy(ks, pieces, "o-")
 axes[1].set(xlabel="k", ylabel="linear pieces", title=r"pieces of $\tau^k$ = $2^k$")
-plotting.save_figure(fig, NOTEBOOK, "tent")
+nb.save_figure(fig, "tent")
 
 # %%
-ledger.write()
-ledger.table()
+nb.finish()
 
 # %% [markdown]
 # **What we saw.** All three parallel scans reproduce the recurrence exactly in rational

@@ -39,15 +39,11 @@ from math import factorial
 import numpy as np
 import pandas as pd
 
-from lib import claims, params, paths, plotting
+from lib.companion import notebook, plotting
 from lib.linear_rnns import constructions, graphs
 
-NOTEBOOK = "linear_rnns/02_l_complete_rnn"
-cfg = params.from_namespace(NOTEBOOK, globals())
-ledger = claims.Ledger(NOTEBOOK, cfg)
-rng = np.random.default_rng(cfg.seed)
-tables = paths.tables_dir(NOTEBOOK)
-tables.mkdir(parents=True, exist_ok=True)
+nb = notebook.start("linear_rnns/02_l_complete_rnn", globals())
+cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 SRC = "Thm 2 / Prop 2; construction spec §4.1"
 nets = {v: constructions.build(v) for v in ("endpoint", "reach", "linearised", "no_guard")}
 
@@ -206,11 +202,10 @@ axes[1].bar(by_k.index + w / 2, by_k.endpoint_positive, w, label="endpoint = t")
 axes[1].plot(by_k.index, by_k.disagree, "k^-", label="disagree")
 axes[1].set(xlabel="k (vertices)", ylabel="instances", yscale="log", title="two semantics")
 axes[1].legend()
-plotting.save_figure(fig, NOTEBOOK, "accuracy")
+nb.save_figure(fig, "accuracy")
 
 # %%
-ledger.write()
-ledger.table()
+nb.finish()
 
 # %% [markdown]
 # **What we saw.** The compiled ReLU counter network reproduces its intended semantics on every

@@ -40,15 +40,11 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from lib import claims, params, paths, plotting
+from lib.companion import notebook, plotting
 from lib.linear_rnns import stacks
 
-NOTEBOOK = "linear_rnns/03_p_complete_rnn"
-cfg = params.from_namespace(NOTEBOOK, globals())
-ledger = claims.Ledger(NOTEBOOK, cfg)
-rng = np.random.default_rng(cfg.seed)
-tables = paths.tables_dir(NOTEBOOK)
-tables.mkdir(parents=True, exist_ok=True)
+nb = notebook.start("linear_rnns/03_p_complete_rnn", globals())
+cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 SRC = "Thm 1; construction spec §4.3"
 
 # %% [markdown]
@@ -100,7 +96,7 @@ axes[1].plot(range(1, cfg.float_max_depth + 1), fail_rate, "o-", ms=3)
 axes[1].axvline(27, ls=":", c="k", label="spec: 27")
 axes[1].set(xlabel="depth", ylabel="float64 round-trip failure rate", title="base 4 needs 2 bits/level")
 axes[1].legend()
-plotting.save_figure(fig, NOTEBOOK, "stacks")
+nb.save_figure(fig, "stacks")
 
 # %% [markdown]
 # ## Machines: two-stack $a^nb^nc^n$, a binary-increment TM, monotone CVP gates
@@ -147,8 +143,7 @@ pd.DataFrame({"input": ["".join(map(str, w)) for w in tm_in], "steps": [o[1] for
               "output": ["".join(map(str, o[0])) for o in tm_out]}).to_csv(tables / "increment_tm.csv", index=False)
 
 # %%
-ledger.write()
-ledger.table()
+nb.finish()
 
 # %% [markdown]
 # **What we saw.** The printed base-2 stack loses its margin geometrically

@@ -33,15 +33,11 @@ from math import ceil, log2
 import numpy as np
 import pandas as pd
 
-from lib import claims, params, paths, plotting
+from lib.companion import notebook, plotting
 from lib.linear_rnns import arith, checks
 
-NOTEBOOK = "linear_rnns/04_arithmetic_circuits"
-cfg = params.from_namespace(NOTEBOOK, globals())
-ledger = claims.Ledger(NOTEBOOK, cfg)
-rng = np.random.default_rng(cfg.seed)
-tables = paths.tables_dir(NOTEBOOK)
-tables.mkdir(parents=True, exist_ok=True)
+nb = notebook.start("linear_rnns/04_arithmetic_circuits", globals())
+cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 
 # %% [markdown]
 # ## Unrolled form and the ℚ → ℤ lift, against the step-by-step recurrence
@@ -84,11 +80,10 @@ ax.plot(Ts, bits.mean(0), "s-", ms=3, label="mean")
 ax.plot(Ts, bound, "k:", label=r"$\lceil T\log_2 3\rceil + 1$")
 ax.set(xlabel="T (matrices)", ylabel="bits of the largest entry", title="bit growth of IMM products")
 ax.legend()
-plotting.save_figure(fig, NOTEBOOK, "bit_growth")
+nb.save_figure(fig, "bit_growth")
 
 # %%
-ledger.write()
-ledger.table()
+nb.finish()
 
 # %% [markdown]
 # **What we saw.** The unrolled form and the integer-pair lift reproduce the rational recurrence

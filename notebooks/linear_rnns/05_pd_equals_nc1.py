@@ -34,15 +34,11 @@ closure_d = 6  # their size
 # %%
 import numpy as np
 
-from lib import claims, params, paths, plotting
+from lib.companion import notebook, plotting
 from lib.linear_rnns import automata, checks, pd as pdlrnn, scan
 
-NOTEBOOK = "linear_rnns/05_pd_equals_nc1"
-cfg = params.from_namespace(NOTEBOOK, globals())
-ledger = claims.Ledger(NOTEBOOK, cfg)
-rng = np.random.default_rng(cfg.seed)
-tables = paths.tables_dir(NOTEBOOK)
-tables.mkdir(parents=True, exist_ok=True)
+nb = notebook.start("linear_rnns/05_pd_equals_nc1", globals())
+cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 
 # %% [markdown]
 # ## DFAs and deterministic WFAs as one-layer PD LRNNs
@@ -109,11 +105,10 @@ for ax, (m, title) in zip(axes, [(scan.to_dense(x[0]).a[0, 0], "A_1"), (scan.to_
     ax.imshow(vals, cmap="RdBu_r", vmin=-lim, vmax=lim)
     ax.set(title=f"{title}: one non-zero per column", xlabel="column j", ylabel="row p(j)")
     ax.grid(False)
-plotting.save_figure(fig, NOTEBOOK, "closure")
+nb.save_figure(fig, "closure")
 
 # %%
-ledger.write()
-ledger.table()
+nb.finish()
 
 # %% [markdown]
 # **What we saw.** Compiling DFAs and deterministic WFAs into one-layer PD LRNNs and evaluating

@@ -39,15 +39,11 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from lib import claims, params, paths, plotting
+from lib.companion import notebook, plotting
 from lib.linear_rnns import checks, dplr, wfa
 
-NOTEBOOK = "linear_rnns/06_dplr_equals_pnc1"
-cfg = params.from_namespace(NOTEBOOK, globals())
-ledger = claims.Ledger(NOTEBOOK, cfg)
-rng = np.random.default_rng(cfg.seed)
-tables = paths.tables_dir(NOTEBOOK)
-tables.mkdir(parents=True, exist_ok=True)
+nb = notebook.start("linear_rnns/06_dplr_equals_pnc1", globals())
+cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 SRC = "Thm 5 (RWKV-7 IMM); spec §4.6"
 
 # %% [markdown]
@@ -169,11 +165,10 @@ axes[1].axvspan(0, 2, alpha=0.2, label=r"DeltaNet $\beta\in[0,2]$")
 axes[1].plot([float(b) for b in betas], [1 - float(b) for b in betas], "ko", label="transvection steps")
 axes[1].set(xlabel=r"effective $\beta$", ylabel="eigenvalue", title="Householder programs need large β")
 axes[1].legend()
-plotting.save_figure(fig, NOTEBOOK, "router_beta")
+nb.save_figure(fig, "router_beta")
 
 # %%
-ledger.write()
-ledger.table()
+nb.finish()
 
 # %% [markdown]
 # **What we saw.** Each overwrite is identity plus rank one (`rwkv.rank_one`) and the overwrite

@@ -32,15 +32,11 @@ score_N_max = 30  # largest score matrix
 import numpy as np
 import pandas as pd
 
-from lib import claims, params, paths, plotting
+from lib.companion import notebook, plotting
 from lib.linear_rnns import checks, wfa
 
-NOTEBOOK = "linear_rnns/07_single_layer_hankel"
-cfg = params.from_namespace(NOTEBOOK, globals())
-ledger = claims.Ledger(NOTEBOOK, cfg)
-rng = np.random.default_rng(cfg.seed)
-tables = paths.tables_dir(NOTEBOOK)
-tables.mkdir(parents=True, exist_ok=True)
+nb = notebook.start("linear_rnns/07_single_layer_hankel", globals())
+cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 
 # %% [markdown]
 # ## One-layer LRNN = WFA, and the Hankel rank bound
@@ -96,11 +92,10 @@ axes[1].plot(score.N, score.rank_F, "o-", ms=3, label="rank F")
 axes[1].plot(score.N, score.rank_sign_F, "s-", ms=3, label="rank sign(F) = rank I")
 axes[1].set(xlabel="N", ylabel="rank", title="low-rank score, full-rank threshold")
 axes[1].legend()
-plotting.save_figure(fig, NOTEBOOK, "hankel_gap")
+nb.save_figure(fig, "hankel_gap")
 
 # %%
-ledger.write()
-ledger.table()
+nb.finish()
 
 # %% [markdown]
 # **What we saw.** A one-layer LRNN with $A(\sigma)=M_\sigma^\top$ reproduces the WFA exactly

@@ -65,14 +65,11 @@ import numpy as np
 import pandas as pd
 import torch
 
-from lib import claims, params, paths, plotting
+from lib.companion import notebook, paths, plotting
 from lib.linear_rnns import models, tasks as T, train
 
-NOTEBOOK = "linear_rnns/08_trained_models"
-cfg = params.from_namespace(NOTEBOOK, globals())
-ledger = claims.Ledger(NOTEBOOK, cfg)
-tables = paths.tables_dir(NOTEBOOK)
-tables.mkdir(parents=True, exist_ok=True)
+nb = notebook.start("linear_rnns/08_trained_models", globals())
+cfg, ledger, tables = nb.cfg, nb.ledger, nb.tables
 fig2a = pd.read_csv(paths.data_file("linear_rnns/figure2a_dgc_accuracy.csv"))
 task_kw = {"dgc": {"id_bits": cfg.dgc_id_bits, "p": cfg.p_bucket}}
 ckpt_dir = paths.RESULTS / "linear_rnns" / "checkpoints" / cfg.profile
@@ -162,7 +159,7 @@ for ax, task in zip(axes, cfg.tasks):
         draw_paper(ax)
 axes[0].set_ylabel("accuracy (last position)")
 axes[-1].legend(fontsize=5, loc="lower left")
-plotting.save_figure(fig, NOTEBOOK, "accuracy_per_bin")
+nb.save_figure(fig, "accuracy_per_bin")
 
 # %% [markdown]
 # ## Expected orderings (spec §7.3) as statistical claims
@@ -195,8 +192,7 @@ checks
 pd.DataFrame([dict(profile=cfg.profile, device=str(train.resolve_device(cfg.device)), runs=len(runs),
                    wall_seconds=round(wall, 1), train_seconds=round(float(acc.drop_duplicates(
                        ["task", "family", "seed"]).train_seconds.sum()), 1))]).to_csv(tables / "timing.csv", index=False)
-ledger.write()
-ledger.table()
+nb.finish()
 
 # %% [markdown]
 # **What we saw** (default profile: 3 seeds, 3000-step cap, 32-wide one-layer models; 126 runs in

@@ -32,17 +32,13 @@ sink_N_max = 30  # their largest N
 import numpy as np
 import pandas as pd
 
-from lib import claims, params, paths, plotting
+from lib.companion import notebook, paths, plotting
 from lib.linear_rnns import checks, constructions, graphs, released
 
-NOTEBOOK = "linear_rnns/09_audit_released"
-cfg = params.from_namespace(NOTEBOOK, globals())
+nb = notebook.start("linear_rnns/09_audit_released", globals())
+cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 fig2a = pd.read_csv(paths.data_file("linear_rnns/figure2a_dgc_accuracy.csv"))
 hyper = pd.read_csv(paths.data_file("linear_rnns/hyperparameters.csv"))
-ledger = claims.Ledger(NOTEBOOK, cfg)
-rng = np.random.default_rng(cfg.seed)
-tables = paths.tables_dir(NOTEBOOK)
-tables.mkdir(parents=True, exist_ok=True)
 
 # %% [markdown]
 # ## The generator bug: a trivial shortcut predicts every released label
@@ -103,7 +99,7 @@ ax.axhline(50, ls=":", c="k", label="chance / majority (balanced)")
 ax.set_xticks(x, [f"N {c}" for c in wide.columns])
 ax.set(ylabel="accuracy (%)", ylim=(40, 102), title="Figure 2a (DGC), values as printed")
 ax.legend(ncol=2, fontsize=6)
-plotting.save_figure(fig, NOTEBOOK, "figure2a")
+nb.save_figure(fig, "figure2a")
 
 rnn_min = float(wide.loc["Nonlinear RNN"].min())
 others_ood = wide.drop(index="Nonlinear RNN")["201-300"]
@@ -124,8 +120,7 @@ ledger.deviation("hyperparameters.conflict", "main text, appendix Table 1 and th
                  source="§6, Appendix Table 1, released launchers (spec §6.4, §9.8)", kind="qualitative",
                  expected="one training configuration", measured=f"{n_configs} distinct (batch, lr) pairs",
                  evidence="see tables/09_audit_released/hyperparameters.csv")
-ledger.write()
-ledger.table()
+nb.finish()
 
 # %% [markdown]
 # **What we saw.** In our reconstruction of the released generator the endpoint shortcut

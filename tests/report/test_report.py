@@ -16,8 +16,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from lib import paths, report
-from lib import report_html as ui
+from lib.companion import paths, report
+from lib.companion import report_html as ui
 
 CELLS = [  # (cell_type, source) of a small notebook in the house shape
     ("markdown", "# Claim in **one** sentence\n\nSource: Thm 2. ## not a heading mid-line"),
@@ -264,7 +264,7 @@ def test_build_is_deterministic_except_the_index(tree):
 
 
 def test_build_uses_the_merged_ledger_and_renders_executed_notebooks(tree):
-    from lib import claims
+    from lib.companion import claims
     claims.merge()
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# Claim")])
     out = paths.executed_file("gd_perceptron/01_a")
@@ -283,7 +283,7 @@ def test_build_uses_the_merged_ledger_and_renders_executed_notebooks(tree):
 
 def test_index_warns_when_the_merged_ledger_is_stale(tree):
     import os
-    from lib import claims
+    from lib.companion import claims
     claims.merge()
     merged = paths.ledger_files()["json"]
     own = paths.results_dir("gd_perceptron", "claims") / "01_a.json"

@@ -6,7 +6,7 @@ only other place a path is spelled, and a test checks that the two agree.
 """
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "data"
 RESULTS = ROOT / "results"
 NOTEBOOKS = ROOT / "notebooks"

@@ -1,6 +1,6 @@
 """The static report: every figure, every claim, every notebook, opened with no server.
 
-    python -m lib.report
+    python -m lib.companion.report
 
 Reads what is under `paths.RESULTS` (results/claims.json, results/<paper>/{claims,figures,tables,
 executed}/, results/timings/*.json, results/bench/*.json) and the notebook sources, and rewrites
@@ -31,8 +31,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lib import paths
-from lib import report_html as ui
+from lib.companion import papers, paths
+from lib.companion import report_html as ui
 
 SITE = "report"
 HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$", re.M)
@@ -248,17 +248,17 @@ def load_ledger() -> tuple[dict, str]:
     merged = paths.ledger_files()["json"]
     if merged.exists():
         doc = json.loads(merged.read_text())
-        newer = [f"{paper}/{f.stem}" for paper in paths.PAPERS
+        newer = [f"{paper}/{f.stem}" for paper in papers.names()
                  for f in sorted(paths.results_dir(paper, "claims").glob("*.json"))
                  if _merged_differs(doc, f"{paper}/{f.stem}", json.loads(f.read_text()))]
         return doc, ("results/claims.json is older than the claims of " + ", ".join(newer)
-                     + ": run `python -m lib.claims` (make report does) and rebuild the report."
+                     + ": run `python -m lib.companion.claims` (make report does) and rebuild the report."
                      if newer else "")
-    from lib import claims as ledger
+    from lib.companion import claims as ledger
     docs = ledger.load_all()
     return ({"claims": [c for d in docs for c in d["claims"]],
              "profiles": {d["notebook"]: d["params"].get("profile") for d in docs}},
-            "results/claims.json is missing (run `python -m lib.claims`): counts are read from "
+            "results/claims.json is missing (run `python -m lib.companion.claims`): counts are read from "
             "the per-notebook claim files.")
 
 
@@ -401,7 +401,7 @@ def bench_dir() -> Path:
 
 def read_timing(notebook: str) -> dict | None:
     """The runner's record of a notebook's last run, or None when it was not timed."""
-    from lib import runner
+    from lib.companion import runner
     found = read_json(runner.timing_file(notebook))
     return found if found and "error" not in found else None
 
@@ -417,7 +417,7 @@ def build(now: dt.datetime | None = None) -> Path:
     site.mkdir(parents=True)
     ledger, note = load_ledger()
     rows = []
-    for paper in paths.PAPERS:
+    for paper in papers.names():
         notebooks = collect(paper, ledger)
         built = has_results(notebooks)
         if built:
@@ -439,7 +439,7 @@ def build(now: dt.datetime | None = None) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m lib.report",
+    parser = argparse.ArgumentParser(prog="python -m lib.companion.report",
                                      description="build the static report under results/report")
     parser.parse_args(argv)
     index = build()

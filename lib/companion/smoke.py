@@ -1,6 +1,6 @@
 """Prepare a throwaway smoke-profile copy of the project for nbval (`make test`).
 
-    python -m lib.smoke build/smoke
+    python -m lib.companion.smoke build/smoke
 
 Copies lib/, notebooks/, data/ and params.yaml (with `profile: smoke`) into the target, then writes
 each notebook with the smoke parameters injected (papermill prepare-only) at the copy's root as
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import yaml
 
-from lib import params, paths
+from lib.companion import params, paths
 
 COPIED = ("lib", "notebooks", "data")
 
@@ -36,7 +36,7 @@ def make_copy(target: Path) -> Path:
 
 def prepare(target: Path) -> list[Path]:
     """Write every notebook with smoke parameters injected; return the prepared paths."""
-    from lib import runner
+    from lib.companion import runner
 
     prepared = []
     for notebook in params.notebooks_in_file(params.read_file()):
@@ -48,7 +48,7 @@ def prepare(target: Path) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m lib.smoke", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m lib.companion.smoke", description=__doc__.split("\n")[0])
     parser.add_argument("target", type=Path)
     args = parser.parse_args(argv)
     target = make_copy(args.target.resolve())

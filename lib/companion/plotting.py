@@ -8,7 +8,7 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import seaborn as sns
 
-from lib import paths
+from lib.companion import paths
 
 WIDTH = 3.4          # inches per panel: one column of a two-column paper
 HEIGHT = 2.6

@@ -1,9 +1,10 @@
 """The claims ledger: every checkable statement of a paper becomes a record with its status.
 
 A notebook opens a `Ledger`, records claims through `exact`, `bound`, `statistical`,
-`qualitative` and `deviation`, and calls `write()`. Failing `exact` and `bound` claims raise
+`qualitative`, `deviation` and `skip`, and calls `write()`. Failing `exact` and `bound` claims raise
 `ClaimFailed` at once (the stage fails and DVC caches nothing); `statistical` and `qualitative`
-claims are recorded with whatever status they get. `python -m lib.claims` (the `claims` stage)
+claims are recorded with whatever status they get; a claim a profile cannot check is recorded as
+`skipped` with the reason, so every profile records the same claim ids. `python -m lib.companion.claims` (the `claims` stage)
 merges the per-notebook files into results/claims.json, results/CLAIMS.md and a metrics summary.
 """
 from __future__ import annotations
@@ -14,11 +15,11 @@ import sys
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-from lib import paths
+from lib.companion import papers, paths
 
 Provenance = Literal["paper", "derived", "reconstructed"]
 KINDS = ("exact", "bound", "statistical", "qualitative")
-STATUSES = ("pass", "fail", "deviation")
+STATUSES = ("pass", "fail", "deviation", "skipped")
 
 
 class ClaimFailed(AssertionError):
@@ -40,6 +41,29 @@ class Claim:
     measured: str
     tolerance: str
     status: str
+
+    def _repr_html_(self) -> str:
+        """One row of `html_table`: how a cell that ends with a ledger call shows its claim."""
+        return html_table([self])
+
+
+STATUS_COLOURS = {"pass": "#1a7f37", "fail": "#cf222e", "deviation": "#9a6700",
+                  "skipped": "#6e7781"}
+
+
+def html_table(rows: list[Claim]) -> str:
+    """Claims as an HTML table: status, id, statement, measured against expected, tolerance."""
+    from html import escape
+    head = "".join(f"<th style='text-align:left'>{h}</th>" for h in
+                   ("status", "claim", "statement", "measured", "expected", "tolerance / why"))
+    body = "".join(
+        f"<tr><td style='color:{STATUS_COLOURS.get(c.status, '#000')};font-weight:bold'>"
+        f"{escape(c.status)}</td><td><code>{escape(c.id)}</code><br><small>{escape(c.kind)}, "
+        f"{escape(c.provenance)}</small></td><td style='text-align:left'>{escape(c.statement)}"
+        f"</td><td style='text-align:left'>{escape(c.measured)}</td><td style='text-align:left'>"
+        f"{escape(c.expected)}</td><td style='text-align:left'><small>{escape(c.tolerance)}"
+        "</small></td></tr>" for c in rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 def _text(value: Any) -> str:
@@ -99,13 +123,16 @@ class Ledger:
 
     def bound(self, cid: str, statement: str, *, source: str, provenance: Provenance,
               measured: float, lower: float | None = None, upper: float | None = None,
-              why: str = "") -> Claim:
-        """lower <= measured <= upper (either side may be open)."""
+              why: str) -> Claim:
+        """lower <= measured <= upper (either side may be open); `why` says where the bounds come
+        from (a theorem's constant, a tolerance of the arithmetic, the spec's threshold)."""
+        if not why.strip():
+            raise ValueError(f"bound claim {cid}: say why the bounds are what they are (why=...)")
         ok = (lower is None or measured >= lower) and (upper is None or measured <= upper)
         expected = f"[{'-inf' if lower is None else _text(lower)}, " \
                    f"{'inf' if upper is None else _text(upper)}]"
         return self._hard(self._add(cid, "bound", statement, source, provenance, expected,
-                                    measured, why or "inclusive interval", "pass" if ok else "fail"))
+                                    measured, why, "pass" if ok else "fail"))
 
     def statistical(self, cid: str, statement: str, *, source: str, provenance: Provenance,
                     expected: str, measured: Any, holds: bool, tolerance: str = "") -> Claim:
@@ -126,6 +153,24 @@ class Ledger:
             raise ValueError(f"claim {cid}: kind {kind!r} is not one of {KINDS}")
         return self._add(cid, kind, statement, source, "derived", expected, measured, evidence,
                          "deviation")
+
+    def skip(self, cid: str, statement: str, *, source: str, provenance: Provenance, kind: str,
+             expected: Any, reason: str) -> Claim:
+        """A claim this profile cannot check (too small a run): recorded, never left out."""
+        if kind not in KINDS:
+            raise ValueError(f"claim {cid}: kind {kind!r} is not one of {KINDS}")
+        if not reason.strip():
+            raise ValueError(f"claim {cid}: a skipped claim needs its reason")
+        return self._add(cid, kind, statement, source, provenance, expected,
+                         f"not checked: {reason}", "", "skipped")
+
+    def _repr_html_(self) -> str:
+        """The notebook's claims so far, as a table (the last cell of every notebook shows it)."""
+        counts = ", ".join(f"{k} {v}" for k, v in summarize(self.claims).items() if v)
+        return f"<p><b>{self.notebook}</b>: {counts or 'no claims'}</p>" + html_table(self.claims)
+
+    def __repr__(self) -> str:
+        return f"Ledger({self.notebook!r}, {len(self.claims)} claims: {summarize(self.claims)})"
 
     def write(self) -> None:
         """Write the records with the parameters that produced them (deterministic JSON)."""
@@ -151,7 +196,7 @@ def summarize(claims: list[Claim] | list[dict]) -> dict[str, int]:
 def load_all() -> list[dict]:
     """Every per-notebook claims file under results/, in paper then notebook order."""
     docs = []
-    for paper in paths.PAPERS:
+    for paper in papers.names():
         folder = paths.results_dir(paper, "claims")
         for f in sorted(folder.glob("*.json")) if folder.exists() else []:
             docs.append(json.loads(f.read_text()))
@@ -161,9 +206,9 @@ def load_all() -> list[dict]:
 def render_markdown(docs: list[dict]) -> str:
     """results/CLAIMS.md: one table per paper with status and provenance."""
     lines = ["# Claims ledger", "",
-             "Generated by `python -m lib.claims` from results/<paper>/claims/*.json. "
+             "Generated by `python -m lib.companion.claims` from results/<paper>/claims/*.json. "
              "Do not edit.", ""]
-    for paper in paths.PAPERS:
+    for paper in papers.names():
         rows = [c for d in docs if d["notebook"].startswith(paper + "/") for c in d["claims"]]
         if not rows:
             continue
@@ -172,7 +217,7 @@ def render_markdown(docs: list[dict]) -> str:
         s = summarize(rows)
         lines += [f"## {paper}", "",
                   f"profile: {', '.join(profiles)}; pass {s['pass']}, fail {s['fail']}, "
-                  f"deviation {s['deviation']}", "",
+                  f"deviation {s['deviation']}, skipped {s['skipped']}", "",
                   "| status | id | kind | provenance | statement | expected | measured |",
                   "|---|---|---|---|---|---|---|"]
         for c in rows:
@@ -189,7 +234,7 @@ def merge() -> dict[str, Any]:
     docs = load_all()
     claims = [c for d in docs for c in d["claims"]]
     summary = {paper: summarize([c for c in claims if c["paper"] == paper])
-               for paper in paths.PAPERS if any(c["paper"] == paper for c in claims)}
+               for paper in papers.names() if any(c["paper"] == paper for c in claims)}
     profiles = {d["notebook"]: d["params"].get("profile") for d in docs}
     out = paths.ledger_files()
     out["json"].parent.mkdir(parents=True, exist_ok=True)
@@ -202,7 +247,7 @@ def merge() -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m lib.claims",
+    parser = argparse.ArgumentParser(prog="python -m lib.companion.claims",
                                      description="merge per-notebook claims into the ledger")
     parser.parse_args(argv)
     summary = merge()

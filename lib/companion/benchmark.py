@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from lib import paths
+from lib.companion import paths
 
 
 def median_times(runs: dict[str, Callable[[], object]], repeats: int) -> dict[str, float]:

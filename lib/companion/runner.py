@@ -1,6 +1,6 @@
 """Execute a jupytext notebook headless with papermill, the way every DVC stage does.
 
-    python -m lib.runner notebooks/<paper>/<stem>.py [--out EXECUTED.ipynb] [--profile P]
+    python -m lib.companion.runner notebooks/<paper>/<stem>.py [--out EXECUTED.ipynb] [--profile P]
                          [-p key=value ...] [--prepare-only]
 
 Parameters are merged (params.yaml section, profile overrides, -p overrides) and validated before
@@ -22,7 +22,7 @@ import jupytext
 import nbformat
 import yaml
 
-from lib import params, paths
+from lib.companion import params, paths
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 VOLATILE_CELL_KEYS = ("execution", "papermill")
@@ -122,7 +122,7 @@ def run(source: Path, out: Path | None, profile: str | None, overrides: dict,
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m lib.runner",
+    parser = argparse.ArgumentParser(prog="python -m lib.companion.runner",
                                      description="execute a notebook with validated params")
     parser.add_argument("notebook", type=Path, help="notebooks/<paper>/<stem>.py")
     parser.add_argument("--out", type=Path, help="executed .ipynb (default: results/...)")

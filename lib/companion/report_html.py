@@ -12,16 +12,16 @@ import html
 from urllib.parse import quote
 from collections import Counter
 
-STATUSES = ("pass", "fail", "deviation")
+STATUSES = ("pass", "fail", "deviation", "skipped")
 PROVENANCES = ("paper", "derived", "reconstructed")
-TITLE = {  # DESIGN.md's table of papers
-    "gd_perceptron": "Tyurin, Gradient Descent as a Perceptron Algorithm: Understanding Dynamics "
-                     "and Implicit Acceleration (arXiv 2512.11587)",
-    "equivariance": "Shahverdi, Marchetti, Bökman, Kohn, Identifiable Equivariant Networks are "
-                    "Layerwise Equivariant (arXiv 2601.21645)",
-    "linear_rnns": "Merrill, Jiang, Li, Lin, Sabharwal, Why Are Linear RNNs More Parallelizable? "
-                   "(arXiv 2603.03612)",
-}
+def title(paper: str) -> str:
+    """'Authors, Title (arXiv id)' from the paper's declaration (notebooks/<paper>/paper.yaml)."""
+    from lib.companion import papers
+    try:
+        p = papers.paper(paper)
+    except papers.DeclarationError:
+        return ""
+    return f"{', '.join(p.authors)}, {p.title} (arXiv {p.arxiv})"
 
 
 CSS = """\
@@ -39,7 +39,8 @@ th { background: #f1f3f5; } td.num { text-align: right; font-variant-numeric: ta
 .badge { display: inline-block; padding: 0 .45em; border-radius: .6em; font-size: .85em;
          font-weight: 600; }
 .pass { background: #d3f2dc; color: #125c2a; } .fail { background: #fbd5d5; color: #8a1414; }
-.deviation { background: #fde9c4; color: #7a4b00; } .muted { color: #777; }
+.deviation { background: #fde9c4; color: #7a4b00; }
+.skipped { background: #e6e8eb; color: #4a5058; } .muted { color: #777; }
 .nowrap { white-space: nowrap; }
 figure { margin: 1em 0; } figure img { max-width: 100%; border: 1px solid #eee; }
 figcaption { font-size: .92em; background: #f7f8fa; padding: .6em .8em;
@@ -160,7 +161,7 @@ def index_page(rows, revision: str, built_at: str, note: str) -> str:
     for r in rows:
         if not r.built:
             trs.append(f'<tr><td><b>{esc(r.paper)}</b><br><span class="muted">'
-                       f'{esc(TITLE.get(r.paper, ""))}</span></td>'
+                       f'{esc(title(r.paper))}</span></td>'
                        f'<td colspan="5" class="muted">not yet built</td><td></td></tr>')
             continue
         c = status_counts(r.claims)
@@ -172,7 +173,7 @@ def index_page(rows, revision: str, built_at: str, note: str) -> str:
                  f'src="{href(r.figures[0])}"></a>') if r.figures else ""
         trs.append(
             f'<tr><td><a href="{esc(r.paper)}/index.html"><b>{esc(r.paper)}</b></a><br>'
-            f'<span class="muted">{esc(TITLE.get(r.paper, ""))}</span></td>'
+            f'<span class="muted">{esc(title(r.paper))}</span></td>'
             f'<td class="num">{ran} of {len(r.notebooks)}</td>'
             f'<td class="num">{len(r.figures)}</td>'
             f'<td>{count_badges(c)}</td><td>{esc(profiles)}{mixed}</td>'
@@ -292,7 +293,7 @@ def paper_page(paper: str, notebooks, links: dict, ledger: dict) -> str:
     claims = [c for c in ledger.get("claims", []) if c.get("paper") == paper]
     toc = "".join(f'<li><a href="#{esc(nb.stem)}">{esc(nb.stem)}</a>: {esc(nb.title)}</li>'
                   for nb in notebooks)
-    body = (f"<h1>{esc(paper)}</h1>\n<p class=\"meta\">{esc(TITLE.get(paper, ''))}</p>\n"
+    body = (f"<h1>{esc(paper)}</h1>\n<p class=\"meta\">{esc(title(paper))}</p>\n"
             f'<p class="meta">claims: {count_badges(status_counts(claims))} &middot; '
             f'<a href="#claims-table">claims table</a></p>\n<ol>{toc}</ol>\n'
             + "\n".join(notebook_section(nb, links.get(nb.stem, {})) for nb in notebooks)

@@ -12,7 +12,7 @@ Layout of params.yaml (see the file itself for the reasons behind each value):
 
 Each paper's `lib/<paper>/schema.py` declares `SECTIONS = {stem: pydantic model}`. Unknown keys,
 wrong types and out-of-range values raise `ParamsError` naming the key path, the value and what is
-allowed. `python -m lib.params --check` validates every notebook under every profile.
+allowed. `python -m lib.companion.params --check` validates every notebook under every profile.
 """
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from typing import Any, Literal, Mapping
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from lib import paths
+from lib.companion import paths
 
 PROFILES = ("smoke", "default", "paper")
 TOP_KEYS = ("profile", "seed", *paths.PAPERS)
@@ -154,7 +154,7 @@ def check_all(path=None) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m lib.params", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m lib.companion.params", description=__doc__.split("\n")[0])
     parser.add_argument("--check", action="store_true", help="validate the whole params.yaml")
     parser.add_argument("--stamp", help="on success also write this file (the DVC check stage)")
     args = parser.parse_args(argv)

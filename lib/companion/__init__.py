@@ -1,0 +1,3 @@
+"""The companion's infrastructure, apart from every paper's kernels: paths, parameters, the claims
+ledger, the notebook opener, plotting style, the runner, the smoke copy, the generated files
+(dvc.yaml, params.yaml, README table), the report and benchmark timing. Nothing runs on import."""

@@ -1,0 +1,63 @@
+"""The one call every notebook opens with: id, validated parameters, ledger, generator, tables.
+
+    nb = notebook.start("<paper>/<stem>", globals())
+    cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
+    ...
+    nb.save_figure(fig, "panel")
+    nb.finish()          # writes the claims; the cell shows them as a table
+
+`start` validates what the parameters cell (or papermill) left in the namespace, checks that the
+data the paper's declaration says the notebook reads is present, and makes the tables folder.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+import numpy as np
+
+from lib.companion import claims, papers, params, paths, plotting
+
+
+@dataclass
+class Notebook:
+    """What a running notebook needs from the companion, built once by `start`."""
+
+    id: str
+    cfg: params.NotebookParams
+    ledger: claims.Ledger
+    rng: np.random.Generator
+    tables: Path
+
+    @property
+    def paper(self) -> str:
+        return paths.split_notebook(self.id)[0]
+
+    def save_figure(self, fig, panel: str | None = None) -> list[Path]:
+        """Write <stem>[_<panel>].png and .pdf into this notebook's figures folder."""
+        return plotting.save_figure(fig, self.id, panel)
+
+    def finish(self) -> claims.Ledger:
+        """Write the claims file and return the ledger (it renders as a table in the lab)."""
+        self.ledger.write()
+        return self.ledger
+
+
+def check_inputs(notebook: str) -> None:
+    """Refuse to start when a data folder the declaration lists for the notebook is missing."""
+    for folder in papers.notebook_entry(notebook).data:
+        path = paths.DATA / folder
+        if not path.exists():
+            raise FileNotFoundError(f"{notebook} reads data/{folder}, which is missing: run "
+                                    "`dvc pull data.dvc` (make data)")
+
+
+def start(notebook: str, namespace: Mapping[str, Any]) -> Notebook:
+    """Validate the parameters in `namespace`, check inputs, open the ledger and tables folder."""
+    cfg = params.from_namespace(notebook, namespace)
+    check_inputs(notebook)
+    tables = paths.tables_dir(notebook)
+    tables.mkdir(parents=True, exist_ok=True)
+    return Notebook(notebook, cfg, claims.Ledger(notebook, cfg), np.random.default_rng(cfg.seed),
+                    tables)

@@ -1,0 +1,165 @@
+"""The papers' declarations, `notebooks/<paper>/paper.yaml`: the one place a paper is described.
+
+Each declares its short name, title, authors, arXiv id and its notebooks in reading order, with
+the schema class of each notebook's parameters, the data it reads, the figures it saves (one
+caption line each) and the tables DVC may plot. Everything that spans papers is derived from
+these files: the notebook stages of dvc.yaml, params.yaml, the README's figure table, the
+report's paper list, the smoke list (see `lib.companion.generate`).
+"""
+from __future__ import annotations
+
+import functools
+import importlib
+import re
+from pathlib import Path
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from lib.companion import paths
+
+DECLARATION = "paper.yaml"
+NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+STEM = re.compile(r"^\d\d_[a-z0-9_]+$")
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Figure(Strict):
+    """One saved figure: <stem>[_<panel>].png and .pdf, and the caption line the README shows."""
+
+    name: str = Field(description="file stem: the notebook stem, or <stem>_<panel>")
+    caption: str = Field(min_length=3)
+
+
+class Plot(Strict):
+    """A table of the notebook that `dvc plots show` draws (a DVC top-level plot)."""
+
+    table: str = Field(description="file under the notebook's tables folder")
+    x: str
+    y: list[str] = Field(min_length=1)
+    title: str
+    template: str = "linear"
+
+
+class NotebookEntry(Strict):
+    """One notebook of a paper, in reading order."""
+
+    stem: str
+    params: str = Field(description="class name in lib/<paper>/schema.py")
+    figures: list[Figure] = Field(default_factory=list)
+    data: list[str] = Field(default_factory=list, description="paths under data/ it reads")
+    plots: list[Plot] = Field(default_factory=list)
+
+    @field_validator("stem")
+    @classmethod
+    def _stem(cls, value: str) -> str:
+        if not STEM.match(value):
+            raise ValueError(f"stem {value!r} must look like NN_<what_it_shows> "
+                             "(two digits, then lower-case letters, digits and _)")
+        return value
+
+
+class Paper(Strict):
+    """A paper's declaration."""
+
+    short: str
+    title: str
+    authors: list[str] = Field(min_length=1)
+    arxiv: str
+    notebooks: list[NotebookEntry] = Field(min_length=1)
+
+    @field_validator("short")
+    @classmethod
+    def _short(cls, value: str) -> str:
+        if not NAME.match(value):
+            raise ValueError(f"short name {value!r} must be a Python identifier in lower case")
+        return value
+
+    @property
+    def citation(self) -> str:
+        """'Tyurin, *Title* (arXiv N)', as the README and report show it."""
+        return f"{', '.join(self.authors)}, *{self.title}* (arXiv {self.arxiv})"
+
+    def notebook_ids(self) -> list[str]:
+        return [f"{self.short}/{nb.stem}" for nb in self.notebooks]
+
+
+class DeclarationError(ValueError):
+    """A paper.yaml is missing, malformed or disagrees with the files it describes."""
+
+
+def declaration_file(paper: str, root: Path | None = None) -> Path:
+    return (root or paths.ROOT) / "notebooks" / paper / DECLARATION
+
+
+def read(path: Path) -> Paper:
+    """Parse and validate one declaration; errors name the file and the bad key."""
+    try:
+        raw = yaml.safe_load(path.read_text())
+    except yaml.YAMLError as err:
+        raise DeclarationError(f"{path}: not valid YAML: {err}") from None
+    try:
+        paper = Paper(**(raw or {}))
+    except ValidationError as err:
+        lines = [f"{path}: invalid declaration:"]
+        lines += [f"  {'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in err.errors()]
+        raise DeclarationError("\n".join(lines)) from None
+    if paper.short != path.parent.name:
+        raise DeclarationError(f"{path}: short = {paper.short!r} but the folder is "
+                               f"{path.parent.name!r}; they must agree")
+    return paper
+
+
+@functools.cache
+def all_papers(root: Path | None = None) -> tuple[Paper, ...]:
+    """Every declared paper, in the order of `order` in notebooks/papers.yaml, then by name."""
+    root = root or paths.ROOT
+    found = sorted((root / "notebooks").glob(f"*/{DECLARATION}"))
+    order_file = root / "notebooks" / "papers.yaml"
+    order = (yaml.safe_load(order_file.read_text()) or {}).get("order", []) \
+        if order_file.exists() else []
+    rank = {name: i for i, name in enumerate(order)}
+    papers = [read(f) for f in found]
+    return tuple(sorted(papers, key=lambda p: (rank.get(p.short, len(rank)), p.short)))
+
+
+def names() -> tuple[str, ...]:
+    """Short names of the declared papers, in order."""
+    return tuple(p.short for p in all_papers())
+
+
+def paper(short: str) -> Paper:
+    for p in all_papers():
+        if p.short == short:
+            return p
+    raise DeclarationError(f"no paper {short!r} is declared; declared: {list(names())} "
+                           f"(add notebooks/{short}/{DECLARATION})")
+
+
+def notebook_entry(notebook: str) -> NotebookEntry:
+    """The declaration of one notebook "<paper>/<stem>"."""
+    short, _, stem = notebook.partition("/")
+    for entry in paper(short).notebooks:
+        if entry.stem == stem:
+            return entry
+    raise DeclarationError(f"notebook {notebook!r} is not declared in "
+                           f"notebooks/{short}/{DECLARATION}")
+
+
+def all_notebooks() -> list[str]:
+    """Every declared notebook id, papers in order, notebooks in reading order."""
+    return [nid for p in all_papers() for nid in p.notebook_ids()]
+
+
+def schema_class(notebook: str):
+    """The pydantic class that the declaration names for the notebook's parameters."""
+    short, _, _ = notebook.partition("/")
+    name = notebook_entry(notebook).params
+    module = importlib.import_module(f"lib.{short}.schema")
+    if not hasattr(module, name):
+        raise DeclarationError(f"notebooks/{short}/{DECLARATION}: {notebook} names params class "
+                               f"{name!r}, which lib/{short}/schema.py does not define")
+    return getattr(module, name)
