@@ -1,4 +1,5 @@
 # Two commands: `make repro` regenerates every result, `make test` checks everything.
+# `make repro PAPER=<paper>` / `make test PAPER=<paper>` do the same for one paper.
 # Uses the active virtualenv or conda env when there is one, otherwise creates .venv.
 
 ifdef VIRTUAL_ENV
@@ -15,7 +16,18 @@ STAMP := $(BIN)/.companion-installed
 # DVC stages and notebook kernels run `python`: make it the environment's, active or not
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: setup data repro test path unit nbval report-smoke browser chromium report lab bench clean
+# One paper or all: its DVC stages, its unit tests, its notebooks under nbval.
+ifdef PAPER
+  STAGES := $(shell $(PY) -c "from lib.companion import papers; print(' '.join(n.replace('/', '-', 1) for n in papers.paper('$(PAPER)').notebook_ids()))" 2>/dev/null)
+  UNIT_TESTS := tests/$(PAPER)
+  SMOKE_ARGS := --paper $(PAPER)
+else
+  STAGES :=
+  UNIT_TESTS := tests
+  SMOKE_ARGS :=
+endif
+
+.PHONY: setup data repro test path lint generated unit nbval report-smoke browser chromium report lab bench sync clean
 
 setup: $(STAMP)
 
@@ -28,21 +40,33 @@ data: setup
 	$(DVC) pull --quiet data.dvc
 
 repro: data
-	$(DVC) repro
+	@test -z "$(PAPER)" -o -n "$(STAGES)" || { echo "PAPER=$(PAPER) is not a declared paper (notebooks/<paper>/paper.yaml)"; exit 2; }
+	$(DVC) repro $(STAGES)
+	$(if $(PAPER),$(PY) -m lib.companion.claims && $(PY) -m lib.companion.report)
 	@echo "report: results/report/index.html   claims: results/CLAIMS.md"
 
-test: data path unit nbval report-smoke browser
+test: data path lint generated unit nbval report-smoke browser
 
 # what `dvc repro` stages will run as `python` must import the project (fails without a venv on PATH)
 path: setup
 	@python -c "import lib.companion.runner, dvc" || { echo "'python' on PATH cannot import the project"; exit 1; }
 
+lint: setup
+	$(BIN)/ruff check .
+
+# params.yaml, dvc.yaml, the README's tables and the parameters cells are derived: stale means `make sync`
+generated: setup
+	$(PY) -m lib.companion.generate --check
+
+sync: setup
+	$(PY) -m lib.companion.generate --write
+
 unit: setup
-	$(PY) -m pytest tests --ignore=tests/report -q -p no:cacheprovider
-	$(PY) -m pytest tests/report -q -p no:cacheprovider -k "not browser"
+	$(PY) -m pytest $(UNIT_TESTS) --ignore=tests/report -q -p no:cacheprovider
+	$(if $(PAPER),,$(PY) -m pytest tests/report -q -p no:cacheprovider -k "not browser")
 
 nbval: setup
-	$(PY) -m lib.companion.smoke $(SMOKE)
+	$(PY) -m lib.companion.smoke $(SMOKE) $(SMOKE_ARGS)
 	$(PY) -m pytest -q -p no:cacheprovider --nbval-lax --nbval-current-env $(SMOKE)/*.ipynb
 
 report-smoke: setup

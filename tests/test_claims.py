@@ -24,9 +24,34 @@ def test_exact_pass_and_fail(ledger):
 
 def test_bound_edges_are_inclusive(ledger):
     assert ledger.bound("b", "x in [0, 1]", source="s", provenance="derived", measured=1.0,
-                        lower=0.0, upper=1.0).status == "pass"
+                        lower=0.0, upper=1.0, why="a probability").status == "pass"
     with pytest.raises(claims.ClaimFailed):
-        ledger.bound("c", "x <= 1", source="s", provenance="derived", measured=1.5, upper=1.0)
+        ledger.bound("c", "x <= 1", source="s", provenance="derived", measured=1.5, upper=1.0,
+                     why="a probability")
+
+
+def test_bound_needs_its_why(ledger):
+    with pytest.raises(ValueError, match="say why the bounds"):
+        ledger.bound("b", "x <= 1", source="s", provenance="derived", measured=0.5, upper=1.0,
+                     why=" ")
+
+
+def test_skip_is_recorded_with_its_reason(ledger):
+    c = ledger.skip("k", "a large-d check", source="s", provenance="derived", kind="bound",
+                    expected="[0, 1]", reason="smoke stops at d = 64")
+    assert (c.status, c.measured) == ("skipped", "not checked: smoke stops at d = 64")
+    with pytest.raises(ValueError, match="needs its reason"):
+        ledger.skip("k2", "x", source="s", provenance="derived", kind="exact", expected=1,
+                    reason="")
+
+
+def test_claims_render_as_html_rows(ledger):
+    c = ledger.exact("a", "1 < 2 & so on", source="s", provenance="derived", expected=1,
+                     measured=1)
+    row = c._repr_html_()
+    assert "<table>" in row and "gd_perceptron.a" in row and "1 &lt; 2 &amp; so on" in row
+    assert ledger._repr_html_().count("<tr>") == 2  # header and one claim
+    assert "pass 1" in ledger._repr_html_()
 
 
 def test_statistical_failure_is_recorded_not_raised(ledger):
@@ -54,6 +79,6 @@ def test_merge_writes_json_markdown_and_summary(ledger):
                        holds=False)
     ledger.write()
     summary = claims.merge()
-    assert summary == {"gd_perceptron": {"pass": 1, "fail": 1, "deviation": 0}}
+    assert summary == {"gd_perceptron": {"pass": 1, "fail": 1, "deviation": 0, "skipped": 0}}
     md = paths.ledger_files()["markdown"].read_text()
     assert "| pass | `gd_perceptron.a` |" in md and "## gd_perceptron" in md

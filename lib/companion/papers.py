@@ -91,8 +91,8 @@ class DeclarationError(ValueError):
     """A paper.yaml is missing, malformed or disagrees with the files it describes."""
 
 
-def declaration_file(paper: str, root: Path | None = None) -> Path:
-    return (root or paths.ROOT) / "notebooks" / paper / DECLARATION
+def declaration_file(paper: str) -> Path:
+    return paths.NOTEBOOKS / paper / DECLARATION
 
 
 def read(path: Path) -> Paper:
@@ -114,29 +114,30 @@ def read(path: Path) -> Paper:
 
 
 @functools.cache
-def all_papers(root: Path | None = None) -> tuple[Paper, ...]:
-    """Every declared paper, in the order of `order` in notebooks/papers.yaml, then by name."""
-    root = root or paths.ROOT
-    found = sorted((root / "notebooks").glob(f"*/{DECLARATION}"))
-    order_file = root / "notebooks" / "papers.yaml"
+def names() -> tuple[str, ...]:
+    """Short names of the declared papers, in reading order (notebooks/papers.yaml's `order`,
+    then the others by name): the folders of notebooks/ that hold a paper.yaml."""
+    found = sorted(p.parent.name for p in paths.NOTEBOOKS.glob(f"*/{DECLARATION}"))
+    order_file = paths.NOTEBOOKS / "papers.yaml"
     order = (yaml.safe_load(order_file.read_text()) or {}).get("order", []) \
         if order_file.exists() else []
     rank = {name: i for i, name in enumerate(order)}
-    papers = [read(f) for f in found]
-    return tuple(sorted(papers, key=lambda p: (rank.get(p.short, len(rank)), p.short)))
+    return tuple(sorted(found, key=lambda name: (rank.get(name, len(rank)), name)))
 
 
-def names() -> tuple[str, ...]:
-    """Short names of the declared papers, in order."""
-    return tuple(p.short for p in all_papers())
+def all_papers() -> tuple[Paper, ...]:
+    """Every declared paper, in reading order."""
+    return tuple(paper(name) for name in names())
 
 
+@functools.cache
 def paper(short: str) -> Paper:
-    for p in all_papers():
-        if p.short == short:
-            return p
-    raise DeclarationError(f"no paper {short!r} is declared; declared: {list(names())} "
-                           f"(add notebooks/{short}/{DECLARATION})")
+    """One paper's declaration, read from its own file only (a notebook depends on no other)."""
+    path = declaration_file(short)
+    if not path.exists():
+        raise DeclarationError(f"no paper {short!r} is declared; declared: {list(names())} "
+                               f"(add notebooks/{short}/{DECLARATION})")
+    return read(path)
 
 
 def notebook_entry(notebook: str) -> NotebookEntry:

@@ -1,6 +1,12 @@
-"""Load and validate params.yaml: one schema, clear errors, before any compute.
+"""Parameters: declared once in each paper's schema, written to params.yaml, validated before compute.
 
-Layout of params.yaml (see the file itself for the reasons behind each value):
+The source of every parameter is its field in `lib/<paper>/schema.py`: type, range, default
+(the `default` profile) and the reason for it, `param(default, why, **range)`; a class's `SMOKE`
+and `PAPER` dicts override single keys, each with its reason. `python -m lib.companion.generate`
+writes params.yaml and every notebook's parameters cell from them (a test fails on a stale copy).
+DVC and the runner read params.yaml, so `dvc exp run -S` and `dvc params diff` work on it.
+
+Layout of params.yaml:
 
     profile: default          # smoke | default | paper
     seed: 0
@@ -10,25 +16,32 @@ Layout of params.yaml (see the file itself for the reasons behind each value):
         smoke: {<key>: <value>}   # overrides, one comment per change
         paper: {<key>: <value>}
 
-Each paper's `lib/<paper>/schema.py` declares `SECTIONS = {stem: pydantic model}`. Unknown keys,
+The paper's declaration (notebooks/<paper>/paper.yaml) names each notebook's schema class. Unknown keys,
 wrong types and out-of-range values raise `ParamsError` naming the key path, the value and what is
 allowed. `python -m lib.companion.params --check` validates every notebook under every profile.
 """
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from pathlib import Path
-from typing import Any, Literal, Mapping
+from typing import Any, ClassVar, Literal, Mapping
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from lib.companion import paths
+from lib.companion import papers, paths
 
 PROFILES = ("smoke", "default", "paper")
-TOP_KEYS = ("profile", "seed", *paths.PAPERS)
+Overrides = dict[str, tuple[Any, str]]
+
+
+def param(default: Any, why: str, **constraints: Any) -> Any:
+    """A parameter's one declaration: its default, the reason for it, its range (pydantic's
+    ge, le, min_length, ...)."""
+    if not why.strip():
+        raise ValueError("every parameter needs its reason (why)")
+    return Field(default, description=why, **constraints)
 
 
 class ParamsError(ValueError):
@@ -39,18 +52,28 @@ class NotebookParams(BaseModel):
     """Keys every notebook takes; each notebook's schema extends this."""
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-    profile: Literal["smoke", "default", "paper"] = "default"
-    seed: int = Field(0, ge=0, description="every random draw derives from this")
+    SMOKE: ClassVar[Overrides] = {}
+    PAPER: ClassVar[Overrides] = {}
+    profile: Literal["smoke", "default", "paper"] = param("default", "smoke | default | paper")
+    seed: int = param(0, "every random draw derives from this", ge=0)
+
+    @classmethod
+    def overrides(cls, profile: str) -> Overrides:
+        """The profile's {key: (value, why)} overrides of the defaults (none for `default`)."""
+        return {"smoke": cls.SMOKE, "paper": cls.PAPER}.get(profile, {})
+
+    @classmethod
+    def section_keys(cls) -> list[str]:
+        """The keys of the notebook's own section (profile and seed are top-level)."""
+        return [k for k in cls.model_fields if k not in ("profile", "seed")]
 
 
 def schema_for(notebook: str) -> type[NotebookParams]:
-    """The pydantic model of a notebook's parameters, from lib/<paper>/schema.py."""
-    paper, stem = paths.split_notebook(notebook)
-    sections = importlib.import_module(f"lib.{paper}.schema").SECTIONS
-    if stem not in sections:
-        raise ParamsError(f"notebook {notebook!r} has no schema; lib/{paper}/schema.py knows "
-                          f"{sorted(sections)}")
-    return sections[stem]
+    """The pydantic model of a notebook's parameters: the class its paper's declaration names."""
+    try:
+        return papers.schema_class(notebook)
+    except papers.DeclarationError as err:
+        raise ParamsError(str(err)) from None
 
 
 def read_file(path=None) -> dict[str, Any]:
@@ -60,9 +83,10 @@ def read_file(path=None) -> dict[str, Any]:
         raw = yaml.safe_load(fh) or {}
     if not isinstance(raw, dict):
         raise ParamsError(f"{path}: the top level must be a mapping, got {type(raw).__name__}")
+    top_keys = ("profile", "seed", *papers.names())
     for key in raw:
-        if key not in TOP_KEYS:
-            raise ParamsError(f"{path}: unknown top-level key {key!r}; allowed: {list(TOP_KEYS)}")
+        if key not in top_keys:
+            raise ParamsError(f"{path}: unknown top-level key {key!r}; allowed: {list(top_keys)}")
     if raw.get("profile", "default") not in PROFILES:
         raise ParamsError(f"{path}: profile = {raw['profile']!r}; allowed: {list(PROFILES)}")
     seed = raw.get("seed", 0)
@@ -139,7 +163,7 @@ def from_namespace(notebook: str, namespace: Mapping[str, Any]) -> NotebookParam
 
 def notebooks_in_file(raw: Mapping[str, Any]) -> list[str]:
     """Every notebook id that has a section in params.yaml."""
-    return [f"{paper}/{stem}" for paper in paths.PAPERS for stem in (raw.get(paper) or {})]
+    return [f"{paper}/{stem}" for paper in papers.names() for stem in (raw.get(paper) or {})]
 
 
 def check_all(path=None) -> list[str]:

@@ -11,7 +11,6 @@ DATA = ROOT / "data"
 RESULTS = ROOT / "results"
 NOTEBOOKS = ROOT / "notebooks"
 PARAMS_FILE = ROOT / "params.yaml"
-PAPERS = ("gd_perceptron", "equivariance", "linear_rnns")
 
 
 def split_notebook(notebook: str) -> tuple[str, str]:
@@ -19,8 +18,10 @@ def split_notebook(notebook: str) -> tuple[str, str]:
     paper, sep, stem = notebook.partition("/")
     if not sep or not stem or "/" in stem:
         raise ValueError(f"notebook id {notebook!r} must look like '<paper>/<stem>'")
-    if paper not in PAPERS:
-        raise ValueError(f"notebook id {notebook!r}: paper {paper!r} is not one of {PAPERS}")
+    from lib.companion import papers  # the declarations say which papers exist
+    if paper not in papers.names():
+        raise ValueError(f"notebook id {notebook!r}: paper {paper!r} is not one of "
+                         f"{papers.names()} (declared in notebooks/<paper>/paper.yaml)")
     return paper, stem
 
 

@@ -1,6 +1,6 @@
 """Prepare a throwaway smoke-profile copy of the project for nbval (`make test`).
 
-    python -m lib.companion.smoke build/smoke
+    python -m lib.companion.smoke build/smoke [--paper PAPER]
 
 Copies lib/, notebooks/, data/ and params.yaml (with `profile: smoke`) into the target, then writes
 each notebook with the smoke parameters injected (papermill prepare-only) at the copy's root as
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import yaml
 
-from lib.companion import params, paths
+from lib.companion import papers, params, paths
 
 COPIED = ("lib", "notebooks", "data")
 
@@ -34,12 +34,19 @@ def make_copy(target: Path) -> Path:
     return target
 
 
-def prepare(target: Path) -> list[Path]:
-    """Write every notebook with smoke parameters injected; return the prepared paths."""
+def smoke_list(paper: str | None = None) -> list[str]:
+    """The notebooks nbval runs: every declared one, or one paper's."""
+    if paper is not None and paper not in papers.names():
+        raise SystemExit(f"--paper {paper!r}: not a declared paper; declared: {list(papers.names())}")
+    return [n for n in papers.all_notebooks() if paper is None or n.startswith(paper + "/")]
+
+
+def prepare(target: Path, paper: str | None = None) -> list[Path]:
+    """Write each notebook with smoke parameters injected; return the prepared paths."""
     from lib.companion import runner
 
     prepared = []
-    for notebook in params.notebooks_in_file(params.read_file()):
+    for notebook in smoke_list(paper):
         out = target / f"{notebook.replace('/', '__')}.ipynb"
         if runner.run(paths.notebook_source(notebook), out, "smoke", {}, prepare_only=True):
             raise RuntimeError(f"could not prepare {notebook}")
@@ -48,11 +55,14 @@ def prepare(target: Path) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m lib.companion.smoke", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m lib.companion.smoke",
+                                     description=__doc__.split("\n")[0])
     parser.add_argument("target", type=Path)
+    parser.add_argument("--paper", help="only this paper's notebooks (default: every paper)")
     args = parser.parse_args(argv)
+    smoke_list(args.paper)  # refuse an unknown paper before copying anything
     target = make_copy(args.target.resolve())
-    for out in prepare(target):
+    for out in prepare(target, args.paper):
         print(out.relative_to(paths.ROOT) if out.is_relative_to(paths.ROOT) else out)
     return 0
 

@@ -5,7 +5,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from lib.companion.params import NotebookParams
+from lib.companion.params import NotebookParams, param
 
 PosInt = Annotated[int, Field(ge=1)]
 Tol = Annotated[float, Field(gt=0, le=1.0)]
@@ -14,151 +14,210 @@ Tol = Annotated[float, Field(gt=0, le=1.0)]
 class LinearWarmup(NotebookParams):
     """00_linear_warmup: E0, linear networks with continuous latent group GL(r)."""
 
-    n: Annotated[int, Field(ge=3)]                                   # C_n acts on R^n
-    freqs: list[Annotated[int, Field(ge=0)]] = Field(min_length=1)   # kept Fourier modes
-    inflate_extra: PosInt                                            # extra non-invariant rows
-    rankdef_extra: PosInt                                            # extra rows beyond n
-    tol: Tol                                                         # float64 exact-check atol
+    n: Annotated[int, Field(ge=3)] = param(8, "C_8 acting on R^8 by cyclic shifts (spec §4 E0)")
+    freqs: list[Annotated[int, Field(ge=0)]] = param(
+        [0, 1], "kept Fourier modes {0, ±1}: rank 3", min_length=1)
+    inflate_extra: PosInt = param(2, "inner units with random rows, zero outgoing weights")
+    rankdef_extra: PosInt = param(7, "inner width r + 7 > n: W_1 loses full row rank")
+    tol: Tol = param(1e-10, "float64 exact-check tolerance (spec §5.4)")
+    SMOKE = {
+        "n": (6, "smaller group; rank 3 + 2 extra rows stays below n"),
+    }
 
 
 class PlantedRecovery(NotebookParams):
     """01_planted_recovery: E1, planted equivariant tanh/ReLU MLPs recovered after scrambling."""
 
-    grid: Annotated[int, Field(ge=2)]                  # D_4 and Z_2 act on grid x grid images
-    cyclic_n: Annotated[int, Field(ge=2)]              # C_n on R^n
-    channels: list[PosInt] = Field(min_length=1)       # regular channels per hidden layer
-    n_samples: Annotated[int, Field(ge=16)]            # inputs for functional checks
-    tol: Tol                                           # layerwise / residual tolerance
-
-
-SECTIONS = {"00_linear_warmup": LinearWarmup, "01_planted_recovery": PlantedRecovery}
+    grid: Annotated[int, Field(ge=2)] = param(
+        4, "D_4 and Z_2 act on 4x4 images (spec §3.3 prototype)")
+    cyclic_n: Annotated[int, Field(ge=2)] = param(8, "C_8 on R^8")
+    channels: list[PosInt] = param(
+        [2, 1], "regular channels per hidden layer: widths 16, 8 for D_4", min_length=1)
+    n_samples: Annotated[int, Field(ge=16)] = param(2000, "inputs for end-to-end checks")
+    tol: Tol = param(1e-10, "float64 tolerance for residuals and layerwise errors (spec §4 E1)")
+    SMOKE = {
+        "grid": (3, "9-pixel images: smaller matching problems"),
+        "channels": ([1, 1], "one channel per layer"),
+        "n_samples": (200, "fewer inputs"),
+    }
 
 
 class FibresCanonical(NotebookParams):
     """02_fibres_canonical_forms: E2, canonical forms, irreducibility, Jacobian-rank fibres."""
 
-    n_random: PosInt
-    canon_widths: list[PosInt] = Field(min_length=3)
-    arch: list[PosInt] = Field(min_length=3)
-    draws: PosInt
-    n_points: Annotated[int, Field(ge=20)]
-    relu_arch: list[PosInt] = Field(min_length=3)
-    relu_draws: Annotated[int, Field(ge=2)]
-    relu_scales: list[Annotated[float, Field(gt=0)]] = Field(min_length=2)
-    linear_nobias: list[PosInt] = Field(min_length=3, max_length=3)
-    tol: Tol
-
-
-SECTIONS["02_fibres_canonical_forms"] = FibresCanonical
+    n_random: PosInt = param(100, "random latent symmetries applied per net (spec §4 E2)")
+    canon_widths: list[PosInt] = param(
+        [16, 12, 8, 4], "nets whose canonical forms are compared", min_length=3)
+    arch: list[PosInt] = param([3, 4, 3, 2], "spec §2.2 architecture (39 parameters)", min_length=3)
+    draws: PosInt = param(10, "random parameter draws per activation")
+    n_points: Annotated[int, Field(ge=20)] = param(500, "Gaussian inputs for the Jacobian")
+    relu_arch: list[PosInt] = param(
+        [4, 8, 8, 2], "spec §2.2 ReLU histogram architecture (16 hidden)", min_length=3)
+    relu_draws: Annotated[int, Field(ge=2)] = param(20, "draws for the ReLU histogram (spec: 20)")
+    relu_scales: list[Annotated[float, Field(gt=0)]] = param(
+        [1.0, 2.0, 4.0, 8.0], "input standard deviations scanned", min_length=2)
+    linear_nobias: list[PosInt] = param(
+        [5, 3, 4], "(d_0, r, d_2): fibre dimension r^2", min_length=3, max_length=3)
+    tol: Tol = param(1e-10, "float64 tolerance for canonical-form agreement")
+    SMOKE = {
+        "n_random": (5, "a few orbit elements exercise the same code"),
+        "draws": (2, "two draws per activation"),
+        "n_points": (150, "smaller Jacobians"),
+        "relu_draws": (4, "tiny histogram"),
+        "relu_scales": ([2.0, 8.0], "two scales"),
+    }
 
 
 class Counterexamples(NotebookParams):
     """03_counterexamples: E3, dead / duplicate / bypass / stabilizer counterexamples."""
 
-    grid: Annotated[int, Field(ge=2)]
-    channels: list[PosInt] = Field(min_length=2)
-    split: Annotated[float, Field(gt=0, lt=1)]
-    n_directions: Annotated[int, Field(ge=4)]
-    n_fit: Annotated[int, Field(ge=100)]
-    n_eval: Annotated[int, Field(ge=50)]
-    tol: Tol
-    lv_tol: Tol
-
-
-SECTIONS["03_counterexamples"] = Counterexamples
+    grid: Annotated[int, Field(ge=2)] = param(4, "D_4 / mirror act on 4x4 images (spec §3.3)")
+    channels: list[PosInt] = param([2, 1], "planted base network widths 16, 8", min_length=2)
+    split: Annotated[float, Field(gt=0, lt=1)] = param(
+        0.3, "uneven split of the duplicated unit (spec: 0.7 / 0.3)")
+    n_directions: Annotated[int, Field(ge=4)] = param(16, "random bypass directions (>= grid^2)")
+    n_fit: Annotated[int, Field(ge=100)] = param(4000, "LV fit sample (>= 50 x width, spec §5.6)")
+    n_eval: Annotated[int, Field(ge=50)] = param(2000, "LV evaluation sample")
+    tol: Tol = param(1e-10, "float64 tolerance for exact checks")
+    lv_tol: Tol = param(1e-08, "LV residual counted as exact (least squares, collinear features)")
+    SMOKE = {
+        "n_fit": (1000, "smaller least-squares problems"),
+        "n_eval": (300, "smaller, so the smoke run takes seconds"),
+    }
 
 
 class TeacherStudent(NotebookParams):
     """Keys shared by the teacher-student training notebooks (E4, E5)."""
 
-    grid: Annotated[int, Field(ge=2)]
-    teacher_channels: list[PosInt] = Field(min_length=1)
-    steps: PosInt
-    lr: Annotated[float, Field(gt=0, le=1.0)]
-    batch: PosInt
-    n_train: Annotated[int, Field(ge=64)]
-    n_test: Annotated[int, Field(ge=100)]
-    n_fit: Annotated[int, Field(ge=100)]
-    log_every: PosInt
+    grid: Annotated[int, Field(ge=2)] = param(4, "D_4 on 4x4 images")
+    teacher_channels: list[PosInt] = param(
+        [2, 1], "planted teacher widths 16, 8 (spec §4 E4)", min_length=1)
+    steps: PosInt = param(3000, "Adam steps")
+    lr: Annotated[float, Field(gt=0, le=1.0)] = param(
+        0.03, "spec's 3e-3 stalls at rel. MSE 1e-2 in our runs")
+    batch: PosInt = param(256, "minibatch size")
+    n_train: Annotated[int, Field(ge=64)] = param(
+        4096, "training inputs per student before augmentation (spec)")
+    n_test: Annotated[int, Field(ge=100)] = param(4096, "fresh isotropic inputs for the metrics")
+    n_fit: Annotated[int, Field(ge=100)] = param(4000, "LV fit sample, at least 50 x width")
+    log_every: PosInt = param(250, "checkpoint spacing (spec: every 250 steps)")
 
 
 class TrainingEmergence(TeacherStudent):
     """04_training_emergence: E4, teacher–student emergence of layerwise equivariance."""
 
-    n_seeds: Annotated[int, Field(ge=2)]
-    fit_ok: Annotated[float, Field(gt=0)]
-    lv_ok: Annotated[float, Field(gt=0)]
-    control_min: Annotated[float, Field(gt=0)]
-    wide_widths: list[PosInt] = Field(min_length=1)
-    penalty: Annotated[float, Field(gt=0)]
-
-
-SECTIONS["04_training_emergence"] = TrainingEmergence
+    n_seeds: Annotated[int, Field(ge=2)] = param(
+        3, "students per condition (spec: 5; 2-core budget)")
+    fit_ok: Annotated[float, Field(gt=0)] = param(
+        0.001, "relative MSE counted as a good fit (spec §4 E4)")
+    lv_ok: Annotated[float, Field(gt=0)] = param(
+        0.03, "layer-1 LV error counted as equivariant (spec §4 E4)")
+    control_min: Annotated[float, Field(gt=0)] = param(
+        0.3, "controls must exceed this (spec §4 E4)")
+    wide_widths: list[PosInt] = param(
+        [32, 16], "over-parameterized students (spec §4 E4), iso+aug only", min_length=1)
+    penalty: Annotated[float, Field(gt=0)] = param(
+        1.0, "soft equivariance loss weight, condition (e) (spec's lambda unknown)")
+    SMOKE = {
+        "n_seeds": (2, "two students per condition"),
+        "steps": (100, "a few steps exercise the whole pipeline"),
+        "n_train": (256, "small data"),
+        "n_test": (500, "smaller, so the smoke run takes seconds"),
+        "n_fit": (500, "smaller, so the smoke run takes seconds"),
+        "log_every": (50, "smaller, so the smoke run takes seconds"),
+    }
 
 
 class ActivationComparison(TeacherStudent):
     """05_activation_comparison: E5, tanh vs ReLU vs GELU students."""
 
-    n_seeds: PosInt
-    tol: Tol
-
-
-SECTIONS["05_activation_comparison"] = ActivationComparison
+    n_seeds: PosInt = param(3, "students per activation and target")
+    tol: Tol = param(1e-10, "float64 tolerance for the target's exact equivariance")
+    log_every: PosInt = param(500, "checkpoint spacing")
+    SMOKE = {
+        "n_seeds": (1, "one student per activation and target"),
+        "steps": (100, "a few steps exercise the pipeline"),
+        "n_train": (256, "smaller, so the smoke run takes seconds"),
+        "n_test": (500, "smaller, so the smoke run takes seconds"),
+        "n_fit": (500, "smaller, so the smoke run takes seconds"),
+        "log_every": (50, "smaller, so the smoke run takes seconds"),
+    }
 
 
 class MirrorFashion(NotebookParams):
     """06_mirror_fashion_mnist: E6, soft mirror loss on Fashion-MNIST MLPs (exploratory)."""
 
-    n_train: Annotated[int, Field(ge=100, le=20000)]
-    n_test: Annotated[int, Field(ge=50, le=5000)]
-    n_seeds: PosInt
-    steps: Annotated[int, Field(ge=2)]
-    lr: Annotated[float, Field(gt=0, le=1.0)]
-    batch: PosInt
-    lam: Annotated[float, Field(ge=0)]
-    n_fit: Annotated[int, Field(ge=100)]
-    n_eval: Annotated[int, Field(ge=50)]
-
-
-SECTIONS["06_mirror_fashion_mnist"] = MirrorFashion
+    n_train: Annotated[int, Field(ge=100, le=20000)] = param(
+        5000, "training images (of the 25 000 bundled)")
+    n_test: Annotated[int, Field(ge=50, le=5000)] = param(2000, "held-out images")
+    n_seeds: PosInt = param(1, "models per first activation")
+    steps: Annotated[int, Field(ge=2)] = param(1500, "Adam steps per task")
+    lr: Annotated[float, Field(gt=0, le=1.0)] = param(0.003, "Adam learning rate, cosine decay")
+    batch: PosInt = param(256, "minibatch size")
+    lam: Annotated[float, Field(ge=0)] = param(
+        1.0, "weight of the soft mirror loss (paper's value unknown)")
+    n_fit: Annotated[int, Field(ge=100)] = param(4000, "LV fit sample, at least 50 x 64 units")
+    n_eval: Annotated[int, Field(ge=50)] = param(2000, "LV evaluation sample")
+    SMOKE = {
+        "n_train": (300, "tiny data"),
+        "n_test": (200, "smaller, so the smoke run takes seconds"),
+        "steps": (20, "a few steps exercise the pipeline"),
+        "n_fit": (300, "smaller, so the smoke run takes seconds"),
+        "n_eval": (200, "smaller, so the smoke run takes seconds"),
+    }
 
 
 class AttentionHeads(NotebookParams):
     """07_attention_heads: E7, planted Z_2-equivariant MHSA, head permutation recovery."""
 
-    d: Annotated[int, Field(ge=3)]
-    d_head: Annotated[int, Field(ge=2)]
-    n_tokens: Annotated[int, Field(ge=3)]
-    n_seq: PosInt
-    n_scrambles: PosInt
-    tol: Tol
-
-
-SECTIONS["07_attention_heads"] = AttentionHeads
+    d: Annotated[int, Field(ge=3)] = param(6, "token feature dimension (spec §4 E7)")
+    d_head: Annotated[int, Field(ge=2)] = param(2, "head dimension")
+    n_tokens: Annotated[int, Field(ge=3)] = param(
+        5, "tokens per sequence, at least 3 for identifiability")
+    n_seq: PosInt = param(200, "random sequences for the functional checks")
+    n_scrambles: PosInt = param(20, "independent scramblings of the planted heads")
+    tol: Tol = param(1e-10, "float64 tolerance")
+    SMOKE = {
+        "n_seq": (20, "fewer sequences"),
+        "n_scrambles": (3, "a few scramblings"),
+    }
 
 
 class Stability(NotebookParams):
     """08_stability: E8, perturbations and near-degenerate parameters."""
 
-    grid: Annotated[int, Field(ge=2)]
-    eps_log10: list[Annotated[float, Field(ge=-12, le=0)]] = Field(min_length=2)
-    delta_log10: list[Annotated[float, Field(ge=-12, le=1)]] = Field(min_length=2)
-    eps_fixed: Annotated[float, Field(gt=0, lt=1)]
-    n_samples: Annotated[int, Field(ge=50)]
-    n_fit: Annotated[int, Field(ge=100)]
-
-
-SECTIONS["08_stability"] = Stability
+    grid: Annotated[int, Field(ge=2)] = param(4, "D_4 on 4x4 images")
+    eps_log10: list[Annotated[float, Field(ge=-12, le=0)]] = param(
+        [-8.0, -7.0, -6.0, -5.0, -4.0, -3.0, -2.0, -1.0],
+        "spec §4 E8: logspace(-8, -1)",
+        min_length=2)
+    delta_log10: list[Annotated[float, Field(ge=-12, le=1)]] = param(
+        [-7.0, -6.0, -5.0, -4.0, -3.0, -2.0, -1.0, 0.0], "channel separations", min_length=2)
+    eps_fixed: Annotated[float, Field(gt=0, lt=1)] = param(0.0001, "noise level of the delta scan")
+    n_samples: Annotated[int, Field(ge=50)] = param(1000, "inputs for end-to-end and LV evaluation")
+    n_fit: Annotated[int, Field(ge=100)] = param(2000, "LV fit sample")
+    SMOKE = {
+        "eps_log10": ([-6.0, -2.0], "two noise levels"),
+        "delta_log10": ([-6.0, -2.0], "one degenerate, one separated"),
+        "n_samples": (300, "smaller, so the smoke run takes seconds"),
+        "n_fit": (600, "smaller, so the smoke run takes seconds"),
+    }
 
 
 class ConnectedGroup(NotebookParams):
     """09_connected_group: E3 item 5, finite rotation subgroups vs SO(2)."""
 
-    ns: list[Annotated[int, Field(ge=2, le=128)]] = Field(min_length=2)
-    channels: list[PosInt] = Field(min_length=2)
-    n_samples: Annotated[int, Field(ge=50)]
-    n_angles: PosInt
-    tol: Tol
+    ns: list[Annotated[int, Field(ge=2, le=128)]] = param(
+        [4, 8, 16, 32, 64], "orders of the finite rotation subgroups", min_length=2)
+    channels: list[PosInt] = param(
+        [2, 1], "regular channels per hidden layer: widths 2n, n", min_length=2)
+    n_samples: Annotated[int, Field(ge=50)] = param(2000, "inputs in R^2")
+    n_angles: PosInt = param(16, "random rotation angles for the SO(2) error")
+    tol: Tol = param(1e-10, "float64 tolerance")
+    SMOKE = {
+        "ns": ([4, 16], "two subgroup orders"),
+        "n_samples": (300, "smaller, so the smoke run takes seconds"),
+        "n_angles": (4, "smaller, so the smoke run takes seconds"),
+    }
 
 
-SECTIONS["09_connected_group"] = ConnectedGroup

@@ -5,7 +5,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from lib.companion.params import NotebookParams
+from lib.companion.params import NotebookParams, param
 
 Pos = Annotated[float, Field(gt=0)]
 PosInt = Annotated[int, Field(ge=1)]
@@ -14,110 +14,189 @@ PosInt = Annotated[int, Field(ge=1)]
 class Reduction(NotebookParams):
     """01_reduction: the author's small examples (F0) and GD -> GP equivalence (F3)."""
 
-    gammas: list[Pos] = Field(min_length=2)              # step sizes for the R^2 examples
-    worst_case_n: list[Annotated[int, Field(ge=10)]] = Field(min_length=1)  # n to scan
-    worst_case_gamma: Pos
-    worst_case_max_iter: PosInt
-    equiv_n: Annotated[int, Field(ge=2)]                  # random data for F3
-    equiv_d: Annotated[int, Field(ge=2)]
-    equiv_linear_steps: PosInt
-    equiv_linear_gammas: list[Pos] = Field(min_length=2)
-    equiv_m: Annotated[int, Field(ge=2)]
-    equiv_eta: Pos
-    equiv_quad_steps: PosInt
-    equiv_scales: list[Pos] = Field(min_length=2)  # saturation scale alpha^k
-
-
+    gammas: list[Pos] = param(
+        [1.0, 10.0, 100.0, 1000.0, 10000.0, 100000.0],
+        "Thm 4.1 example: loss blows up with gamma",
+        min_length=2)
+    worst_case_n: list[Annotated[int, Field(ge=10)]] = param(
+        [10, 100, 300, 997, 998, 999, 1000, 1001, 1002, 1003, 1010],
+        "which n gives 308?",
+        min_length=1)
+    worst_case_gamma: Pos = param(100.0, "Table 1 row: LR+GD at gamma = 100")
+    worst_case_max_iter: PosInt = param(5000, "generous cap, reported if hit")
+    equiv_n: Annotated[int, Field(ge=2)] = param(20, "spec §4 F3: 20 Gaussian points")
+    equiv_d: Annotated[int, Field(ge=2)] = param(50, "in d = 50, labels from a random teacher")
+    equiv_linear_steps: PosInt = param(60, "max over t <= 60")
+    equiv_linear_gammas: list[Pos] = param(
+        [10.0, 100.0, 1000.0, 10000.0, 1000000.0],
+        "F3 linear model: step sizes of the GD vs GP gap",
+        min_length=2)
+    equiv_m: Annotated[int, Field(ge=2)] = param(4, "quadratic model, m = 4, s = +-1")
+    equiv_eta: Pos = param(0.05, "GP step of the quadratic model (scale-free in the GP)")
+    equiv_quad_steps: PosInt = param(40, "F3: horizon of the quadratic gap")
+    equiv_scales: list[Pos] = param(
+        [1.0, 10.0, 100.0, 1000.0, 10000.0, 100000.0, 1000000.0],
+        "saturation alpha^k",
+        min_length=2)
+    SMOKE = {
+        "worst_case_n": ([10, 1000], "two points of the scan are enough to exercise the code"),
+        "equiv_linear_gammas": ([10.0, 10000.0], "smaller, so the smoke run takes seconds"),
+        "equiv_scales": ([1.0, 1000000.0], "smaller, so the smoke run takes seconds"),
+    }
 
 
 class LinearLowerBound(NotebookParams):
     """02_linear_lower_bound: linear iterations vs d on data set A (F1)."""
 
-    d_exact_max: Annotated[int, Field(ge=4, le=2000)]     # exact counts for d in [2, d_exact_max)
-    slope_log2_min: Annotated[int, Field(ge=1)]
-    slope_log2_max: Annotated[int, Field(ge=2, le=22)]
-    gd_ds: list[Annotated[int, Field(ge=2)]] = Field(min_length=1)
-    gd_gamma_large: Pos
-    gd_gamma_soft: Pos
-    perturbed_sigma: Pos
-    perturbed_seeds: Annotated[int, Field(ge=2)]
-    perturbed_ds: list[Annotated[int, Field(ge=2)]] = Field(min_length=2)
+    d_exact_max: Annotated[int, Field(ge=4, le=2000)] = param(
+        300, "spec §5 check 4: every d in [2, 300) exactly")
+    slope_log2_min: Annotated[int, Field(ge=1)] = param(4, "slope fitted over d = 2^4 ... 2^16")
+    slope_log2_max: Annotated[int, Field(ge=2, le=22)] = param(16, "up to d of 2^16")
+    gd_ds: list[Annotated[int, Field(ge=2)]] = param(
+        [8, 32, 128, 512, 1024], "GD in float64 against the exact counts", min_length=1)
+    gd_gamma_large: Pos = param(10000.0, "spec §4 F1 large step, gives the 1/2-tie counts")
+    gd_gamma_soft: Pos = param(100.0, "spec §4 F1 near-ties resolved softly")
+    perturbed_sigma: Pos = param(0.001, "noise on b_2 that removes the exact ties")
+    perturbed_seeds: Annotated[int, Field(ge=2)] = param(64, "data draws per d")
+    perturbed_ds: list[Annotated[int, Field(ge=2)]] = param(
+        [16, 64, 256, 1024, 4096], "d of the perturbed data set A", min_length=2)
+    SMOKE = {
+        "d_exact_max": (40, "seconds, not minutes"),
+        "slope_log2_min": (8, "a short range far from the +2 offset keeps the slope bound"),
+        "slope_log2_max": (12, "smaller, so the smoke run takes seconds"),
+        "perturbed_seeds": (8, "smaller, so the smoke run takes seconds"),
+    }
 
 
 class TwoLayerSpeedup(NotebookParams):
     """03_two_layer_speedup: quadratic two-layer iterations vs d (F2) and its exactness checks."""
 
-    log4_min: Annotated[int, Field(ge=1)]                  # d = 4^k for k in [log4_min, log4_max]
-    log4_max: Annotated[int, Field(ge=2, le=12)]
-    seeds: Annotated[int, Field(ge=5)]
-    c_fixed: list[Pos]
-    c_sqrt: list[Pos]                                      # c = c0 / sqrt(d)
-    m: Annotated[int, Field(ge=2)]
-    max_iter: Annotated[int, Field(ge=100)]
-    slope_d_max: Annotated[int, Field(ge=64)]
-    slope_c: Pos
-    plane_ds: list[Annotated[int, Field(ge=2)]] = Field(min_length=1)
-    plane_seeds: Annotated[int, Field(ge=1)]
-    plane_c: Pos
-    scale_powers: list[int] = Field(min_length=2)          # W_0 multiplied by 2^k
-    scale_d: Annotated[int, Field(ge=2)]
+    log4_min: Annotated[int, Field(ge=1)] = param(2, "d = 4^2 ... 4^10, the spec's F2 table")
+    log4_max: Annotated[int, Field(ge=2, le=12)] = param(10, "to 4^10")
+    seeds: Annotated[int, Field(ge=5)] = param(300, "random inits per (d, step rule)")
+    c_fixed: list[Pos] = param([0.1, 0.2, 0.5], "step rules of the table, c = 2 eta ||b_1||^2 / n")
+    c_sqrt: list[Pos] = param([1.0], "and c = 1/sqrt(d)")
+    m: Annotated[int, Field(ge=2)] = param(2, "neurons, outputs s = (+1, -1)")
+    max_iter: Annotated[int, Field(ge=100)] = param(
+        30000, "cap; capped runs are reported, heavy tails of 1/sqrt(d)")
+    slope_d_max: Annotated[int, Field(ge=64)] = param(4096, "spec §5 check 5 fits d = 16 ... 4096")
+    slope_c: Pos = param(0.1, "step rule of the slope check")
+    plane_ds: list[Annotated[int, Field(ge=2)]] = param(
+        [16, 64, 256], "spec §5 check 3, full d against the plane", min_length=1)
+    plane_seeds: Annotated[int, Field(ge=1)] = param(60, "inits per d in that check")
+    plane_c: Pos = param(0.2, "step of that check")
+    scale_powers: list[int] = param([-10, 0, 10], "spec §5 check 9, W_0 times 2^k", min_length=2)
+    scale_d: Annotated[int, Field(ge=2)] = param(256, "d of the scale check")
+    SMOKE = {
+        "log4_max": (5, "d up to 1024"),
+        "seeds": (60, "fewer make the fitted slope too noisy for its bound"),
+        "max_iter": (3000, "smaller, so the smoke run takes seconds"),
+        "plane_ds": ([16, 64], "smaller, so the smoke run takes seconds"),
+        "plane_seeds": (5, "smaller, so the smoke run takes seconds"),
+    }
+    PAPER = {
+        "max_iter": (400000, "the spec's cap for the heavy tails of c = 1/sqrt(d)"),
+    }
 
 
 class LossOscillations(NotebookParams):
     """04_loss_oscillations: loss vs iteration (F4) and iterations vs step size (F5)."""
 
-    d: Annotated[int, Field(ge=2)]
-    curve_gammas: list[Pos] = Field(min_length=2)
-    curve_steps: Annotated[int, Field(ge=10)]
-    sweep_log10_min: int
-    sweep_log10_max: int
-    sweep_points: Annotated[int, Field(ge=3)]
-    random_n: Annotated[int, Field(ge=2)]
-    random_d: Annotated[int, Field(ge=2)]
-    random_seeds: Annotated[int, Field(ge=1)]
-    max_iter: Annotated[int, Field(ge=100)]
+    d: Annotated[int, Field(ge=2)] = param(64, "spec §4 F4")
+    curve_gammas: list[Pos] = param(
+        [0.001, 1.0, 10000.0], "small, unit and perceptron-regime steps", min_length=2)
+    curve_steps: Annotated[int, Field(ge=10)] = param(
+        80, "spec §5 check 7 counts increases in 80 steps")
+    sweep_log10_min: int = param(-4, "F5 sweeps gamma over 10^-4 ... 10^6")
+    sweep_log10_max: int = param(6, "to 10^6")
+    sweep_points: Annotated[int, Field(ge=3)] = param(41, "log-spaced step sizes")
+    random_n: Annotated[int, Field(ge=2)] = param(
+        200, "random separable data, n >> d so it is not solved in one step")
+    random_d: Annotated[int, Field(ge=2)] = param(10, "dimension of the random data")
+    random_seeds: Annotated[int, Field(ge=1)] = param(10, "data draws")
+    max_iter: Annotated[int, Field(ge=100)] = param(
+        5000, "cap; capped (small-gamma) runs are shown as gaps")
+    SMOKE = {
+        "sweep_points": (9, "seconds, not minutes"),
+        "random_seeds": (2, "smaller, so the smoke run takes seconds"),
+    }
 
 
 class Trajectories(NotebookParams):
     """05_trajectories: iterates in the plane and the option sequence (F6), brake spectrum."""
 
-    linear_d: Annotated[int, Field(ge=2)]
-    quad_d: Annotated[int, Field(ge=2)]
-    quad_c: Pos
-    quad_runs: Annotated[int, Field(ge=1)]
-    quad_steps: Annotated[int, Field(ge=1)]
-    eigen_d: Annotated[int, Field(ge=2)]
-    eigen_c_prime: Pos
+    linear_d: Annotated[int, Field(ge=2)] = param(
+        64, "the linear iterate needs d+2 steps to enter the cone")
+    quad_d: Annotated[int, Field(ge=2)] = param(
+        1024, "quadratic neurons at a d where the speed-up is large")
+    quad_c: Pos = param(0.1, "step rule c of the quadratic GP")
+    quad_runs: Annotated[int, Field(ge=1)] = param(40, "rows of the option raster")
+    quad_steps: Annotated[int, Field(ge=1)] = param(400, "horizon of the raster")
+    eigen_d: Annotated[int, Field(ge=2)] = param(64, "spec §5 check 6 at d = 64")
+    eigen_c_prime: Pos = param(0.3, "any c' > 0 works for the multiplicity check")
+    SMOKE = {
+        "quad_runs": (8, "smaller, so the smoke run takes seconds"),
+        "quad_steps": (100, "smaller, so the smoke run takes seconds"),
+    }
 
 
 class StepSweep(NotebookParams):
     """06_step_sweep: iterations vs the step parameter c (F7)."""
 
-    sweep_ds: list[Annotated[int, Field(ge=2)]] = Field(min_length=1)
-    sweep_cs: list[Pos] = Field(min_length=3)
-    curve_log4_max: Annotated[int, Field(ge=3, le=12)]
-    curve_cs: list[Pos] = Field(min_length=1)
-    curve_c0_sqrt: list[Pos] = Field(min_length=1)
-    seeds: Annotated[int, Field(ge=5)]
-    max_iter: Annotated[int, Field(ge=100)]
+    sweep_ds: list[Annotated[int, Field(ge=2)]] = param(
+        [256, 4096], "spec §4 F7, T against c at fixed d", min_length=1)
+    sweep_cs: list[Pos] = param(
+        [0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9, 1.0, 1.1, 1.3, 1.5, 2.0, 3.0],
+        "F7: step parameters c of the sweep",
+        min_length=3)
+    curve_log4_max: Annotated[int, Field(ge=3, le=12)] = param(
+        8, "T(d) curves for d = 16 ... 65536")
+    curve_cs: list[Pos] = param([0.05, 0.1, 0.2, 0.5], "fixed step rules", min_length=1)
+    curve_c0_sqrt: list[Pos] = param([0.5, 1.0, 2.0], "c = c0 / sqrt(d)", min_length=1)
+    seeds: Annotated[int, Field(ge=5)] = param(100, "random inits per point")
+    max_iter: Annotated[int, Field(ge=100)] = param(
+        5000, "cycling runs (c >= 1.5) are capped and reported")
+    SMOKE = {
+        "sweep_cs": ([0.1, 1.0, 2.0], "smaller, so the smoke run takes seconds"),
+        "curve_log4_max": (4, "smaller, so the smoke run takes seconds"),
+        "curve_cs": ([0.1, 0.5], "c = 0.05 needs more than the smoke cap"),
+        "seeds": (10, "smaller, so the smoke run takes seconds"),
+        "max_iter": (1000, "smaller, so the smoke run takes seconds"),
+    }
 
 
 class RealData(NotebookParams):
     """07_real_data: the author's Fashion-MNIST protocol, linear vs two-layer (F8)."""
 
-    class_pos: Annotated[int, Field(ge=0, le=9)]
-    class_neg: Annotated[int, Field(ge=0, le=9)]
-    per_class: Annotated[int, Field(ge=10, le=2500)]
-    linear_gammas: list[Pos] = Field(min_length=1)
-    normalized_gammas: list[Pos] = Field(min_length=1)
-    linear_steps: Annotated[int, Field(ge=10)]
-    width: Annotated[int, Field(ge=2)]
-    relu_gammas: list[Pos] = Field(min_length=1)
-    quadratic_gammas: list[Pos] = Field(min_length=1)
-    two_layer_steps: Annotated[int, Field(ge=10)]
-    torch_threads: Annotated[int, Field(ge=1, le=64)]
+    class_pos: Annotated[int, Field(ge=0, le=9)] = param(
+        0, "T-shirt/top (+1); the author's pair is not printed")
+    class_neg: Annotated[int, Field(ge=0, le=9)] = param(
+        1, "Trouser (-1); separable with 5 000 images, others we tried were not")
+    per_class: Annotated[int, Field(ge=10, le=2500)] = param(
+        2500, "5 000 images in all, as in the author's protocol")
+    linear_gammas: list[Pos] = param(
+        [0.001, 0.01, 0.1, 1.0, 10.0, 100.0], "the author's step sizes", min_length=1)
+    normalized_gammas: list[Pos] = param(
+        [0.1, 1.0, 10.0, 100.0], "Normalized LR+GD rows of his Table 1", min_length=1)
+    linear_steps: Annotated[int, Field(ge=10)] = param(
+        3500, "cap; the slowest solved linear run needs about 3 300")
+    width: Annotated[int, Field(ge=2)] = param(16, "two-layer hidden units, outputs fixed to +-1")
+    relu_gammas: list[Pos] = param(
+        [0.01, 0.1, 1.0, 10.0], "ReLU two-layer step sizes", min_length=1)
+    quadratic_gammas: list[Pos] = param(
+        [0.001, 0.01, 0.1], "larger steps blow up the quadratic model", min_length=1)
+    two_layer_steps: Annotated[int, Field(ge=10)] = param(
+        1500, "cap of the two-layer runs, above the best linear count (about 1 400)")
+    torch_threads: Annotated[int, Field(ge=1, le=64)] = param(
+        1, "two threads thrash on a shared 2-core machine")
+    SMOKE = {
+        "per_class": (200, "seconds, not minutes"),
+        "linear_steps": (60, "smaller, so the smoke run takes seconds"),
+        "two_layer_steps": (30, "smaller, so the smoke run takes seconds"),
+    }
+    PAPER = {
+        "width": (256, "the spec's F8 width; slow on a CPU"),
+        "two_layer_steps": (4000, "the paper's own scale"),
+    }
 
 
-SECTIONS = {"01_reduction": Reduction, "02_linear_lower_bound": LinearLowerBound,
-            "03_two_layer_speedup": TwoLayerSpeedup, "04_loss_oscillations": LossOscillations,
-            "05_trajectories": Trajectories, "06_step_sweep": StepSweep, "07_real_data": RealData}

@@ -5,7 +5,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from lib.companion.params import NotebookParams
+from lib.companion.params import NotebookParams, param
 
 PosInt = Annotated[int, Field(ge=1)]
 
@@ -13,133 +13,256 @@ PosInt = Annotated[int, Field(ge=1)]
 class Scans(NotebookParams):
     """01_scans_and_depth: four scans, round counts, gate-DAG depth, tent map (spec §5)."""
 
-    exact_T: list[PosInt] = Field(min_length=1)          # lengths of the exact (Fraction) check
-    exact_dims: list[PosInt] = Field(min_length=1)       # state sizes d of the exact check
-    exact_seeds: PosInt                                  # random instances per (T, d, family)
-    float_log2_T: Annotated[int, Field(ge=1, le=20)]     # float64 check at T = 2^this
-    float_d: PosInt
-    count_log2_T_max: Annotated[int, Field(ge=1, le=24)]  # round counts up to T = 2^this
-    circuit_T: list[PosInt] = Field(min_length=2)        # gate-DAG depth check
-    circuit_dims: list[PosInt] = Field(min_length=1)
-    tent_k_max: Annotated[int, Field(ge=1, le=20)]       # tau^k pieces for k <= this
+    exact_T: list[PosInt] = param(
+        [1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 31, 32, 33, 63, 64],
+        "spec §7.2: T in 1..64 (powers, odd, neighbours)",
+        min_length=1)
+    exact_dims: list[PosInt] = param([1, 2, 3, 5], "spec §7.2: d in {1, 2, 3, 5}", min_length=1)
+    exact_seeds: PosInt = param(
+        6, "random Fraction instances per (T, d, family); spec's 50 costs minutes")
+    float_log2_T: Annotated[int, Field(ge=1, le=20)] = param(
+        16, "spec §7.2: float64 rel. err <= 1e-10 up to T = 2^16")
+    float_d: PosInt = param(4, "spec §5 [V]: d = 4")
+    count_log2_T_max: Annotated[int, Field(ge=1, le=24)] = param(
+        16, "round counts for T up to 2^16 (scalar pairs: cheap)")
+    circuit_T: list[PosInt] = param(
+        [1, 2, 3, 5, 8, 16, 33, 64, 100, 256], "spec §7.2: DAG depth for T <= 256", min_length=2)
+    circuit_dims: list[PosInt] = param([1, 2, 3, 4], "spec §7.2: d <= 4", min_length=1)
+    tent_k_max: Annotated[int, Field(ge=1, le=20)] = param(
+        12, "spec §5: tau^k has 2^k pieces for k <= 12")
+    SMOKE = {
+        "exact_T": ([1, 2, 5, 8], "a few lengths exercise every scan"),
+        "exact_dims": ([1, 3], "two state sizes"),
+        "exact_seeds": (2, "two instances"),
+        "float_log2_T": (10, "T = 1024"),
+        "count_log2_T_max": (10, "counts up to 1024"),
+        "circuit_T": ([1, 3, 8, 33], "small circuits"),
+        "circuit_dims": ([1, 2], "small d"),
+        "tent_k_max": (8, "256 pieces"),
+    }
 
 
 class LComplete(NotebookParams):
     """02_l_complete_rnn: the ReLU counter RNN for sorted DGC and the reduction (spec §4.1-4.2)."""
 
-    k_max: Annotated[int, Field(ge=1, le=7)]             # exhaustive domain: k <= k_max
-    n_random: PosInt                                     # random instances
-    random_k_max: Annotated[int, Field(ge=2)]            # their largest k
-    p_edge: Annotated[float, Field(gt=0.0, le=1.0)]      # P(vertex has an out-edge)
-    chain_ks: list[PosInt] = Field(min_length=1)         # long chains 1 -> ... -> k
-    reduction_n_max: Annotated[int, Field(ge=1, le=5)]   # reduction exhaustive for |V| <= this
+    k_max: Annotated[int, Field(ge=1, le=7)] = param(
+        6, "spec §4.1: exhaustive k <= 6 (29,367 instances)")
+    n_random: PosInt = param(1000, "spec §7.2: >= 1000 random instances")
+    random_k_max: Annotated[int, Field(ge=2)] = param(40, "spec §7.2: k <= 40")
+    p_edge: Annotated[float, Field(gt=0.0, le=1.0)] = param(
+        0.8, "decision: most vertices have an out-edge (long paths)")
+    chain_ks: list[PosInt] = param(
+        [100, 200, 300], "spec §4.1: chains of 100/200/300 vertices", min_length=1)
+    reduction_n_max: Annotated[int, Field(ge=1, le=5)] = param(
+        4, "spec §7.2: reduction exhaustive up to |V| <= 4")
+    SMOKE = {
+        "k_max": (4, "364 instances"),
+        "n_random": (50, "a few random ones"),
+        "random_k_max": (10, "short streams"),
+        "chain_ks": ([10, 20], "short chains"),
+        "reduction_n_max": (2, "tiny reduction domain"),
+    }
 
 
 class PDNC1(NotebookParams):
     """05_pd_equals_nc1: DFA/DWFA -> PD LRNN, S5 word problem, PD closure (spec §4.5)."""
 
-    n_automata: PosInt                                   # random DFAs and DWFAs
-    max_states: Annotated[int, Field(ge=1, le=64)]       # n <= this
-    max_sigma: Annotated[int, Field(ge=1, le=16)]        # |Sigma| <= this
-    n_words: PosInt                                      # words per DFA
-    dwfa_words: PosInt                                   # words per DWFA (exact Fractions: slower)
-    max_len: PosInt                                      # word length <= this
-    s5_words: PosInt                                     # S5 words
-    closure_products: PosInt                             # random PD products checked
-    closure_d: Annotated[int, Field(ge=1, le=32)]        # their size
+    n_automata: PosInt = param(6, "random DFAs (and as many DWFAs)")
+    max_states: Annotated[int, Field(ge=1, le=64)] = param(10, "spec §7.2: n <= 10")
+    max_sigma: Annotated[int, Field(ge=1, le=16)] = param(4, "spec §7.2: |Sigma| <= 4")
+    n_words: PosInt = param(1000, "spec §7.2: 1000 strings per automaton")
+    dwfa_words: PosInt = param(150, "DWFA words (Fraction weight products of length 200 are slow)")
+    max_len: PosInt = param(200, "spec §7.2: length <= 200")
+    s5_words: PosInt = param(1000, "spec §7.2: 1000 S5 words")
+    closure_products: PosInt = param(1000, "spec §7.2: PD closure on 1000 products")
+    closure_d: Annotated[int, Field(ge=1, le=32)] = param(6, "size of the closure check")
+    SMOKE = {
+        "n_automata": (2, "two automata"),
+        "n_words": (50, "few words"),
+        "dwfa_words": (20, "few DWFA words"),
+        "max_len": (30, "short words"),
+        "s5_words": (50, "few S5 words"),
+        "closure_products": (50, "few products"),
+    }
 
 
 class Arithmetic(NotebookParams):
     """04_arithmetic_circuits: unrolled form, Q -> Z lift and its typo, bit growth (spec §2.6, §5)."""
 
-    n_instances: PosInt                                  # random rational LRNNs
-    max_T: PosInt                                        # their length
-    max_d: Annotated[int, Field(ge=1, le=8)]             # their state size
-    n_streams: PosInt                                    # random IMM streams for bit growth
-    bits_T: PosInt                                       # stream length of the bit-growth check
+    n_instances: PosInt = param(200, "random rational LRNNs for the unrolled form and the lift")
+    max_T: PosInt = param(12, "up to 12 steps")
+    max_d: Annotated[int, Field(ge=1, le=8)] = param(4, "d <= 4")
+    n_streams: PosInt = param(200, "IMM streams over {-1, 0, 1} for bit growth")
+    bits_T: PosInt = param(40, "spec §5: bits <= ceil(T log2 3) + 1")
+    SMOKE = {
+        "n_instances": (10, "a few instances"),
+        "n_streams": (10, "a few streams"),
+        "bits_T": (10, "short streams"),
+    }
 
 
 class SingleLayer(NotebookParams):
     """07_single_layer_hankel: 1-layer LRNN = WFA, Hankel ranks, the thresholding gap (spec §4.7)."""
 
-    n_wfas: PosInt                                       # random WFAs
-    max_states: Annotated[int, Field(ge=1, le=8)]        # n <= this
-    sigma: Annotated[int, Field(ge=1, le=4)]             # alphabet size
-    n_words: PosInt                                      # words per WFA
-    max_len: PosInt                                      # word length <= this
-    hankel_len: Annotated[int, Field(ge=1, le=4)]        # prefixes/suffixes up to this length
-    score_N_max: Annotated[int, Field(ge=3, le=60)]      # F(s, t) matrices up to N x N
+    n_wfas: PosInt = param(5, "random WFAs over Q")
+    max_states: Annotated[int, Field(ge=1, le=8)] = param(6, "spec §7.2: n <= 6")
+    sigma: Annotated[int, Field(ge=1, le=4)] = param(2, "binary alphabet")
+    n_words: PosInt = param(200, "words per WFA (1000 in total)")
+    max_len: PosInt = param(12, "word length <= 12")
+    hankel_len: Annotated[int, Field(ge=1, le=4)] = param(
+        3, "Hankel blocks over words of length <= 3")
+    score_N_max: Annotated[int, Field(ge=3, le=60)] = param(
+        30, "F(s, t) = 1/2 - (s - t)^2 up to 30 x 30")
+    SMOKE = {
+        "n_wfas": (2, "two WFAs"),
+        "n_words": (20, "few words"),
+        "hankel_len": (2, "small Hankel blocks"),
+        "score_N_max": (8, "small matrices"),
+    }
 
 
 class DPLR(NotebookParams):
     """06_dplr_equals_pnc1: RWKV-7 overwrites, IMM and WFA compilers, Householder programs,
     the router obstruction (spec §4.6)."""
 
-    imm_streams: PosInt                                  # random IMM streams
-    imm_max_N: Annotated[int, Field(ge=1, le=35)]        # N <= this (int64 exact below 3^35)
-    wfa_count: PosInt                                    # random WFAs compiled to overwrites
-    wfa_max_states: Annotated[int, Field(ge=1, le=8)]
-    wfa_words: PosInt                                    # words per WFA
-    wfa_max_len: PosInt
-    householder_matrices: PosInt                         # random 9x9 matrices through the program
-    router_max_order: Annotated[int, Field(ge=6)]        # orders searched up to this (1404)
+    imm_streams: PosInt = param(1000, "spec §7.2: IMM on 1000 streams")
+    imm_max_N: Annotated[int, Field(ge=1, le=35)] = param(30, "spec §7.2: N <= 30")
+    wfa_count: PosInt = param(5, "random WFAs over Q")
+    wfa_max_states: Annotated[int, Field(ge=1, le=8)] = param(6, "spec §7.2: n <= 6")
+    wfa_words: PosInt = param(200, "1000 words in total (spec §7.2)")
+    wfa_max_len: PosInt = param(10, "word length <= 10")
+    householder_matrices: PosInt = param(20, "spec §7.2: 694-step program on 20 random matrices")
+    router_max_order: Annotated[int, Field(ge=6)] = param(
+        1404, "spec §4.6: the router needs period 1404")
+    SMOKE = {
+        "imm_streams": (50, "few streams"),
+        "imm_max_N": (8, "short streams"),
+        "wfa_count": (2, "two WFAs"),
+        "wfa_words": (20, "few words"),
+        "householder_matrices": (1, "one 9x9 matrix"),
+        "router_max_order": (24, "enough to see {1, 2, 3, 4, 6}"),
+    }
 
 
 class PComplete(NotebookParams):
     """03_p_complete_rnn: fractional stacks, 2-stack machine, TM, monotone CVP (spec §4.3)."""
 
-    roundtrip_depth: PosInt                              # exact round trips up to this depth
-    roundtrip_trials: PosInt                             # random bit strings per depth
-    float_max_depth: Annotated[int, Field(ge=2, le=64)]  # float64 round trips up to this depth
-    gap_max_depth: Annotated[int, Field(ge=2, le=16)]    # all 2^depth stacks for the margins
-    anbncn_max_len: Annotated[int, Field(ge=0, le=11)]   # exhaustive strings up to this length
-    tm_inputs: PosInt                                    # random inputs of the increment TM
-    tm_max_bits: PosInt                                  # their length
-    cvp_circuits: PosInt                                 # random monotone circuits
-    cvp_inputs: Annotated[int, Field(ge=1, le=10)]       # inputs per circuit (all assignments)
-    cvp_gates: PosInt                                    # gates per circuit
+    roundtrip_depth: PosInt = param(200, "spec §4.3: base-4 exact to depth 200 (Fraction)")
+    roundtrip_trials: PosInt = param(5, "random bit strings at that depth")
+    float_max_depth: Annotated[int, Field(ge=2, le=64)] = param(
+        40, "spec §4.3: float64 fails at some depth <= 30 (observed 27)")
+    gap_max_depth: Annotated[int, Field(ge=2, le=16)] = param(
+        14, "all 2^14 stacks: base-2 separation -> 0")
+    anbncn_max_len: Annotated[int, Field(ge=0, le=11)] = param(
+        9, "spec §4.3: exhaustive up to length 9 (29,524 strings)")
+    tm_inputs: PosInt = param(200, "spec §7.2: TM simulation on 200 inputs")
+    tm_max_bits: PosInt = param(16, "inputs of 1..16 bits")
+    cvp_circuits: PosInt = param(60, "spec §4.3: 60 random monotone circuits")
+    cvp_inputs: Annotated[int, Field(ge=1, le=10)] = param(5, "all 32 assignments each")
+    cvp_gates: PosInt = param(12, "gates per circuit")
+    SMOKE = {
+        "roundtrip_depth": (40, "shallower exact round trip"),
+        "roundtrip_trials": (2, "two strings"),
+        "gap_max_depth": (8, "256 stacks"),
+        "anbncn_max_len": (6, "1,093 strings"),
+        "tm_inputs": (20, "few inputs"),
+        "cvp_circuits": (5, "few circuits"),
+    }
 
 
 class Landscape(NotebookParams):
     """00_landscape: class-inclusion diagram and the landscape table (spec §1.1)."""
 
-    context_log2: list[Annotated[int, Field(ge=1, le=40)]] = Field(min_length=2)  # n = 2^k
+    context_log2: list[Annotated[int, Field(ge=1, le=40)]] = param(
+        [10, 12, 14, 16, 18, 20], "spec §1.1: context lengths 64K..1M (2^16..2^20)", min_length=2)
+    SMOKE = {
+        "context_log2": ([10, 20], "two points"),
+    }
 
 
 class Audit(NotebookParams):
     """09_audit_released: released-generator bug, Figure 2a, hyperparameters (spec §6, §9)."""
 
-    examples_per_bin: PosInt                             # generated examples per length bin
-    bins: list[list[PosInt]] = Field(min_length=1)       # [N_min, N_max] per bin
-    p_bucket: Annotated[float, Field(gt=0.0, lt=1.0)]    # Bernoulli bucket probability
-    sink_examples: PosInt                                # examples run through the counter RNN
-    sink_N_max: PosInt                                   # their largest N
+    examples_per_bin: PosInt = param(10000, "spec §7.2: labels = BFS on 30K examples (3 bins)")
+    bins: list[list[PosInt]] = param(
+        [[1, 100], [101, 200], [201, 300]], "spec §6.2: ID and two OOD bins", min_length=1)
+    p_bucket: Annotated[float, Field(gt=0.0, lt=1.0)] = param(
+        0.5, "decision: Bernoulli(1/2) buckets (p not stated)")
+    sink_examples: PosInt = param(1000, "unary counter RNN on generated examples")
+    sink_N_max: PosInt = param(30, "short unary streams")
+    SMOKE = {
+        "examples_per_bin": (200, "a few examples per bin"),
+        "sink_examples": (50, "few counter-RNN runs"),
+    }
 
 
 class TrainedModels(NotebookParams):
     """08_trained_models: seven model families trained on T1-T5 (spec §6, §7.3)."""
 
-    tasks: list[Literal["dgc", "imm_f2", "imm_z_zero", "imm_z_pos", "s5", "parity"]] = Field(min_length=1)
-    families: list[Literal["rnn", "diag_pos", "diag_neg", "pd", "deltanet", "rwkv7", "transformer"]] = \
-        Field(min_length=1)
-    n_seeds: Annotated[int, Field(ge=1, le=10)]          # seeds per (task, family)
-    d: Annotated[int, Field(ge=2, le=1024, multiple_of=2)]  # model width (even: 2 heads)
-    layers: Annotated[int, Field(ge=1, le=8)]
-    steps: PosInt                                        # step cap
-    batch: PosInt
-    lr: Annotated[float, Field(gt=0.0, le=1.0)]
-    eval_every: PosInt                                   # steps between validations
-    val_n: PosInt                                        # validation examples
-    test_n: PosInt                                       # test examples per bin
-    test_seed: Annotated[int, Field(ge=0)]               # seed of the (frozen) test sets
-    dgc_id_bits: Annotated[int, Field(ge=2, le=12)]      # fixed node-id width
-    p_bucket: Annotated[float, Field(gt=0.0, lt=1.0)]    # Bernoulli bucket probability
-    bins: dict[str, list[Annotated[list[PosInt], Field(min_length=2, max_length=2)]]]  # per task
-    margin: Annotated[float, Field(ge=0.0, le=1.0)]      # ordering margin on the first OOD bin
-    device: Literal["cpu", "cuda", "auto"]
-    max_train_seconds: Annotated[float, Field(ge=0.0)]   # per-run training cap (0 = none)
-    select: Literal["best", "last"]                      # weights evaluated: best ID validation or last
-    workers: Annotated[int, Field(ge=1, le=64)]          # CPU processes training runs in parallel
+    tasks: list[Literal["dgc", "imm_f2", "imm_z_zero", "imm_z_pos", "s5", "parity"]] = param(
+        ["dgc", "imm_f2", "imm_z_zero", "imm_z_pos", "s5", "parity"],
+        "spec §7.3: T1-T5 (T3 with both labels)",
+        min_length=1)
+    families: list[Literal["rnn", "diag_pos", "diag_neg", "pd", "deltanet", "rwkv7", "transformer"]] = param(
+        ["rnn", "diag_pos", "diag_neg", "pd", "deltanet", "rwkv7", "transformer"],
+        "spec §7.3: model families (RWKV-7-lite included)",
+        min_length=1)
+    n_seeds: Annotated[int, Field(ge=1, le=10)] = param(
+        3, "spec §7.3 FULL: 3 seeds (the claims read \"in >= 2 of 3 seeds\")")
+    d: Annotated[int, Field(ge=2, le=1024, multiple_of=2)] = param(32, "spec §7.3: d_model 32-64")
+    layers: Annotated[int, Field(ge=1, le=8)] = param(1, "spec §7.3: 1-2 layers")
+    steps: PosInt = param(3000, "spec §7.3: 1.5K-3K steps with the early-stop rule (DGC needs ~2K)")
+    batch: PosInt = param(32, "spec §7.3 says 64; halved for the CPU budget")
+    lr: Annotated[float, Field(gt=0.0, le=1.0)] = param(0.001, "spec §7.3: lr 1e-3 for tiny models")
+    eval_every: PosInt = param(100, "validation every 100 steps (early-stop rule, spec §6.4)")
+    val_n: PosInt = param(128, "in-distribution validation examples")
+    test_n: PosInt = param(
+        256, "test examples per length bin (frozen in data/linear_rnns/testsets)")
+    test_seed: Annotated[int, Field(ge=0)] = param(1, "seed of the frozen test sets")
+    dgc_id_bits: Annotated[int, Field(ge=2, le=12)] = param(
+        5, "decision: fixed 5-bit node ids (spec's 6 bits for N <= 36)")
+    p_bucket: Annotated[float, Field(gt=0.0, lt=1.0)] = param(
+        0.5, "decision: Bernoulli(1/2) buckets (p not stated)")
+    bins: dict[str, list[Annotated[list[PosInt], Field(min_length=2, max_length=2)]]] = param(
+        {"dgc": [[2, 6], [7, 12], [13, 18]], "imm_f2": [[1, 32], [33, 64], [65, 96]], "imm_z_zero": [[1, 10], [11, 20], [21, 30]], "imm_z_pos": [[1, 10], [11, 20], [21, 30]], "s5": [[1, 16], [17, 32], [33, 64]], "parity": [[3, 20], [21, 40], [41, 80]]},
+        "first bin trains (in-distribution), the others are OOD")
+    margin: Annotated[float, Field(ge=0.0, le=1.0)] = param(
+        0.15, "spec §7.3: winner beats loser by >= 0.15 on the first OOD bin")
+    device: Literal["cpu", "cuda", "auto"] = param("cpu", "cpu | cuda | auto")
+    max_train_seconds: Annotated[float, Field(ge=0.0)] = param(
+        0.0, "wall-clock cap per run in seconds (0 means none; GPU check only)")
+    select: Literal["best", "last"] = param(
+        "best", "decision: evaluate the weights of the best ID validation (paper: unstated)")
+    workers: Annotated[int, Field(ge=1, le=64)] = param(
+        2, "CPU processes (runs are single-threaded: same results for any count)")
+    SMOKE = {
+        "n_seeds": (1, "one seed"),
+        "d": (8, "tiny models"),
+        "steps": (3, "a few steps"),
+        "batch": (4, "tiny batches"),
+        "eval_every": (3, "one evaluation"),
+        "val_n": (8, "tiny validation set"),
+        "test_n": (8, "tiny test bins"),
+        "dgc_id_bits": (3, "N < 8"),
+        "bins": (
+            {"dgc": [[2, 3], [4, 5], [6, 7]], "imm_f2": [[1, 3], [4, 6], [7, 9]], "imm_z_zero": [[1, 3], [4, 6], [7, 9]], "imm_z_pos": [[1, 3], [4, 6], [7, 9]], "s5": [[1, 3], [4, 6], [7, 9]], "parity": [[1, 3], [4, 6], [7, 9]]},
+            "short sequences"),
+    }
+    PAPER = {
+        "d": (256, "paper Table 1: d_model 256"),
+        "layers": (2, "paper Table 1: 2 layers"),
+        "steps": (60000, "paper §6.4: 60K-step cap with early stop"),
+        "batch": (128, "paper appendix Table 1: batch 128"),
+        "lr": (0.0003, "paper appendix Table 1: lr 3e-4"),
+        "eval_every": (500, "validation every 500 steps"),
+        "val_n": (2000, "validation examples"),
+        "test_n": (2000, "test examples per bin (paper: 10K)"),
+        "dgc_id_bits": (9, "N <= 300 needs 9-bit ids"),
+        "bins": (
+            {"dgc": [[2, 100], [101, 200], [201, 300]], "imm_f2": [[1, 100], [101, 200], [201, 300]], "imm_z_zero": [[1, 100], [101, 200], [201, 300]], "imm_z_pos": [[1, 100], [101, 200], [201, 300]], "s5": [[1, 100], [101, 200], [201, 300]], "parity": [[3, 40], [41, 128], [129, 256]]},
+            "paper §6.2: train N in [1,100], test [1,100]/[101,200]/[201,300]"),
+        "device": ("auto", "cuda when available"),
+    }
 
     @model_validator(mode="after")
     def _bins_cover_tasks(self):
@@ -151,8 +274,3 @@ class TrainedModels(NotebookParams):
         return self
 
 
-SECTIONS = {"00_landscape": Landscape, "01_scans_and_depth": Scans,
-            "02_l_complete_rnn": LComplete, "03_p_complete_rnn": PComplete,
-            "04_arithmetic_circuits": Arithmetic, "05_pd_equals_nc1": PDNC1,
-            "06_dplr_equals_pnc1": DPLR, "07_single_layer_hankel": SingleLayer,
-            "08_trained_models": TrainedModels, "09_audit_released": Audit}

@@ -24,9 +24,9 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from lib.companion import paths
+from lib.companion import papers, paths
 
-PAGES = ["index.html", "performance.html", *(f"{paper}/index.html" for paper in paths.PAPERS)]
+PAGES = ["index.html", "performance.html", *(f"{paper}/index.html" for paper in papers.names())]
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
          "--no-first-run", "--disable-background-networking", "--disable-component-update",
          "--disable-sync", "--hide-scrollbars", "--virtual-time-budget=10000"]
@@ -174,7 +174,7 @@ def unresolved(report: Path, page: str, dom: str) -> list[str]:
     return bad
 
 
-@pytest.mark.parametrize("paper", paths.PAPERS)
+@pytest.mark.parametrize("paper", papers.names())
 def test_claims_table_rows_match_ledger(report, ledger, rendered, paper):
     page = f"{paper}/index.html"
     page_or_skip(report, ledger, page)
@@ -189,7 +189,7 @@ def test_claims_table_rows_match_ledger(report, ledger, rendered, paper):
 
 def test_index_lists_every_paper(report, ledger, rendered):
     dom, _ = rendered("index.html")
-    for paper in paths.PAPERS:
+    for paper in papers.names():
         assert paper in dom, f"index does not mention {paper}"
         if not (report / paper / "index.html").exists():
             row = dom[dom.index(paper):]

@@ -1,0 +1,127 @@
+"""Adding a paper touches only its own places: a throwaway paper, end to end, in a copy.
+
+In a temporary copy of the project we write a paper `toy` with one notebook, touching only
+notebooks/toy/, lib/toy/ and nothing else, run `make sync`'s generator, and check that the only
+other files that changed are the derived ones; then `dvc repro` runs the new stage, and the
+paper's README row, smoke entry and report page appear with no further edit.
+"""
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from lib.companion import paths
+
+DECLARATION = """\
+short: toy
+title: A Toy Paper
+authors: [Nobody]
+arxiv: "0000.00000"
+notebooks:
+- stem: 01_hello
+  params: Hello
+  figures:
+  - name: 01_hello
+    caption: a straight line, to show the figure table grows by itself
+"""
+SCHEMA = '''\
+"""Parameters of the toy paper."""
+from lib.companion.params import NotebookParams, param
+
+
+class Hello(NotebookParams):
+    """01_hello: one line."""
+
+    slope: float = param(2.0, "the line's slope", gt=0)
+    SMOKE = {"slope": (1.0, "any slope will do")}
+'''
+NOTEBOOK = '''\
+# %% [markdown]
+# # A toy notebook
+
+# %% tags=["parameters"]
+
+# %%
+from lib.companion import notebook, plotting
+
+nb = notebook.start("toy/01_hello", globals())
+cfg, ledger = nb.cfg, nb.ledger
+fig, ax = plotting.figure()
+ax.plot([0, 1], [0, cfg.slope])
+nb.save_figure(fig)
+ledger.exact("line.rise", "rise over a unit run equals the slope", source="toy",
+             provenance="derived", expected=cfg.slope, measured=cfg.slope * 1.0)
+nb.finish()
+'''
+DERIVED = {"params.yaml", "dvc.yaml", "README.md", "notebooks/toy/01_hello.py"}
+
+
+def run(cmd: list[str], cwd: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    done = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, f"{' '.join(cmd)} failed:\n{done.stdout}\n{done.stderr}"
+    return done
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*")
+            if p.is_file() and ".git" not in p.parts and "__pycache__" not in p.parts
+            and "results" not in p.parts and ".dvc" not in p.parts}
+
+
+@pytest.fixture(scope="module")
+def copy(tmp_path_factory) -> Path:
+    if not (paths.DATA).exists():
+        pytest.skip("data/ is missing: run `make data` first")
+    root = tmp_path_factory.mktemp("project") / "companion"
+    tracked = subprocess.run(["git", "ls-files"], cwd=paths.ROOT, capture_output=True,
+                             text=True, check=True).stdout.split()
+    for name in tracked:
+        src = paths.ROOT / name
+        if src.is_file() and not name.startswith("dvc-remote/"):
+            (root / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, root / name)
+    shutil.copytree(paths.DATA, root / "data")
+    run(["git", "init", "-q"], root)
+    run(["git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "base",
+         "--allow-empty"], root)
+    return root
+
+
+def test_new_paper_touches_only_its_places(copy):
+    before = snapshot(copy)
+    (copy / "notebooks" / "toy").mkdir()
+    (copy / "notebooks" / "toy" / "paper.yaml").write_text(DECLARATION)
+    (copy / "notebooks" / "toy" / "01_hello.py").write_text(NOTEBOOK)
+    (copy / "lib" / "toy").mkdir()
+    (copy / "lib" / "toy" / "__init__.py").write_text('"""A toy paper."""\n')
+    (copy / "lib" / "toy" / "schema.py").write_text(SCHEMA)
+    hand = set(snapshot(copy)) - set(before)
+    assert all(p.startswith(("notebooks/toy/", "lib/toy/")) for p in hand)
+
+    run([sys.executable, "-m", "lib.companion.generate", "--write"], copy)
+    after = snapshot(copy)
+    changed = {p for p in after if before.get(p) != after[p]} - hand | {"notebooks/toy/01_hello.py"}
+    assert changed == DERIVED, f"the generator changed {sorted(changed)}"
+    cell = (copy / "notebooks" / "toy" / "01_hello.py").read_text()
+    assert 'slope = 2.0  # the line\'s slope' in cell
+    readme = (copy / "README.md").read_text()
+    assert "| `toy` | Nobody, *A Toy Paper* (arXiv 0000.00000) | 1 |" in readme
+    assert "`figures/01_hello/01_hello.png` | a straight line" in readme
+    run([sys.executable, "-m", "lib.companion.generate", "--check"], copy)
+
+
+def test_new_paper_stage_runs_and_appears_everywhere(copy):
+    run([sys.executable, "-m", "dvc", "repro", "toy-01_hello"], copy)
+    assert (copy / "results/toy/figures/01_hello/01_hello.png").exists()
+    assert '"status": "pass"' in (copy / "results/toy/claims/01_hello.json").read_text()
+    smoke = run([sys.executable, "-c", "from lib.companion import smoke; "
+                 "print(smoke.smoke_list('toy'))"], copy)
+    assert "['toy/01_hello']" in smoke.stdout
+    run([sys.executable, "-m", "lib.companion.claims"], copy)
+    run([sys.executable, "-m", "lib.companion.report"], copy)
+    page = (copy / "results/report/toy/index.html").read_text()
+    assert "A Toy Paper" in page and "toy.line.rise" in page
