@@ -75,7 +75,8 @@ def params_yaml() -> str:
     lines = [f"# Every parameter of the companion, {GENERATED}.",
              "# The source is each paper's lib/<paper>/schema.py: type, range, default and reason.",
              "# A section's values are the `default` profile; `smoke:` and `paper:` override single",
-             "# keys. Edit values here for an experiment (dvc exp run -S <paper>.<stem>.<key>=...).",
+             "# keys. A value edited here for an experiment is validated like the rest; to keep it,",
+             "# change the schema and run `make sync`.",
              f"profile: {base['profile'].default}   # {base['profile'].description}",
              f"seed: {base['seed'].default}            # {base['seed'].description}"]
     for paper in papers.all_papers():

@@ -38,6 +38,14 @@ class Notebook:
         """Write <stem>[_<panel>].png and .pdf into this notebook's figures folder."""
         return plotting.save_figure(fig, self.id, panel)
 
+    def save_timing(self, table, name: str) -> Path:
+        """Write a DataFrame of wall-clock values to results/timings/, outside every DVC output
+        (a time differs on every run); the report's performance page shows it."""
+        out = paths.timing_table(self.id, name)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        table.to_csv(out, index=False)
+        return out
+
     def finish(self) -> claims.Ledger:
         """Write the claims file and return the ledger (it renders as a table in the lab)."""
         self.ledger.write()

@@ -8,7 +8,6 @@ report's paper list, the smoke list (see `lib.companion.generate`).
 """
 from __future__ import annotations
 
-import functools
 import importlib
 import re
 from pathlib import Path
@@ -113,7 +112,6 @@ def read(path: Path) -> Paper:
     return paper
 
 
-@functools.cache
 def names() -> tuple[str, ...]:
     """Short names of the declared papers, in reading order (notebooks/papers.yaml's `order`,
     then the others by name): the folders of notebooks/ that hold a paper.yaml."""
@@ -130,7 +128,6 @@ def all_papers() -> tuple[Paper, ...]:
     return tuple(paper(name) for name in names())
 
 
-@functools.cache
 def paper(short: str) -> Paper:
     """One paper's declaration, read from its own file only (a notebook depends on no other)."""
     path = declaration_file(short)

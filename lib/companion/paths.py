@@ -74,6 +74,17 @@ def executed_file(notebook: str) -> Path:
     return results_dir(paper, "executed") / f"{stem}.ipynb"
 
 
+def timings_dir() -> Path:
+    """results/timings: wall-clock values (never inside a DVC output; the performance page reads
+    them)."""
+    return RESULTS / "timings"
+
+
+def timing_table(notebook: str, name: str) -> Path:
+    """A notebook's own timing table (e.g. training seconds per run), beside its stage time."""
+    return timings_dir() / f"{notebook.replace('/', '__')}__{name}.csv"
+
+
 def data_file(name: str) -> Path:
     """A file under data/ (restored by `dvc pull data.dvc`), checked to exist."""
     path = DATA / name

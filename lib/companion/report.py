@@ -406,6 +406,14 @@ def read_timing(notebook: str) -> dict | None:
     return found if found and "error" not in found else None
 
 
+def read_timing_tables() -> list[tuple[str, list[list[str]]]]:
+    """The notebooks' own timing tables (results/timings/<paper>__<stem>__<name>.csv) as rows."""
+    import csv
+    folder = paths.timings_dir()
+    return [(f.stem.replace("__", "/", 1), list(csv.reader(f.open())))
+            for f in sorted(folder.glob("*.csv"))] if folder.exists() else []
+
+
 def build(now: dt.datetime | None = None) -> Path:
     """Rewrite results/report whole from what is under results/; return the index path.
 
@@ -428,7 +436,8 @@ def build(now: dt.datetime | None = None) -> Path:
     timings = {f"{p}__{s}": read_timing(f"{p}/{s}") for p, s in stages}
     bench = [(f.stem, read_json(f)) for f in sorted(bench_dir().glob("*.json"))] \
         if bench_dir().exists() else []
-    write(site / "performance.html", ui.performance_page(stages, timings, bench))
+    tables = read_timing_tables()
+    write(site / "performance.html", ui.performance_page(stages, timings, bench, tables))
     write(site / "style.css", ui.CSS)
     now = now or dt.datetime.now(dt.timezone.utc)
     write(site / "index.html", ui.index_page(rows, git_revision(paths.ROOT),

@@ -332,8 +332,23 @@ def fmt(value) -> str:
     return f"{value:.4g}" if isinstance(value, float) else str(value)
 
 
-def performance_page(stages, timings: dict, bench) -> str:
-    """Wall time of each notebook stage's last run; benchmark medians and ratios."""
+def timing_tables(tables) -> list[str]:
+    """The notebooks' own timing tables (training seconds per run and the like)."""
+    out = []
+    for name, rows in tables:
+        if not rows:
+            continue
+        head = "".join(f"<th>{esc(h)}</th>" for h in rows[0])
+        body = "".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in r) + "</tr>"
+                       for r in rows[1:])
+        out.append(f"<h3>{esc(name)}</h3><table><thead><tr>{head}</tr></thead>"
+                   f"<tbody>{body}</tbody></table>")
+    return out
+
+
+def performance_page(stages, timings: dict, bench, tables=()) -> str:
+    """Wall time of each notebook stage's last run, the notebooks' own timing tables,
+    benchmark medians and ratios."""
     rows, total = [], 0.0
     for paper, stem in stages:
         t = timings.get(f"{paper}__{stem}")
@@ -353,7 +368,12 @@ def performance_page(stages, timings: dict, bench) -> str:
             '<table id="timings"><thead><tr><th>stage</th><th>profile</th><th>wall time (s)</th>'
             "<th>finished</th></tr></thead><tbody>", *rows,
             f'<tr><th>total measured</th><th></th><th class="num">{total:.2f}</th><th></th></tr>'
-            "</tbody></table>", "<h2>Benchmarks</h2>"]
+            "</tbody></table>"]
+    if tables:
+        body += ["<h2>Timings inside notebooks</h2>", '<p class="meta">From results/timings/*.csv '
+                 "(wall-clock values are kept out of every DVC output).</p>",
+                 *timing_tables(tables)]
+    body.append("<h2>Benchmarks</h2>")
     if not bench:
         body.append('<p class="muted">no benchmarks measured (results/bench/ is empty; '
                     "run <code>make bench</code>)</p>")

@@ -81,7 +81,7 @@ def report_failure(err: Exception, out: Path) -> None:
 
 def timing_file(notebook: str) -> Path:
     """Wall time of the last run (not a DVC output: it differs on every run; read by the report)."""
-    return paths.RESULTS / "timings" / f"{notebook.replace('/', '__')}.json"
+    return paths.timings_dir() / f"{notebook.replace('/', '__')}.json"
 
 
 def record_timing(notebook: str, profile: str, seconds: float) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import datetime as dt
 import json
+import shutil
 import re
 import struct
 import subprocess
@@ -147,8 +148,8 @@ def test_claims_table_has_one_escaped_row_per_claim():
 
 def test_status_counts_include_zeros():
     assert ui.status_counts([claim("a"), claim("b", "fail")]) == \
-        {"pass": 1, "fail": 1, "deviation": 0}
-    assert ui.status_counts([]) == {"pass": 0, "fail": 0, "deviation": 0}
+        {"pass": 1, "fail": 1, "deviation": 0, "skipped": 0}
+    assert ui.status_counts([]) == {"pass": 0, "fail": 0, "deviation": 0, "skipped": 0}
 
 
 def test_performance_page_says_not_measured_and_shows_ratios():
@@ -197,11 +198,16 @@ def png(path: Path, width: int = 3, height: int = 2) -> Path:
 def tree(tmp_path, monkeypatch):
     """A results tree with one notebook of gd_perceptron (no executed copy, no timing) and a
     source-only second notebook; the other papers have nothing."""
+    real = paths.NOTEBOOKS
     monkeypatch.setattr(paths, "ROOT", tmp_path)
     monkeypatch.setattr(paths, "RESULTS", tmp_path / "results")
     monkeypatch.setattr(paths, "NOTEBOOKS", tmp_path / "notebooks")
     src = tmp_path / "notebooks" / "gd_perceptron"
     src.mkdir(parents=True)
+    for declaration in real.glob("*/paper.yaml"):  # the papers the report lists
+        (tmp_path / "notebooks" / declaration.parent.name).mkdir(exist_ok=True)
+        shutil.copy(declaration, tmp_path / "notebooks" / declaration.parent.name)
+    shutil.copy(real / "papers.yaml", tmp_path / "notebooks")
     (src / "01_a.py").write_text("\n\n".join(
         f"# %% [markdown]\n" + "\n".join("# " + line for line in s.splitlines())
         if k == "markdown" else f"# %%\n{s}" for k, s in CELLS) + "\n")

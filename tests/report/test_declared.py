@@ -1,0 +1,39 @@
+"""The declarations tell the truth about a run: each notebook saved exactly the figures its
+paper.yaml lists, and wrote its claims.
+
+    pytest tests/report --report-dir build/smoke/results/report      (run by `make test`)
+
+Reads the results folder above the report (the smoke run of `make test`); skipped without it.
+"""
+import json
+from pathlib import Path
+
+import pytest
+
+from lib.companion import papers
+
+
+@pytest.fixture(scope="module")
+def results(request) -> Path:
+    value = request.config.getoption("--report-dir")
+    if value is None:
+        pytest.skip("needs --report-dir <results>/report (make test passes the smoke run's)")
+    return Path(value).resolve().parent
+
+
+@pytest.mark.parametrize("notebook", papers.all_notebooks())
+def test_saved_figures_are_the_declared_ones(results, notebook):
+    paper, stem = notebook.split("/")
+    folder = results / paper / "figures" / stem
+    saved = sorted(p.stem for p in folder.glob("*.png")) if folder.exists() else []
+    declared = sorted(f.name for f in papers.notebook_entry(notebook).figures)
+    assert saved == declared, (f"{notebook} saved {saved} but notebooks/{paper}/paper.yaml "
+                               f"declares {declared}: update the declaration, then `make sync`")
+
+
+@pytest.mark.parametrize("notebook", papers.all_notebooks())
+def test_claims_file_was_written(results, notebook):
+    paper, stem = notebook.split("/")
+    path = results / paper / "claims" / f"{stem}.json"
+    assert path.exists(), f"{notebook} wrote no claims file {path}"
+    assert json.loads(path.read_text())["claims"], f"{notebook} recorded no claim"
