@@ -28,7 +28,8 @@ def main() -> None:
     X = 4.0 * rng.normal(size=(args.points, widths[0]))
     runs = {"naive": lambda: naive.fibre_dimensions(widths, "relu", P, X),
             "fast": lambda: dimension.fibre_dimensions(widths, "relu", P, X)}
-    benchmark.compare("equivariance_jacobian", "equivariance Jacobian-rank fibre dimension, ReLU 4-8-8-2",
+    benchmark.compare("equivariance_jacobian",
+                      "equivariance Jacobian-rank fibre dimension, ReLU 4-8-8-2",
                       runs, lambda a, b: a.tolist() == b.tolist(), args.repeats,
                       draws=args.draws, points=args.points)
 

@@ -26,7 +26,8 @@ def main() -> None:
     torch.set_num_threads(1)
     torch.manual_seed(0)
     x = torch.randint(1, 5, (args.batch, args.T))
-    out = {"kernel": "linear_rnns LRNN forward, scan vs sequential", "T": args.T, "batch": args.batch,
+    out = {"kernel": "linear_rnns LRNN forward, scan vs sequential", "T": args.T,
+           "batch": args.batch,
            "d": args.d, "repeats": args.repeats, "families": {}}
     for fam in ("diag_pos", "diag_neg", "pd", "deltanet"):
         m = models.SeqModel(fam, vocab=5, in_features=None, n_classes=2, d=args.d).eval()
@@ -35,7 +36,8 @@ def main() -> None:
             if not torch.allclose(runs["sequential"](), runs["scan"](), atol=1e-3):
                 raise SystemExit(f"{fam}: scan and sequential differ: not timing a wrong kernel")
             med = benchmark.median_times(runs, args.repeats)
-        out["families"][fam] = {"median_s": med, "ratio_sequential_over_scan": med["sequential"] / med["scan"]}
+        out["families"][fam] = {"median_s": med,
+                                "ratio_sequential_over_scan": med["sequential"] / med["scan"]}
         print(f"{fam}: sequential {med['sequential']:.4f} s, scan {med['scan']:.4f} s, "
               f"ratio {med['sequential'] / med['scan']:.2f}x")
     target = benchmark.write("linear_rnns_scan_forward", out)

@@ -1,4 +1,4 @@
-"""lib.companion.claims: hard claims stop the notebook, soft claims are recorded whatever they say."""
+"""lib.companion.claims: hard claims stop the notebook, soft ones are recorded whatever they say."""
 import json
 from fractions import Fraction
 

@@ -1,4 +1,4 @@
-"""lib.companion.params: every bad value is refused with the key path, the value and what is allowed."""
+"""lib.companion.params: a bad value is refused with the key path, the value and what is allowed."""
 import pytest
 import yaml
 

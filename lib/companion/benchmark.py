@@ -1,8 +1,8 @@
 """Timing for bench/ scripts: medians of repeated runs, written to results/bench/<name>.json.
 
 Benchmarks compare a kernel with its naive reference on the same inputs after checking that
-they agree (`compare`); tests never time anything. Repeats alternate between the runs so that load on a
-shared machine falls on both alike.
+they agree (`compare`); tests never time anything. Repeats alternate between the runs so that
+load on a shared machine falls on both alike.
 """
 from __future__ import annotations
 

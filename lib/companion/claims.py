@@ -4,8 +4,9 @@ A notebook opens a `Ledger`, records claims through `exact`, `bound`, `statistic
 `qualitative`, `deviation` and `skip`, and calls `write()`. Failing `exact` and `bound` claims raise
 `ClaimFailed` at once (the stage fails and DVC caches nothing); `statistical` and `qualitative`
 claims are recorded with whatever status they get; a claim a profile cannot check is recorded as
-`skipped` with the reason, so every profile records the same claim ids. `python -m lib.companion.claims` (the `claims` stage)
-merges the per-notebook files into results/claims.json, results/CLAIMS.md and a metrics summary.
+`skipped` with the reason, so every profile records the same claim ids.
+`python -m lib.companion.claims` (the `claims` stage) merges the per-notebook files into
+results/claims.json, results/CLAIMS.md and a metrics summary.
 """
 from __future__ import annotations
 

@@ -74,9 +74,9 @@ def params_yaml() -> str:
     base = params.NotebookParams.model_fields
     lines = [f"# Every parameter of the companion, {GENERATED}.",
              "# The source is each paper's lib/<paper>/schema.py: type, range, default and reason.",
-             "# A section's values are the `default` profile; `smoke:` and `paper:` override single",
-             "# keys. A value edited here for an experiment is validated like the rest; to keep it,",
-             "# change the schema and run `make sync`.",
+             "# A section's values are the `default` profile; `smoke:` and `paper:` override",
+             "# single keys. A value edited here for an experiment is validated like the rest;",
+             "# to keep it, change the schema and run `make sync`.",
              f"profile: {base['profile'].default}   # {base['profile'].description}",
              f"seed: {base['seed'].default}            # {base['seed'].description}"]
     for paper in papers.all_papers():
@@ -93,7 +93,8 @@ def params_yaml() -> str:
                                              f"{unknown}, not keys of {nid}")
                 if over:
                     lines.append(f"    {profile}:")
-                    lines += [f"      {k}: {yaml_value(v)}   # {why}" for k, (v, why) in over.items()]
+                    lines += [f"      {k}: {yaml_value(v)}   # {why}"
+                              for k, (v, why) in over.items()]
     return "\n".join(lines) + "\n"
 
 

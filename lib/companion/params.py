@@ -1,4 +1,4 @@
-"""Parameters: declared once in each paper's schema, written to params.yaml, validated before compute.
+"""Parameters: declared once in a paper's schema, written to params.yaml, validated before compute.
 
 The source of every parameter is its field in `lib/<paper>/schema.py`: type, range, default
 (the `default` profile) and the reason for it, `param(default, why, **range)`; a class's `SMOKE`
@@ -16,9 +16,10 @@ Layout of params.yaml:
         smoke: {<key>: <value>}   # overrides, one comment per change
         paper: {<key>: <value>}
 
-The paper's declaration (notebooks/<paper>/paper.yaml) names each notebook's schema class. Unknown keys,
-wrong types and out-of-range values raise `ParamsError` naming the key path, the value and what is
-allowed. `python -m lib.companion.params --check` validates every notebook under every profile.
+The paper's declaration (notebooks/<paper>/paper.yaml) names each notebook's schema class.
+Unknown keys, wrong types and out-of-range values raise `ParamsError` naming the key path, the
+value and what is allowed. `python -m lib.companion.params --check` validates every notebook under
+every profile.
 """
 from __future__ import annotations
 
@@ -153,7 +154,7 @@ def resolve(notebook: str, profile: str | None = None,
 
 
 def from_namespace(notebook: str, namespace: Mapping[str, Any]) -> NotebookParams:
-    """Validate the values a notebook holds after its parameters cell (papermill-injected or not)."""
+    """Validate what a notebook holds after its parameters cell (papermill-injected or not)."""
     fields = schema_for(notebook).model_fields
     missing = [k for k in fields if k not in namespace]
     if missing:
@@ -178,7 +179,8 @@ def check_all(path=None) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m lib.companion.params", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m lib.companion.params",
+                                     description=__doc__.split("\n")[0])
     parser.add_argument("--check", action="store_true", help="validate the whole params.yaml")
     parser.add_argument("--stamp", help="on success also write this file (the DVC check stage)")
     args = parser.parse_args(argv)

@@ -252,14 +252,15 @@ def load_ledger() -> tuple[dict, str]:
                  for f in sorted(paths.results_dir(paper, "claims").glob("*.json"))
                  if _merged_differs(doc, f"{paper}/{f.stem}", json.loads(f.read_text()))]
         return doc, ("results/claims.json is older than the claims of " + ", ".join(newer)
-                     + ": run `python -m lib.companion.claims` (make report does) and rebuild the report."
+                     + ": run `python -m lib.companion.claims` (make report does) and rebuild "
+                     "the report."
                      if newer else "")
     from lib.companion import claims as ledger
     docs = ledger.load_all()
     return ({"claims": [c for d in docs for c in d["claims"]],
              "profiles": {d["notebook"]: d["params"].get("profile") for d in docs}},
-            "results/claims.json is missing (run `python -m lib.companion.claims`): counts are read from "
-            "the per-notebook claim files.")
+            "results/claims.json is missing (run `python -m lib.companion.claims`): counts are "
+            "read from the per-notebook claim files.")
 
 
 def collect(paper: str, ledger: dict) -> list[Notebook]:

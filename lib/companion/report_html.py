@@ -9,8 +9,8 @@ the URL fragment (`#status=pass&provenance=paper`), so a filtered view can be li
 from __future__ import annotations
 
 import html
-from urllib.parse import quote
 from collections import Counter
+from urllib.parse import quote
 
 STATUSES = ("pass", "fail", "deviation", "skipped")
 PROVENANCES = ("paper", "derived", "reconstructed")

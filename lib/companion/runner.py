@@ -13,9 +13,9 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import time
 import shutil
 import sys
+import time
 from pathlib import Path
 
 import jupytext

@@ -27,7 +27,8 @@ def make_copy(target: Path) -> Path:
     target.mkdir(parents=True)
     for name in COPIED:
         shutil.copytree(paths.ROOT / name, target / name,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.ipynb", ".ipynb_checkpoints"))
+                        ignore=shutil.ignore_patterns("__pycache__", "*.ipynb",
+                                                      ".ipynb_checkpoints"))
     raw = params.read_file()
     raw["profile"] = "smoke"
     (target / "params.yaml").write_text(yaml.safe_dump(raw, sort_keys=False))
@@ -37,7 +38,8 @@ def make_copy(target: Path) -> Path:
 def smoke_list(paper: str | None = None) -> list[str]:
     """The notebooks nbval runs: every declared one, or one paper's."""
     if paper is not None and paper not in papers.names():
-        raise SystemExit(f"--paper {paper!r}: not a declared paper; declared: {list(papers.names())}")
+        raise SystemExit(f"--paper {paper!r}: not a declared paper; declared: "
+                         f"{list(papers.names())}")
     return [n for n in papers.all_notebooks() if paper is None or n.startswith(paper + "/")]
 
 

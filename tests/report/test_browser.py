@@ -24,7 +24,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from lib.companion import papers, paths
+from lib.companion import papers
 
 PAGES = ["index.html", "performance.html", *(f"{paper}/index.html" for paper in papers.names())]
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
@@ -42,7 +42,7 @@ def report(request) -> Path:
                     "(make test passes build/smoke/results/report)")
     folder = Path(value).resolve()
     assert (folder / "index.html").exists(), \
-        f"{folder}/index.html is missing: build the report with `python -m lib.companion.report` first"
+        f"{folder}/index.html is missing: build it with `python -m lib.companion.report` first"
     return folder
 
 
@@ -57,7 +57,8 @@ def chromium() -> str:
 @pytest.fixture(scope="module")
 def ledger(report) -> dict:
     merged = report.parent / "claims.json"
-    assert merged.exists(), f"{merged} is missing: run `python -m lib.companion.claims` before the report"
+    assert merged.exists(), \
+        f"{merged} is missing: run `python -m lib.companion.claims` before the report"
     return json.loads(merged.read_text())
 
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import ast
 import datetime as dt
 import json
-import shutil
 import re
+import shutil
 import struct
 import subprocess
 import zlib
@@ -209,7 +209,7 @@ def tree(tmp_path, monkeypatch):
         shutil.copy(declaration, tmp_path / "notebooks" / declaration.parent.name)
     shutil.copy(real / "papers.yaml", tmp_path / "notebooks")
     (src / "01_a.py").write_text("\n\n".join(
-        f"# %% [markdown]\n" + "\n".join("# " + line for line in s.splitlines())
+        "# %% [markdown]\n" + "\n".join("# " + line for line in s.splitlines())
         if k == "markdown" else f"# %%\n{s}" for k, s in CELLS) + "\n")
     (src / "02_b.py").write_text("# %% [markdown]\n# # Second claim\n")
     figs = paths.figures_dir("gd_perceptron/01_a")
@@ -289,6 +289,7 @@ def test_build_uses_the_merged_ledger_and_renders_executed_notebooks(tree):
 
 def test_index_warns_when_the_merged_ledger_is_stale(tree):
     import os
+
     from lib.companion import claims
     claims.merge()
     merged = paths.ledger_files()["json"]
