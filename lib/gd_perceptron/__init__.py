@@ -5,6 +5,6 @@ Kernels behind each figure: `examples` and `equivalence` (F0, F3, notebook 01), 
 `trajectories` (F6, 05), `real_data` (F8, 07). Shared parts: `datasets` (data set A and the
 author's examples; `make_dataset` is the swap point), `models` (linear and two-layer models with
 explicit gradients), `dynamics` (batched GD / generalized perceptron / Batch Perceptron), `span`
-(the exact span reduction), `schema` (parameters). `naive` holds plain-loop references for tests
-and bench only.
+(the exact span reduction), `schema` (parameters), `decisions` (the verdicts of the statistical
+and qualitative claims). `naive` holds plain-loop references for tests and bench only.
 """

@@ -105,8 +105,9 @@ def iterations(model, B, y, theta0, eta, rule: str = "gp", max_iter: int = 10_00
                rescale: float | None = 1e50, normalized: bool = False, progress=None) -> Counts:
     """First t with y_i h(b_i; theta_t) > 0 for all i, per run, with finished runs dropped.
 
-    B is (n, d) shared or (R, n, d) per run, y is (n,) or (R, n); eta is a scalar or (R,). `rescale` applies only to
-    the scale-invariant rules (gp, bp); pass None to disable. `progress` is an optional tqdm bar.
+    B is (n, d) shared or (R, n, d) per run, y is (n,) or (R, n); eta is a scalar or (R,).
+    `rescale` applies only to the scale-invariant rules (gp, bp); pass None to disable.
+    `progress` is an optional tqdm bar.
     """
     _check_rule(rule)
     R = theta0.shape[0]

@@ -27,7 +27,7 @@ def linear_gap(model, B, y, gammas: list[float], steps: int) -> torch.Tensor:
 
 def scaled_gap(model, B, y, W0: torch.Tensor, eta: float, alphas: list[float], steps: int
                ) -> torch.Tensor:
-    """max_t ||theta_t/alpha - GP_t|| / ||GP_t|| per alpha, GD from alpha W0, gamma = eta a^(2-k)."""
+    """max_t ||theta_t/alpha - GP_t|| / ||GP_t|| per alpha: GD from alpha W0, eta a^(2-k) steps."""
     B, y = _as_tensors(B, y)
     a = torch.tensor(alphas, dtype=torch.float64)                       # (R,)
     shape = (-1,) + (1,) * W0.dim()

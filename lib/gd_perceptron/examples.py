@@ -51,7 +51,7 @@ def worst_case_count(n: int, gamma: float, normalized: bool, max_iter: int) -> t
 
 
 def worst_case_scan(ns: list[int], gamma: float, normalized: bool, max_iter: int) -> pd.DataFrame:
-    """Iterations of (Normalized) LR+GD on the Thm 5.1 set for each n: columns n, iterations, capped."""
+    """Iterations of (Normalized) LR+GD on the Thm 5.1 set per n: columns n, iterations, capped."""
     rows = [(n, *worst_case_count(n, gamma, normalized, max_iter)) for n in ns]
     return pd.DataFrame(rows, columns=["n", "iterations", "capped"])
 

@@ -26,9 +26,12 @@ def closed_form_half(d: int) -> int:
 
 
 def float_counts(ds: list[int], rule: str, eta: float, dataset: str = "A",
-                 data_seeds: list[int] = (0,), max_iter: int = 10**6) -> np.ndarray:
-    """Counts (len(ds), len(data_seeds)) of GD ("gd", eta = gamma) or the GP from 0."""
-    Bs = [datasets.make_dataset(d, s, dataset)[0].astype(np.float64) for d in ds for s in data_seeds]
+                 data_seeds: list[int] = (0,), max_iter: int = 10**6,
+                 sigma: float = 1e-3) -> np.ndarray:
+    """Counts (len(ds), len(data_seeds)) of GD ("gd", eta = gamma) or the GP from 0; `sigma` is
+    the noise of data set "A_perturbed"."""
+    Bs = [datasets.make_dataset(d, s, dataset, sigma)[0].astype(np.float64)
+          for d in ds for s in data_seeds]
     y = torch.as_tensor(datasets.dataset_a(2)[1], dtype=torch.float64)
     G = torch.as_tensor(np.stack([B @ B.T for B in Bs]))                  # (R, n, n)
     theta0 = torch.zeros(G.shape[0], G.shape[1], dtype=torch.float64)     # (R, n) coefficients

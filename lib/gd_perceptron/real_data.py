@@ -62,6 +62,18 @@ class History:
                              "cap": cap})
 
 
+def first_solved(histories: list[History]) -> str:
+    """Earliest accuracy-1.0 step over `histories` and its method, else steps run, best accuracy."""
+    solved = [(int(t), m.label) for h in histories for t, m in zip(h.solved_at, h.methods)
+              if t >= 0]
+    if solved:
+        step, label = min(solved)
+        return f"{step} ({label})"
+    steps = max(h.accuracy.shape[0] - 1 for h in histories)
+    best = max(float(h.accuracy.max()) for h in histories)
+    return f"never at accuracy 1.0 in {steps} steps (best accuracy {best:.4f})"
+
+
 def run(model, B: torch.Tensor, y: torch.Tensor, theta0: torch.Tensor, methods: list[Method],
         steps: int, progress: bool = True) -> History:
     """All methods from the same theta0 for `steps` steps (stops early once all are solved)."""
@@ -74,7 +86,8 @@ def run(model, B: torch.Tensor, y: torch.Tensor, theta0: torch.Tensor, methods: 
     n = B.shape[0]
     acc, loss, gnorm = [], [], []
     solved = np.full(R, -1)
-    for t in tqdm(range(steps + 1), desc="F8 full-batch steps", disable=not progress, mininterval=5):
+    for t in tqdm(range(steps + 1), desc="F8 full-batch steps", disable=not progress,
+                  mininterval=5):
         z = dynamics.margins(model, theta, B, y)                             # (R, n)
         s = torch.sigmoid(-z)
         w = torch.where(is_bp[:, None], dynamics.weights(z, "bp", first=(t == 0)), s)

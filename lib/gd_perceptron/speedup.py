@@ -105,6 +105,7 @@ def scaled_init_counts(d: int, seeds: int, c: float, powers: list[int], gen: tor
     Br = torch.as_tensor(span.reduce(B)[1])
     W0 = span.gaussian_init(seeds, m, Br.shape[1], gen)
     yt = torch.as_tensor(y, dtype=torch.float64)
-    return {k: dynamics.iterations(make_model("two_layer", m), Br, yt, W0 * 2.0 ** k,
-                                   eta_from_c(c, B), rule="gp", max_iter=max_iter).iterations.numpy()
+    model = make_model("two_layer", m)
+    return {k: dynamics.iterations(model, Br, yt, W0 * 2.0 ** k, eta_from_c(c, B), rule="gp",
+                                   max_iter=max_iter).iterations.numpy()
             for k in powers}

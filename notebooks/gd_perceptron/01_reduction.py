@@ -42,7 +42,7 @@ import pandas as pd
 import torch
 
 from lib.companion import notebook, paths, plotting
-from lib.gd_perceptron import datasets, equivalence, examples, exact, models
+from lib.gd_perceptron import datasets, decisions, equivalence, exact, examples, models
 
 nb = notebook.start("gd_perceptron/01_reduction", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
@@ -90,14 +90,14 @@ ledger.close("thm41.gd_theta1_exact", "GD's theta_1/gamma equals (1/2, 3/4) for 
              measured=float(np.abs(run41.theta1 - [0.5, 0.75]).max()), atol=1e-15,
              why="two float64 roundings")
 ledger.bound("thm41.gd_theta2_converges", "at the largest gamma, GD's theta_2/gamma is (1, 1/4) to 1e-12",
-             source=src41, provenance="derived", measured=float(err2[-1]), upper=1e-12)
+             source=src41, provenance="derived", measured=float(err2[-1]), upper=1e-12,
+             why="float64 rounding tolerance: the GD-GP gap at t = 2 is O(exp(-gamma/4)) (margin "
+                 "-1/4 at theta_1/gamma), nil in float64 from gamma = 1e4")
 ledger.qualitative("thm41.loss_blows_up", "f(theta_1) grows with gamma while f(theta_2) -> 0",
                    source=src41, provenance="paper", expected="loss_1 increasing, loss_2 decreasing",
                    measured=f"loss_1 {run41.loss[0, 1]:.3g} -> {run41.loss[-1, 1]:.3g}; "
                             f"loss_2 {run41.loss[0, 2]:.3g} -> {run41.loss[-1, 2]:.3g}",
-                   holds=bool(np.all(np.diff(run41.loss[:, 1]) > 0)
-                              and np.all(np.diff(run41.loss[:, 2]) <= 0)
-                              and run41.loss[-1, 2] < 1e-12))
+                   holds=decisions.loss_blows_up(run41.loss[:, 1].tolist(), run41.loss[:, 2].tolist()))
 ledger.close("thm41.grad_norm_t1", "the gradient norm at theta_1 tends to sqrt(2)/2",
              source=src41, provenance="paper", expected=float(np.sqrt(2) / 2),
              measured=float(run41.grad_norm[-1, 1]), atol=1e-9, why="exp(-gamma) terms at gamma=1e5")
@@ -115,7 +115,6 @@ target = int(paper_wc[paper_wc.method == "LR+GD"].iterations.iloc[0])
 matching = scan[scan.iterations == target].n.tolist()
 norm_rows = paper_wc[paper_wc.method == "Normalized LR+GD"]
 ours = examples.normalized_counts(matching, norm_rows.gamma.tolist(), cfg.worst_case_max_iter)
-all_rows = [n for n in matching if ours[n] == norm_rows.iterations.tolist()]
 compare = pd.concat([norm_rows.assign(n=n, ours=ours[n]) for n in matching] or [norm_rows.assign(n=np.nan, ours=np.nan)])
 scan.to_csv(tables / "worst_case_scan.csv", index=False)
 compare.to_csv(tables / "table1_worst_case.csv", index=False)
@@ -134,11 +133,12 @@ ledger.statistical("worst_case.n_reproducing_308",
                    f"some n reproduces the published {target} iterations of LR+GD at gamma = 100",
                    source=srcT1, provenance="paper", expected=f"{target} for some scanned n",
                    measured=f"n in {matching}" if matching else "no scanned n",
-                   holds=bool(matching))
+                   holds=decisions.reproduces_count(scan.iterations.tolist(), target))
 ledger.statistical("worst_case.all_rows_reproduced",
                    "some n that gives 308 also reproduces the published Normalized LR+GD row (2/2/16/157)",
                    source=srcT1, provenance="paper", expected=norm_rows.iterations.tolist(),
-                   measured={n: ours[n] for n in matching}, holds=bool(all_rows))
+                   measured={n: ours[n] for n in matching},
+                   holds=decisions.reproduces_row(ours, norm_rows.iterations.tolist()))
 
 # %% [markdown]
 # ## F3: GD -> GP equivalence, error vs scale
@@ -178,15 +178,19 @@ big = [g for g in cfg.equiv_linear_gammas if g >= 1e4]
 ledger.bound("equivalence.linear_large_gamma", "linear GD/gamma matches the GP to 1e-12 for gamma >= 1e4",
              source=src3, provenance="reconstructed",
              measured=float(max(lin_gap[i] for i, g in enumerate(cfg.equiv_linear_gammas) if g >= 1e4)),
-             upper=1e-12, why="float64; spec observed 5.6e-17 at 1e3")
+             upper=1e-12, why="spec §5 check 1: 1e-12 in float64 (spec observed 5.6e-17 at 1e3)")
 small = [lin_gap[i] for i, g in enumerate(cfg.equiv_linear_gammas) if g <= 1e3]
-ledger.qualitative("equivalence.linear_monotone", "the linear gap does not increase with gamma up to 1e3",
-                   source=src3, provenance="reconstructed", expected="non-increasing",
-                   measured=[float(x) for x in small], holds=bool(np.all(np.diff(small) <= 1e-16)))
+monotone = ("equivalence.linear_monotone", "the linear gap does not increase with gamma up to 1e3")
+if len(small) >= 2:
+    ledger.qualitative(*monotone, source=src3, provenance="reconstructed", expected="non-increasing",
+                       measured=[float(x) for x in small], holds=decisions.gap_non_increasing(small))
+else:
+    ledger.skip(*monotone, source=src3, provenance="reconstructed", kind="qualitative",
+                expected="non-increasing", reason=f"{len(small)} gamma <= 1e3 in this profile; a trend needs two")
 for act, g in gaps.items():
     ledger.bound(f"equivalence.{act}_alpha_max", f"{act} two-layer GD/alpha matches the GP to 1e-10 at the largest alpha^k",
                  source=src3, provenance="reconstructed", measured=float(g[-1]), upper=1e-10,
-                 why="float64 relative error; spec observed 1.1e-15 for quadratic at alpha = 100")
+                 why="spec §5 check 2: relative error 1e-10 in float64 (spec observed 1.1e-15 for quadratic at alpha = 100)")
 nb.finish()
 
 # %% [markdown]

@@ -42,7 +42,7 @@ import pandas as pd
 import torch
 
 from lib.companion import notebook, paths, plotting
-from lib.gd_perceptron import lower_bound, speedup
+from lib.gd_perceptron import decisions, lower_bound, speedup
 
 nb = notebook.start("gd_perceptron/03_two_layer_speedup", globals())
 cfg, ledger, tables = nb.cfg, nb.ledger, nb.tables
@@ -83,31 +83,40 @@ sel = summary[(summary.rule == speedup.StepRule(cfg.slope_c).label) & (summary.d
 slope = speedup.loglog_slope(sel.d, sel["median"])
 ledger.bound("quadratic.slope_moderate_d", f"median slope over d = 16..{cfg.slope_d_max} at c = {cfg.slope_c:g} is in [0.3, 0.6]",
              source=src, provenance="reconstructed", measured=slope, lower=0.3, upper=0.6,
-             why="spec observed 0.47; sqrt(d) is 0.5")
+             why="spec §5 check 5 (spec observed 0.47; sqrt(d) is 0.5)")
 fast = summary[(summary.rule == speedup.StepRule(cfg.slope_c).label) & (summary.d >= 1024)]
+five = ("quadratic.five_times_faster", f"median T_quad <= T_lin / 5 for every d >= 1024 (c = {cfg.slope_c:g})")
 if len(fast):
-    ratio = float((fast["median"] / fast.linear_T).max())
-    ledger.bound("quadratic.five_times_faster", f"median T_quad <= T_lin / 5 for every d >= 1024 (c = {cfg.slope_c:g})",
-                 source=src, provenance="reconstructed", measured=ratio, upper=0.2,
-                 why="largest ratio T_quad / T_lin over d >= 1024")
+    ledger.bound(*five, source=src, provenance="reconstructed",
+                 measured=float((fast["median"] / fast.linear_T).max()), upper=0.2,
+                 why="spec §5 check 5: T_quad <= T_lin / 5 at every d >= 1024 (measured: the largest ratio)")
+else:
+    ledger.skip(*five, source=src, provenance="reconstructed", kind="bound", expected="[-inf, 0.2]",
+                reason=f"this profile's sweep stops at d = {max(ds)} < 1024")
 fixed = summary[summary.rule.isin([r.label for r in rules if not r.sqrt_d])]
 ledger.bound("quadratic.fixed_c_converges", f"no run with fixed c in {cfg.c_fixed} hits the cap of {cfg.max_iter}",
              source="spec §5 check 5", provenance="reconstructed",
-             measured=float(fixed.capped_fraction.max()), upper=0.0, why="fraction of capped runs")
+             measured=float(fixed.capped_fraction.max()), upper=0.0,
+             why="spec §5 check 5: 0 % non-convergence (measured: the largest capped fraction)")
 heavy = summary[summary.rule.isin([r.label for r in rules if r.sqrt_d])]
-ledger.statistical("quadratic.sqrt_rule_heavy_tail", "with c = 1/sqrt(d) a growing share of runs is capped at large d",
-                   source="spec §4 F2 (0 % up to 2^16, 20-37 % at 2^20 with a 4e5 cap)",
-                   provenance="reconstructed", expected="capped share grows with d",
-                   measured=dict(zip(heavy.d.astype(int).tolist(), heavy.capped_fraction.round(3).tolist())),
-                   holds=bool(heavy.capped_fraction.iloc[-1] >= heavy.capped_fraction.iloc[0]))
+tail = ("quadratic.sqrt_rule_heavy_tail", "with c = 1/sqrt(d) a growing share of runs is capped at large d")
+src_tail = "spec §4 F2 (0 % up to 2^16, 20-37 % at 2^20 with a 4e5 cap)"
+if heavy.d.max() > decisions.HEAVY_TAIL_ONSET_D:
+    ledger.statistical(*tail, source=src_tail, provenance="reconstructed", expected="capped share grows with d",
+                       measured=dict(zip(heavy.d.astype(int).tolist(), heavy.capped_fraction.round(3).tolist())),
+                       holds=decisions.heavy_tail_grows(heavy.capped_fraction.tolist()))
+else:
+    ledger.skip(*tail, source=src_tail, provenance="reconstructed", kind="statistical",
+                expected="capped share grows with d",
+                reason=f"this profile's sweep stops at d = {heavy.d.max()}; the spec sees no capped run up to 2^16")
 both = summary.dropna(subset=["spec_median"])
 for label, group in both.groupby("rule", sort=False):
-    rel = (group["median"] / group.spec_median).to_numpy()
     ledger.statistical(f"quadratic.spec_table.{label}", f"our medians for {label} are within a factor 1.5 of the spec's simulation at every d >= 256",
                        source="spec §4 F2 table (the spec's own simulation, not the paper)",
                        provenance="reconstructed", expected="ratio in [2/3, 1.5]",
-                       measured=f"ratios {np.round(rel, 2).tolist()}",
-                       holds=bool(np.all((rel[group.d.to_numpy() >= 256] >= 2 / 3) & (rel[group.d.to_numpy() >= 256] <= 1.5))))
+                       measured=f"ratios {np.round(group['median'] / group.spec_median, 2).tolist()}",
+                       holds=decisions.spec_table_agrees(group.d.tolist(), group["median"].tolist(),
+                                                         group.spec_median.tolist()))
 
 # %% [markdown]
 # ## Why the plane is enough: full-dimensional runs, and scale invariance
@@ -124,7 +133,7 @@ ledger.exact("plane.counts_match_full_d", f"full-d and 2-D GP counts agree for e
              measured=f"{int(plane.matches.sum())} of {cfg.plane_seeds * len(cfg.plane_ds)}")
 ledger.bound("plane.orthogonal_components_fixed", "components of w_j orthogonal to span{b_i} stay unchanged",
              source="spec §2.3, §5 check 3", provenance="derived", measured=drift, upper=1e-12,
-             why="float64; the projector is built from a QR basis")
+             why="spec §5 check 3: 1e-12, float64 (the projector is built from a QR basis)")
 
 scaled = speedup.scaled_init_counts(cfg.scale_d, cfg.plane_seeds, cfg.plane_c, cfg.scale_powers, gen,
                                     cfg.m, cfg.max_iter)

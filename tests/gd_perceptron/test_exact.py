@@ -52,6 +52,14 @@ def test_float_gd_counts_match_exact_at_large_step():
     assert got.tolist() == [lower_bound.closed_form_half(d) for d in ds]
 
 
+def test_float_counts_perturbed_sigma_reaches_the_data():
+    # sigma = 0 leaves data set A unperturbed, so every draw needs the 1/2-rule count of
+    # spec §4 F1 (d + 2 even, d + 1 odd); an ignored sigma would add the default 1e-3 noise
+    ds, seeds = [16, 17], [0, 1, 2]
+    got = lower_bound.float_counts(ds, "gp", 1.0, "A_perturbed", seeds, sigma=0.0)
+    assert got.tolist() == [[lower_bound.closed_form_half(d)] * len(seeds) for d in ds]
+
+
 def test_bad_tie_rule_rejected():
     with pytest.raises(ValueError, match="tie = 'full'"):
         next(exact.perceptron_steps(exact.gram_dataset_a(4), [1, -1], "full"))

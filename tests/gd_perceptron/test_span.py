@@ -46,6 +46,6 @@ def test_stack_refuses_mismatched_shapes():
 
 def test_scale_invariance_of_gp_counts():
     # the GP is scale-free and multiplying by 2^k is exact, so the counts must be identical
-    counts = speedup.scaled_init_counts(256, 20, 0.2, [-10, 0, 10], torch.Generator().manual_seed(42),
-                                        max_iter=5000)
+    counts = speedup.scaled_init_counts(256, 20, 0.2, [-10, 0, 10],
+                                        torch.Generator().manual_seed(42), max_iter=5000)
     assert counts[-10].tolist() == counts[0].tolist() == counts[10].tolist()
