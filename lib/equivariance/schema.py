@@ -1,4 +1,5 @@
-"""Parameter schemas of the equivariance notebooks (validated by lib.companion.params before compute)."""
+"""Parameters of the equivariance notebooks: the one place each is declared (type, range,
+default, reason, profile overrides); params.yaml and the parameters cells are generated from it."""
 from __future__ import annotations
 
 from typing import Annotated

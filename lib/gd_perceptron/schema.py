@@ -26,8 +26,8 @@ class Reduction(NotebookParams):
     worst_case_gamma: Pos = param(100.0, "Table 1 row: LR+GD at gamma = 100")
     worst_case_max_iter: PosInt = param(5000, "generous cap, reported if hit")
     equiv_n: Annotated[int, Field(ge=2)] = param(20, "spec §4 F3: 20 Gaussian points")
-    equiv_d: Annotated[int, Field(ge=2)] = param(50, "in d = 50, labels from a random teacher")
-    equiv_linear_steps: PosInt = param(60, "max over t <= 60")
+    equiv_d: Annotated[int, Field(ge=2)] = param(50, "F3: dimension of the points; labels from a random teacher")
+    equiv_linear_steps: PosInt = param(60, "F3: horizon of the linear gap (max over t <= 60)")
     equiv_linear_gammas: list[Pos] = param(
         [10.0, 100.0, 1000.0, 10000.0, 1000000.0],
         "F3 linear model: step sizes of the GD vs GP gap",
@@ -52,7 +52,7 @@ class LinearLowerBound(NotebookParams):
     d_exact_max: Annotated[int, Field(ge=4, le=2000)] = param(
         300, "spec §5 check 4: every d in [2, 300) exactly")
     slope_log2_min: Annotated[int, Field(ge=1)] = param(4, "slope fitted over d = 2^4 ... 2^16")
-    slope_log2_max: Annotated[int, Field(ge=2, le=22)] = param(16, "up to d of 2^16")
+    slope_log2_max: Annotated[int, Field(ge=2, le=22)] = param(16, "slope fitted up to d = 2^16")
     gd_ds: list[Annotated[int, Field(ge=2)]] = param(
         [8, 32, 128, 512, 1024], "GD in float64 against the exact counts", min_length=1)
     gd_gamma_large: Pos = param(10000.0, "spec §4 F1 large step, gives the 1/2-tie counts")
@@ -73,10 +73,10 @@ class TwoLayerSpeedup(NotebookParams):
     """03_two_layer_speedup: quadratic two-layer iterations vs d (F2) and its exactness checks."""
 
     log4_min: Annotated[int, Field(ge=1)] = param(2, "d = 4^2 ... 4^10, the spec's F2 table")
-    log4_max: Annotated[int, Field(ge=2, le=12)] = param(10, "to 4^10")
+    log4_max: Annotated[int, Field(ge=2, le=12)] = param(10, "largest d = 4^log4_max of the F2 table")
     seeds: Annotated[int, Field(ge=5)] = param(300, "random inits per (d, step rule)")
     c_fixed: list[Pos] = param([0.1, 0.2, 0.5], "step rules of the table, c = 2 eta ||b_1||^2 / n")
-    c_sqrt: list[Pos] = param([1.0], "and c = 1/sqrt(d)")
+    c_sqrt: list[Pos] = param([1.0], "step rules c = c0/sqrt(d) of the table")
     m: Annotated[int, Field(ge=2)] = param(2, "neurons, outputs s = (+1, -1)")
     max_iter: Annotated[int, Field(ge=100)] = param(
         30000, "cap; capped runs are reported, heavy tails of 1/sqrt(d)")
@@ -103,18 +103,18 @@ class TwoLayerSpeedup(NotebookParams):
 class LossOscillations(NotebookParams):
     """04_loss_oscillations: loss vs iteration (F4) and iterations vs step size (F5)."""
 
-    d: Annotated[int, Field(ge=2)] = param(64, "spec §4 F4")
+    d: Annotated[int, Field(ge=2)] = param(64, "spec §4 F4: features of data set A")
     curve_gammas: list[Pos] = param(
         [0.001, 1.0, 10000.0], "small, unit and perceptron-regime steps", min_length=2)
     curve_steps: Annotated[int, Field(ge=10)] = param(
         80, "spec §5 check 7 counts increases in 80 steps")
     sweep_log10_min: int = param(-4, "F5 sweeps gamma over 10^-4 ... 10^6")
-    sweep_log10_max: int = param(6, "to 10^6")
+    sweep_log10_max: int = param(6, "largest step size 10^sweep_log10_max of the F5 sweep")
     sweep_points: Annotated[int, Field(ge=3)] = param(41, "log-spaced step sizes")
     random_n: Annotated[int, Field(ge=2)] = param(
         200, "random separable data, n >> d so it is not solved in one step")
     random_d: Annotated[int, Field(ge=2)] = param(10, "dimension of the random data")
-    random_seeds: Annotated[int, Field(ge=1)] = param(10, "data draws")
+    random_seeds: Annotated[int, Field(ge=1)] = param(10, "random data sets of the F5 sweep")
     max_iter: Annotated[int, Field(ge=100)] = param(
         5000, "cap; capped (small-gamma) runs are shown as gaps")
     SMOKE = {

@@ -1,4 +1,5 @@
-"""Parameter schemas of the linear_rnns notebooks (validated by lib.companion.params before compute)."""
+"""Parameters of the linear_rnns notebooks: the one place each is declared (type, range,
+default, reason, profile overrides); params.yaml and the parameters cells are generated from it."""
 from __future__ import annotations
 
 from typing import Annotated, Literal
@@ -87,11 +88,11 @@ class PDNC1(NotebookParams):
 
 
 class Arithmetic(NotebookParams):
-    """04_arithmetic_circuits: unrolled form, Q -> Z lift and its typo, bit growth (spec §2.6, §5)."""
+    """04_arithmetic_circuits: unrolled form, Q -> Z lift and its typo, bit growth (§2.6, §5)."""
 
     n_instances: PosInt = param(200, "random rational LRNNs for the unrolled form and the lift")
-    max_T: PosInt = param(12, "up to 12 steps")
-    max_d: Annotated[int, Field(ge=1, le=8)] = param(4, "d <= 4")
+    max_T: PosInt = param(12, "random LRNNs of up to 12 steps")
+    max_d: Annotated[int, Field(ge=1, le=8)] = param(4, "state sizes d <= 4")
     n_streams: PosInt = param(200, "IMM streams over {-1, 0, 1} for bit growth")
     bits_T: PosInt = param(40, "spec §5: bits <= ceil(T log2 3) + 1")
     SMOKE = {
@@ -102,7 +103,7 @@ class Arithmetic(NotebookParams):
 
 
 class SingleLayer(NotebookParams):
-    """07_single_layer_hankel: 1-layer LRNN = WFA, Hankel ranks, the thresholding gap (spec §4.7)."""
+    """07_single_layer_hankel: 1-layer LRNN = WFA, Hankel ranks, the thresholding gap (§4.7)."""
 
     n_wfas: PosInt = param(5, "random WFAs over Q")
     max_states: Annotated[int, Field(ge=1, le=8)] = param(6, "spec §7.2: n <= 6")
@@ -203,7 +204,8 @@ class TrainedModels(NotebookParams):
         ["dgc", "imm_f2", "imm_z_zero", "imm_z_pos", "s5", "parity"],
         "spec §7.3: T1-T5 (T3 with both labels)",
         min_length=1)
-    families: list[Literal["rnn", "diag_pos", "diag_neg", "pd", "deltanet", "rwkv7", "transformer"]] = param(
+    families: list[Literal["rnn", "diag_pos", "diag_neg", "pd", "deltanet", "rwkv7",
+                           "transformer"]] = param(
         ["rnn", "diag_pos", "diag_neg", "pd", "deltanet", "rwkv7", "transformer"],
         "spec §7.3: model families (RWKV-7-lite included)",
         min_length=1)
@@ -224,7 +226,12 @@ class TrainedModels(NotebookParams):
     p_bucket: Annotated[float, Field(gt=0.0, lt=1.0)] = param(
         0.5, "decision: Bernoulli(1/2) buckets (p not stated)")
     bins: dict[str, list[Annotated[list[PosInt], Field(min_length=2, max_length=2)]]] = param(
-        {"dgc": [[2, 6], [7, 12], [13, 18]], "imm_f2": [[1, 32], [33, 64], [65, 96]], "imm_z_zero": [[1, 10], [11, 20], [21, 30]], "imm_z_pos": [[1, 10], [11, 20], [21, 30]], "s5": [[1, 16], [17, 32], [33, 64]], "parity": [[3, 20], [21, 40], [41, 80]]},
+        {"dgc": [[2, 6], [7, 12], [13, 18]],
+         "imm_f2": [[1, 32], [33, 64], [65, 96]],
+         "imm_z_zero": [[1, 10], [11, 20], [21, 30]],
+         "imm_z_pos": [[1, 10], [11, 20], [21, 30]],
+         "s5": [[1, 16], [17, 32], [33, 64]],
+         "parity": [[3, 20], [21, 40], [41, 80]]},
         "first bin trains (in-distribution), the others are OOD")
     margin: Annotated[float, Field(ge=0.0, le=1.0)] = param(
         0.15, "spec §7.3: winner beats loser by >= 0.15 on the first OOD bin")
@@ -245,7 +252,12 @@ class TrainedModels(NotebookParams):
         "test_n": (8, "tiny test bins"),
         "dgc_id_bits": (3, "N < 8"),
         "bins": (
-            {"dgc": [[2, 3], [4, 5], [6, 7]], "imm_f2": [[1, 3], [4, 6], [7, 9]], "imm_z_zero": [[1, 3], [4, 6], [7, 9]], "imm_z_pos": [[1, 3], [4, 6], [7, 9]], "s5": [[1, 3], [4, 6], [7, 9]], "parity": [[1, 3], [4, 6], [7, 9]]},
+            {"dgc": [[2, 3], [4, 5], [6, 7]],
+             "imm_f2": [[1, 3], [4, 6], [7, 9]],
+             "imm_z_zero": [[1, 3], [4, 6], [7, 9]],
+             "imm_z_pos": [[1, 3], [4, 6], [7, 9]],
+             "s5": [[1, 3], [4, 6], [7, 9]],
+             "parity": [[1, 3], [4, 6], [7, 9]]},
             "short sequences"),
     }
     PAPER = {
@@ -259,7 +271,12 @@ class TrainedModels(NotebookParams):
         "test_n": (2000, "test examples per bin (paper: 10K)"),
         "dgc_id_bits": (9, "N <= 300 needs 9-bit ids"),
         "bins": (
-            {"dgc": [[2, 100], [101, 200], [201, 300]], "imm_f2": [[1, 100], [101, 200], [201, 300]], "imm_z_zero": [[1, 100], [101, 200], [201, 300]], "imm_z_pos": [[1, 100], [101, 200], [201, 300]], "s5": [[1, 100], [101, 200], [201, 300]], "parity": [[3, 40], [41, 128], [129, 256]]},
+            {"dgc": [[2, 100], [101, 200], [201, 300]],
+             "imm_f2": [[1, 100], [101, 200], [201, 300]],
+             "imm_z_zero": [[1, 100], [101, 200], [201, 300]],
+             "imm_z_pos": [[1, 100], [101, 200], [201, 300]],
+             "s5": [[1, 100], [101, 200], [201, 300]],
+             "parity": [[3, 40], [41, 128], [129, 256]]},
             "paper §6.2: train N in [1,100], test [1,100]/[101,200]/[201,300]"),
         "device": ("auto", "cuda when available"),
     }

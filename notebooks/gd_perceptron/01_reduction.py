@@ -21,16 +21,16 @@
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
-gammas = [1.0, 10.0, 100.0, 1000.0, 10000.0, 100000.0]  # Thm 4.1 example
+gammas = [1.0, 10.0, 100.0, 1000.0, 10000.0, 100000.0]  # Thm 4.1 example: loss blows up with gamma
 worst_case_n = [10, 100, 300, 997, 998, 999, 1000, 1001, 1002, 1003, 1010]  # which n gives 308?
-worst_case_gamma = 100.0  # step of the Table 1 row LR+GD
-worst_case_max_iter = 5000  # cap, reported if hit
-equiv_n = 20  # F3: Gaussian points
-equiv_d = 50  # F3: dimension
-equiv_linear_steps = 60  # F3: horizon of the linear gap
-equiv_linear_gammas = [10.0, 100.0, 1000.0, 10000.0, 1000000.0]
-equiv_m = 4  # F3: quadratic neurons
-equiv_eta = 0.05  # F3: GP step of the quadratic model
+worst_case_gamma = 100.0  # Table 1 row: LR+GD at gamma is 100
+worst_case_max_iter = 5000  # generous cap, reported if hit
+equiv_n = 20  # spec §4 F3: 20 Gaussian points
+equiv_d = 50  # F3: dimension of the points; labels from a random teacher
+equiv_linear_steps = 60  # F3: horizon of the linear gap (max over t ≤ 60)
+equiv_linear_gammas = [10.0, 100.0, 1000.0, 10000.0, 1000000.0]  # F3 linear model: step sizes of the GD vs GP gap
+equiv_m = 4  # quadratic model, m is 4, s is +-1
+equiv_eta = 0.05  # GP step of the quadratic model (scale-free in the GP)
 equiv_quad_steps = 40  # F3: horizon of the quadratic gap
 equiv_scales = [1.0, 10.0, 100.0, 1000.0, 10000.0, 100000.0, 1000000.0]  # saturation alpha^k
 

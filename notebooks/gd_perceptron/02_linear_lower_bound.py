@@ -21,15 +21,15 @@
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
-d_exact_max = 300  # exact counts for every d in [2, 300)
-slope_log2_min = 4  # slope fitted from d of 2^4
-slope_log2_max = 16  # up to d of 2^16
+d_exact_max = 300  # spec §5 check 4: every d in [2, 300) exactly
+slope_log2_min = 4  # slope fitted over d is 2^4 ... 2^16
+slope_log2_max = 16  # slope fitted up to d is 2^16
 gd_ds = [8, 32, 128, 512, 1024]  # GD in float64 against the exact counts
-gd_gamma_large = 10000.0  # large step, gives the 1/2-tie counts
-gd_gamma_soft = 100.0  # near-ties resolved softly
+gd_gamma_large = 10000.0  # spec §4 F1 large step, gives the 1/2-tie counts
+gd_gamma_soft = 100.0  # spec §4 F1 near-ties resolved softly
 perturbed_sigma = 0.001  # noise on b_2 that removes the exact ties
 perturbed_seeds = 64  # data draws per d
-perturbed_ds = [16, 64, 256, 1024, 4096]
+perturbed_ds = [16, 64, 256, 1024, 4096]  # d of the perturbed data set A
 
 # %%
 import numpy as np

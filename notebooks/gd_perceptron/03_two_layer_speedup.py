@@ -21,19 +21,19 @@
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
-log4_min = 2  # d from 4^2
-log4_max = 10  # to 4^10
+log4_min = 2  # d is 4^2 ... 4^10, the spec's F2 table
+log4_max = 10  # largest d is 4^log4_max of the F2 table
 seeds = 300  # random inits per (d, step rule)
-c_fixed = [0.1, 0.2, 0.5]  # step rules of the table
-c_sqrt = [1.0]  # and c0/sqrt(d)
-m = 2  # neurons, outputs s +1 and -1
-max_iter = 30000  # cap; capped runs are reported
-slope_d_max = 4096  # slope fitted over d from 16 to 4096
+c_fixed = [0.1, 0.2, 0.5]  # step rules of the table, c is 2 eta ||b_1||^2 / n
+c_sqrt = [1.0]  # step rules c is c0/sqrt(d) of the table
+m = 2  # neurons, outputs s is (+1, -1)
+max_iter = 30000  # cap; capped runs are reported, heavy tails of 1/sqrt(d)
+slope_d_max = 4096  # spec §5 check 5 fits d is 16 ... 4096
 slope_c = 0.1  # step rule of the slope check
-plane_ds = [16, 64, 256]  # full d against the plane
+plane_ds = [16, 64, 256]  # spec §5 check 3, full d against the plane
 plane_seeds = 60  # inits per d in that check
 plane_c = 0.2  # step of that check
-scale_powers = [-10, 0, 10]  # W_0 times 2^k
+scale_powers = [-10, 0, 10]  # spec §5 check 9, W_0 times 2^k
 scale_d = 256  # d of the scale check
 
 # %%

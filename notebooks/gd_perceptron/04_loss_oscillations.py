@@ -20,16 +20,16 @@
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
-d = 64  # data set A as in spec F4
+d = 64  # spec §4 F4: features of data set A
 curve_gammas = [0.001, 1.0, 10000.0]  # small, unit and perceptron-regime steps
-curve_steps = 80  # increases are counted over 80 steps
-sweep_log10_min = -4  # gamma from 10^-4
-sweep_log10_max = 6  # to 10^6
+curve_steps = 80  # spec §5 check 7 counts increases in 80 steps
+sweep_log10_min = -4  # F5 sweeps gamma over 10^-4 ... 10^6
+sweep_log10_max = 6  # largest step size 10^sweep_log10_max of the F5 sweep
 sweep_points = 41  # log-spaced step sizes
-random_n = 200  # random separable data, n much larger than d
+random_n = 200  # random separable data, n >> d so it is not solved in one step
 random_d = 10  # dimension of the random data
-random_seeds = 10  # data draws
-max_iter = 5000  # cap; capped runs are shown as gaps
+random_seeds = 10  # random data sets of the F5 sweep
+max_iter = 5000  # cap; capped (small-gamma) runs are shown as gaps
 
 # %%
 import numpy as np

@@ -22,12 +22,12 @@
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
 linear_d = 64  # the linear iterate needs d+2 steps to enter the cone
-quad_d = 1024  # quadratic neurons where the speed-up is large
+quad_d = 1024  # quadratic neurons at a d where the speed-up is large
 quad_c = 0.1  # step rule c of the quadratic GP
 quad_runs = 40  # rows of the option raster
 quad_steps = 400  # horizon of the raster
-eigen_d = 64  # brake spectrum checked at d of 64
-eigen_c_prime = 0.3  # any positive c' works for the multiplicity check
+eigen_d = 64  # spec §5 check 6 at d is 64
+eigen_c_prime = 0.3  # any c' > 0 works for the multiplicity check
 
 # %%
 import numpy as np

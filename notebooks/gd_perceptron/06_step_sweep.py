@@ -17,13 +17,13 @@
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
-sweep_ds = [256, 4096]  # T against c at these d
-sweep_cs = [0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9, 1.0, 1.1, 1.3, 1.5, 2.0, 3.0]
-curve_log4_max = 8  # T(d) curves up to d of 4^8
+sweep_ds = [256, 4096]  # spec §4 F7, T against c at fixed d
+sweep_cs = [0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9, 1.0, 1.1, 1.3, 1.5, 2.0, 3.0]  # F7: step parameters c of the sweep
+curve_log4_max = 8  # T(d) curves for d is 16 ... 65536
 curve_cs = [0.05, 0.1, 0.2, 0.5]  # fixed step rules
-curve_c0_sqrt = [0.5, 1.0, 2.0]  # shrinking rules c0/sqrt(d)
+curve_c0_sqrt = [0.5, 1.0, 2.0]  # c is c0 / sqrt(d)
 seeds = 100  # random inits per point
-max_iter = 5000  # cycling runs are capped and reported
+max_iter = 5000  # cycling runs (c ≥ 1.5) are capped and reported
 
 # %%
 import numpy as np
