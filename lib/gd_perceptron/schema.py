@@ -26,7 +26,8 @@ class Reduction(NotebookParams):
     worst_case_gamma: Pos = param(100.0, "Table 1 row: LR+GD at gamma = 100")
     worst_case_max_iter: PosInt = param(5000, "generous cap, reported if hit")
     equiv_n: Annotated[int, Field(ge=2)] = param(20, "spec §4 F3: 20 Gaussian points")
-    equiv_d: Annotated[int, Field(ge=2)] = param(50, "F3: dimension of the points; labels from a random teacher")
+    equiv_d: Annotated[int, Field(ge=2)] = param(
+        50, "F3: dimension of the points; labels from a random teacher")
     equiv_linear_steps: PosInt = param(60, "F3: horizon of the linear gap (max over t <= 60)")
     equiv_linear_gammas: list[Pos] = param(
         [10.0, 100.0, 1000.0, 10000.0, 1000000.0],
@@ -73,7 +74,7 @@ class TwoLayerSpeedup(NotebookParams):
     """03_two_layer_speedup: quadratic two-layer iterations vs d (F2) and its exactness checks."""
 
     log4_min: Annotated[int, Field(ge=1)] = param(2, "d = 4^2 ... 4^10, the spec's F2 table")
-    log4_max: Annotated[int, Field(ge=2, le=12)] = param(10, "largest d = 4^log4_max of the F2 table")
+    log4_max: Annotated[int, Field(ge=2, le=12)] = param(10, "largest d = 4^log4_max (F2 table)")
     seeds: Annotated[int, Field(ge=5)] = param(300, "random inits per (d, step rule)")
     c_fixed: list[Pos] = param([0.1, 0.2, 0.5], "step rules of the table, c = 2 eta ||b_1||^2 / n")
     c_sqrt: list[Pos] = param([1.0], "step rules c = c0/sqrt(d) of the table")

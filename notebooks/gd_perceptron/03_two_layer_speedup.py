@@ -22,7 +22,7 @@
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
 log4_min = 2  # d is 4^2 ... 4^10, the spec's F2 table
-log4_max = 10  # largest d is 4^log4_max of the F2 table
+log4_max = 10  # largest d is 4^log4_max (F2 table)
 seeds = 300  # random inits per (d, step rule)
 c_fixed = [0.1, 0.2, 0.5]  # step rules of the table, c is 2 eta ||b_1||^2 / n
 c_sqrt = [1.0]  # step rules c is c0/sqrt(d) of the table
