@@ -55,7 +55,8 @@ def planted_mhsa(t: np.ndarray, dh: int, rng: np.random.Generator) -> list[Head]
 
     def stable_cols():
         return np.column_stack([plus @ rng.normal(size=plus.shape[1]) for _ in range(dh // 2)]
-                               + [minus @ rng.normal(size=minus.shape[1]) for _ in range(dh - dh // 2)])
+                               + [minus @ rng.normal(size=minus.shape[1])
+                                  for _ in range(dh - dh // 2)])
     Qs, Ks, Vs = stable_cols(), stable_cols(), stable_cols()
     Os = stable_cols().T                                               # rows in eigenspaces too
     return [h1, h2, (Qs, Ks, Vs, Os)]
@@ -68,7 +69,8 @@ def scramble(heads: list[Head], rng: np.random.Generator) -> tuple[list[Head], n
     for h in order:
         Q, K, V, O = heads[h]
         dh = Q.shape[1]
-        A, B = rng.normal(size=(dh, dh)) + 2 * np.eye(dh), rng.normal(size=(dh, dh)) + 2 * np.eye(dh)
+        A, B = (rng.normal(size=(dh, dh)) + 2 * np.eye(dh),
+                rng.normal(size=(dh, dh)) + 2 * np.eye(dh))
         out.append((Q @ A, K @ np.linalg.inv(A).T, V @ B, np.linalg.inv(B) @ O))
     return out, order
 
@@ -97,13 +99,15 @@ def match_heads(heads: list[Head], other: list[Head]) -> HeadMatch:
     _, perm = linear_sum_assignment(cost)
     masked = cost.copy()
     masked[np.arange(len(perm)), perm] = np.inf
-    gap = float((masked.min(axis=1) - cost[np.arange(len(perm)), perm]).min()) if len(perm) > 1 else np.inf
+    gap = (float((masked.min(axis=1) - cost[np.arange(len(perm)), perm]).min())
+           if len(perm) > 1 else np.inf)
     C, vres, ores = [], 0.0, 0.0
     for h, p in enumerate(perm):
         V, O = heads[p][2], heads[p][3]
         Ch = np.linalg.lstsq(V, other[h][2], rcond=None)[0]
         vres = max(vres, float(np.linalg.norm(V @ Ch - other[h][2]) / np.linalg.norm(other[h][2])))
-        ores = max(ores, float(np.linalg.norm(np.linalg.inv(Ch) @ O - other[h][3]) / np.linalg.norm(other[h][3])))
+        ores = max(ores, float(np.linalg.norm(np.linalg.inv(Ch) @ O - other[h][3])
+                               / np.linalg.norm(other[h][3])))
         C.append(Ch)
     return HeadMatch(perm, float(cost[np.arange(len(perm)), perm].max()), C, vres, ores, gap)
 
@@ -148,8 +152,10 @@ def scramble_reports(heads: list[Head], t: np.ndarray, X: np.ndarray, n: int, dh
         rows.append({"order": tuple(order.tolist()), "perm": tuple(m.perm.tolist()),
                      "equivariance": rel(mhsa(X @ t.T, heads), base @ t.T),
                      "scramble": rel(mhsa(X, scr), base), "fibre": rel(mhsa(X, gth), base),
-                     "m_residual": m.m_residual, "v_residual": m.v_residual, "o_residual": m.o_residual,
-                     "hom": float(np.abs(np.linalg.inv(K) @ np.linalg.inv(K) - np.eye(len(K))).max()),
+                     "m_residual": m.m_residual, "v_residual": m.v_residual,
+                     "o_residual": m.o_residual,
+                     "hom": float(np.abs(np.linalg.inv(K) @ np.linalg.inv(K)
+                                         - np.eye(len(K))).max()),
                      "layer_heads": rel(Zg, Z @ K),
                      "layer_out": float(np.abs(K @ Ocat - Ocat @ tinvT).max() / np.abs(Ocat).max()),
                      "gap": m.gap, "cycle_type": cycle_type(m.perm)})

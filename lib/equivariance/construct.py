@@ -92,7 +92,8 @@ def fixed_projection_chi(rep: Group, chi: np.ndarray, v: np.ndarray) -> np.ndarr
 
 
 def regular_perm(group: Group, channels: int) -> np.ndarray:
-    """(|G|, channels*|G|) index arrays p_g with (rho(g) v)[(h,c)] = v[p_g[(h,c)]] = v[(g^{-1}h, c)]."""
+    """(|G|, channels*|G|) index arrays p_g with
+    (rho(g) v)[(h,c)] = v[p_g[(h,c)]] = v[(g^{-1}h, c)]."""
     G = group.order
     hsrc = group.table[group.inv]                               # (G, G): [g, h] -> g^{-1} h
     return np.stack([np.concatenate([c * G + hsrc[g] for c in range(channels)])
@@ -113,7 +114,8 @@ def planted_characters(group: Group, channels: list[int],
     return out
 
 
-def planted_action(group: Group, channels: list[int], twisted: list[np.ndarray] = ()) -> list[np.ndarray]:
+def planted_action(group: Group, channels: list[int],
+                   twisted: list[np.ndarray] = ()) -> list[np.ndarray]:
     """Dense planted latent actions, one (|G|, d_i, d_i) stack per hidden layer: the regular
     permutation (rho(g) v)[(h,c)] = v[(g^{-1}h, c)], times chi(g) on twisted neurons (layer 1)."""
     out = []

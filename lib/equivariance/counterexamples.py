@@ -87,7 +87,8 @@ def random_valid_choice(k0s: list[list[Monomial]], theta: Theta, rows: np.ndarra
     d = theta[0][0].shape[0]
     rho = [np.zeros((group.order, k.dim, k.dim)) for k in k0s[0]]
     for g, k0 in enumerate(k0s):
-        mask = rng.integers(0, 2, size=len(rows)).astype(bool) if g != group.identity else np.zeros(len(rows), bool)
+        mask = (rng.integers(0, 2, size=len(rows)).astype(bool) if g != group.identity
+                else np.zeros(len(rows), bool))
         ks = [k0[0].compose(pair_swaps(d, rows, mask))] + list(k0[1:])
         for i, k in enumerate(ks):
             rho[i][g] = k.inverse().dense()

@@ -13,7 +13,8 @@ from scipy.special import erf
 DERIVATIVES = {
     "tanh": lambda z: 1.0 - np.tanh(z) ** 2,
     "relu": lambda z: (z > 0).astype(float),
-    "gelu": lambda z: 0.5 * (1.0 + erf(z / np.sqrt(2.0))) + z * np.exp(-0.5 * z * z) / np.sqrt(2 * np.pi),
+    "gelu": lambda z: (0.5 * (1.0 + erf(z / np.sqrt(2.0)))
+                       + z * np.exp(-0.5 * z * z) / np.sqrt(2 * np.pi)),
     "cube": lambda z: 3.0 * z * z,
     "linear": lambda z: np.ones_like(z),
 }
@@ -46,7 +47,8 @@ def count_params(widths: list[int], bias: bool = True) -> int:
     return int(sum(a * b + (b if bias else 0) for a, b in zip(widths[:-1], widths[1:])))
 
 
-def jacobian(widths: list[int], act: str, P: np.ndarray, X: np.ndarray, bias: bool = True) -> np.ndarray:
+def jacobian(widths: list[int], act: str, P: np.ndarray, X: np.ndarray,
+             bias: bool = True) -> np.ndarray:
     """d f(X; p) / d p for every draw: (D, N * d_L, #params), outputs ordered (sample, unit)."""
     layers = unflatten(P, widths, bias)
     D, N, L = P.shape[0], X.shape[0], len(layers)
@@ -67,7 +69,8 @@ def jacobian(widths: list[int], act: str, P: np.ndarray, X: np.ndarray, bias: bo
             parts.append(delta.reshape(D, N * d_L, -1))
         blocks[i] = np.concatenate(parts, axis=2)
         if i > 0:
-            delta = np.einsum("dnoj,djk->dnok", delta, layers[i][0]) * DERIVATIVES[act](Z[i - 1])[:, :, None, :]
+            delta = (np.einsum("dnoj,djk->dnok", delta, layers[i][0])
+                     * DERIVATIVES[act](Z[i - 1])[:, :, None, :])
     return np.concatenate(blocks, axis=2)
 
 

@@ -171,14 +171,16 @@ def train_students(target, group: Group, acts: list[str], laws: list[tuple[str, 
     hist = train.fit(students, X, Y, torch.tensor(group.mats, dtype=f32), steps, lr, batch,
                      int(rng.integers(2 ** 31)), log_every, Xt, Yt, Xf, gens, pen)
     names = [(labels[m], acts[m], s) for m, s in models]
-    history = pd.DataFrame([{"condition": c, "act": a, "seed": s, "step": st, "rel_mse": float(r[k]),
-                             "equivariance": float(e[k]), "lv1": float(l[k])}
+    history = pd.DataFrame([{"condition": c, "act": a, "seed": s, "step": st,
+                             "rel_mse": float(r[k]), "equivariance": float(e[k]),
+                             "lv1": float(l[k])}
                             for st, r, e, l in zip(hist.steps, hist.rel_mse, hist.equiv, hist.lv1)
                             for k, (c, a, s) in enumerate(names)])
     thetas = [[(W.astype(np.float64), b.astype(np.float64)) for W, b in th]
               for th in students.to_numpy()]
     Xe_np = rng.normal(size=(n_test, d))
-    final = pd.DataFrame([{"condition": c, "act": a, "seed": s, "rel_mse": float(hist.rel_mse[-1][k]),
+    final = pd.DataFrame([{"condition": c, "act": a, "seed": s,
+                           "rel_mse": float(hist.rel_mse[-1][k]),
                            **student_report(thetas[k], a, group, controls, Xf_np, Xe_np)}
                           for k, (c, a, s) in enumerate(names)])
     return history, final, thetas
@@ -235,8 +237,11 @@ def connected_scan(ns: list[int], channels: list[int], rng: np.random.Generator,
                                      F @ groups.rotation(a).T) for a in angles)
         mid = groups.rotation(np.pi / n)
         rel = match.relate(th, latent.g_on_params(th, mid, mid), "signed_perm")
-        rows.append({"n": n, "width1": th[0][0].shape[0], "cn_error": latent.equivariance_error(th, "tanh", g, g, X),
+        rows.append({"n": n, "width1": th[0][0].shape[0],
+                     "cn_error": latent.equivariance_error(th, "tanh", g, g, X),
                      "cn_match_residual": float(max(rec.residuals.max(), rec.final.max())),
-                     "char_identity": int(round(chars[0][0])) if abs(chars[0][0] - round(chars[0][0])) < 1e-9 else -1, "char_max_other": float(np.abs(chars[0][1:]).max()),
+                     "char_identity": (int(round(chars[0][0]))
+                                       if abs(chars[0][0] - round(chars[0][0])) < 1e-9 else -1),
+                     "char_max_other": float(np.abs(chars[0][1:]).max()),
                      "so2_error": float(so2), "mid_angle_match_residual": float(rel.max_residual)})
     return pd.DataFrame(rows)

@@ -158,7 +158,8 @@ def conjugacy_classes(group: Group) -> list[list[int]]:
     for g in range(group.order):
         if g in seen:
             continue
-        cls = sorted({int(group.table[group.table[h, g], group.inv[h]]) for h in range(group.order)})
+        cls = sorted({int(group.table[group.table[h, g], group.inv[h]])
+                      for h in range(group.order)})
         seen.update(cls)
         classes.append(cls)
     return classes
@@ -170,7 +171,8 @@ def sign_characters(group: Group) -> list[np.ndarray]:
     for bits in range(2 ** group.order):
         chi = np.array([1 - 2 * ((bits >> g) & 1) for g in range(group.order)])
         if chi[group.identity] == 1 and all(chi[group.table[g, h]] == chi[g] * chi[h]
-                                            for g in range(group.order) for h in range(group.order)):
+                                            for g in range(group.order)
+                                            for h in range(group.order)):
             out.append(chi)
     return out
 

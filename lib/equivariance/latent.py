@@ -92,7 +92,8 @@ def noncommuting_pairs(group: Group) -> int:
     return int((group.table != group.table.T).sum())
 
 
-def layer_reps(rho: list[np.ndarray], group: Group, rho_out: Group) -> list[tuple[np.ndarray, np.ndarray]]:
+def layer_reps(rho: list[np.ndarray], group: Group,
+               rho_out: Group) -> list[tuple[np.ndarray, np.ndarray]]:
     """(input action, output action) of every layer: (rho_in, rho_1), ..., (rho_{L-1}, rho_out)."""
     chain = [group.mats] + list(rho) + [rho_out.mats]
     return list(zip(chain[:-1], chain[1:]))
@@ -152,7 +153,8 @@ def lift_action(rho_small: np.ndarray, alpha: np.ndarray, alpha_star: np.ndarray
     return np.einsum("ij,gjk,kl->gil", alpha, rho_small, alpha_star) + proj[None]
 
 
-def equivariance_error_median(theta: Theta, act, group: Group, rho_out: Group, X: np.ndarray) -> float:
+def equivariance_error_median(theta: Theta, act, group: Group, rho_out: Group,
+                              X: np.ndarray) -> float:
     """max over g of the median over samples of ||f(gx) - g f(x)|| / ||f(x)|| (trained nets)."""
     FX = mlp.forward(theta, X, act)
     den = np.maximum(np.linalg.norm(FX, axis=1), 1e-300)

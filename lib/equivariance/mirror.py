@@ -8,10 +8,15 @@ on data and on Gaussian noise of data scale: ||f(Mx) - M f(x)||^2 (autoencoder) 
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import torch
 
 from lib.equivariance.train import TORCH_ACTS, Adam
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def load_pooled(images: np.ndarray, labels: np.ndarray, n: int, rng: np.random.Generator):
@@ -107,8 +112,9 @@ def lv_table(task: str, thetas, first_acts: list[str], seeds: list[int], transfo
         for tname, R in transforms.items():
             for sname, (Xf, Xe) in samples.items():
                 errs = metrics.lv_errors(theta, acts, R, Xf, Xe)
-                rows += [{"task": task, "act": act, "seed": s, "layer": f"f{i + 1}", "mirror": tname,
-                          "sample": sname, "lv": float(errs[i])} for i in range(2)]
+                rows += [{"task": task, "act": act, "seed": s, "layer": f"f{i + 1}",
+                          "mirror": tname, "sample": sname, "lv": float(errs[i])}
+                         for i in range(2)]
     return pd.DataFrame(rows)
 
 

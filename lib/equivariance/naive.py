@@ -10,8 +10,8 @@ import math
 
 import numpy as np
 
-from lib.equivariance.mlp import ACTIVATIONS, Theta, acts_of
 from lib.equivariance.groups import Group
+from lib.equivariance.mlp import ACTIVATIONS, Theta, acts_of
 
 
 def forward(theta: Theta, X: np.ndarray, act) -> np.ndarray:
@@ -22,7 +22,8 @@ def forward(theta: Theta, X: np.ndarray, act) -> np.ndarray:
         h = list(x)
         for i, (W, b) in enumerate(theta):
             z = [sum(W[j, k] * h[k] for k in range(len(h))) + b[j] for j in range(W.shape[0])]
-            h = z if i == len(theta) - 1 else [float(ACTIVATIONS[names[i]](np.float64(v))) for v in z]
+            h = (z if i == len(theta) - 1
+                 else [float(ACTIVATIONS[names[i]](np.float64(v))) for v in z])
         out.append(h)
     return np.array(out)
 

@@ -89,7 +89,8 @@ def reduce(theta: Theta, kind: str, tol: float = 1e-9) -> Reduction:
         Wn = small[i + 1][0]
         d = len(R)
         inc, outg = np.linalg.norm(R, axis=1), np.linalg.norm(Wn, axis=0)
-        dead = (outg <= tol * max(np.median(outg), 1e-300)) | (inc <= tol * max(np.median(inc), 1e-300))
+        dead = ((outg <= tol * max(np.median(outg), 1e-300))
+                | (inc <= tol * max(np.median(inc), 1e-300)))
         reps, members = [], []                                  # members[r] = [(j, s)]
         for j in np.nonzero(~dead)[0]:
             for r_idx, r in enumerate(reps):

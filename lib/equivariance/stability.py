@@ -27,11 +27,13 @@ def construction_report(theta: Theta, group: Group, act: str, kind: str, X: np.n
     out = {"end_to_end": latent.equivariance_error(theta, act, group, group, X),
            "match_residual": float(max(rec.residuals.max(), rec.final.max())),
            "gap": float(rec.gaps.min()),
-           "layerwise": float(latent.layerwise_errors(theta, act, rho, group, group, rng, n=256).max()),
+           "layerwise": float(latent.layerwise_errors(theta, act, rho, group, group, rng,
+                                                      n=256).max()),
            "failing_pairs": int(sum(latent.failing_pairs(r, group, 1e-9) for r in rho)),
            "lv1": float(metrics.lv_errors_group(theta, act, group, X_fit, X)[0])}
     if reference is not None:
-        out["same_action"] = bool(all(np.array_equal(np.rint(a), np.rint(b)) for a, b in zip(rho, reference)))
+        out["same_action"] = bool(all(np.array_equal(np.rint(a), np.rint(b))
+                                      for a, b in zip(rho, reference)))
     return out, rho
 
 
@@ -40,7 +42,8 @@ def eps_scan(theta: Theta, group: Group, act: str, kind: str, eps: list[float], 
     """construction_report along theta + eps noise (one noise draw per eps)."""
     import pandas as pd
     _, ref = construction_report(theta, group, act, kind, X, X_fit, rng)
-    rows = [{"eps": e, **construction_report(perturb(theta, e, rng), group, act, kind, X, X_fit, rng, ref)[0]}
+    rows = [{"eps": e, **construction_report(perturb(theta, e, rng), group, act, kind, X, X_fit,
+                                             rng, ref)[0]}
             for e in eps]
     return pd.DataFrame(rows)
 

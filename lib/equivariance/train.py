@@ -44,7 +44,8 @@ class Batch:
     def to_numpy(self) -> list[list[tuple[np.ndarray, np.ndarray]]]:
         """One float64 theta per model."""
         M = self.layers[0][0].shape[0]
-        return [[(W[m].detach().numpy().copy(), b[m].detach().numpy().copy()) for W, b in self.layers]
+        return [[(W[m].detach().numpy().copy(), b[m].detach().numpy().copy())
+                 for W, b in self.layers]
                 for m in range(M)]
 
 
@@ -97,7 +98,8 @@ def batched_equivariance(students: Batch, Rs: torch.Tensor, Xe: torch.Tensor) ->
         return torch.stack(errs).max(dim=0).values
 
 
-def augment(X: np.ndarray, Y: np.ndarray, mats: np.ndarray, on: bool) -> tuple[np.ndarray, np.ndarray]:
+def augment(X: np.ndarray, Y: np.ndarray, mats: np.ndarray,
+            on: bool) -> tuple[np.ndarray, np.ndarray]:
     """Full-orbit augmentation (g x, g y) for every g (teacher equivariant), or the data repeated
     |G| times so that augmented and plain data sets stack to the same shape: (|G| N, d)."""
     if not on:
@@ -155,7 +157,8 @@ def fit(students: Batch, X: torch.Tensor, Y: torch.Tensor, Rs: torch.Tensor,
             hist.steps.append(step)
             hist.rel_mse.append((mse / y_var).numpy())
             hist.equiv.append(batched_equivariance(students, Rs, X_test).numpy())
-            hist.lv1.append(torch.stack([batched_lv(students, Rs[g], X_fit, X_test) for g in lv_elems])
+            hist.lv1.append(torch.stack([batched_lv(students, Rs[g], X_fit, X_test)
+                                         for g in lv_elems])
                             .max(dim=0).values.numpy())
         if step == steps:
             break

@@ -52,27 +52,28 @@ table
 
 # %%
 src = "Thm 4.1 + Rem 4.2 (proof construction, spec §1.7)"
+ID = dict(zip([g.name for g in GROUPS], ["D4", GROUPS[1].name, "Z2lr"]))  # no grid size: same ids per profile
 for c in cases:
-    tag = f"{c.group.name}.{c.act}"
+    tag, key = f"{c.group.name}.{c.act}", f"{ID[c.group.name]}.{c.act}"
     fl = "float64 rounding"
-    ledger.close(f"e1.{tag}.end_to_end", f"{tag}: planted net is end-to-end equivariant", source="spec §4 E1",
+    ledger.close(f"e1.{key}.end_to_end", f"{tag}: planted net is end-to-end equivariant", source="spec §4 E1",
                  provenance="reconstructed", expected=0.0, measured=c.equivariance, atol=cfg.tol, why=fl)
-    ledger.close(f"e1.{tag}.scramble", f"{tag}: scrambling by a random k in K keeps the function", source="spec §1.2",
+    ledger.close(f"e1.{key}.scramble", f"{tag}: scrambling by a random k in K keeps the function", source="spec §1.2",
                  provenance="paper", expected=0.0, measured=c.scramble_fn, atol=cfg.tol, why=fl)
-    ledger.close(f"e1.{tag}.match", f"{tag}: g.theta = k(g).theta is solved layer by layer with zero residual",
+    ledger.close(f"e1.{key}.match", f"{tag}: g.theta = k(g).theta is solved layer by layer with zero residual",
                  source=src, provenance="paper", expected=0.0, measured=c.residual, atol=cfg.tol, why=fl)
-    ledger.close(f"e1.{tag}.recovered_is_planted", f"{tag}: recovered rho = s rho_planted s^-1 (construction)",
+    ledger.close(f"e1.{key}.recovered_is_planted", f"{tag}: recovered rho = s rho_planted s^-1 (construction)",
                  source="spec §4 E1", provenance="derived", expected=0.0, measured=c.expected_gap,
                  atol=cfg.tol, why="ReLU scales are norm ratios; tanh entries exact")
-    ledger.exact(f"e1.{tag}.homomorphism", f"{tag}: rho = k^-1 is a homomorphism (failing pairs)", source=src,
+    ledger.exact(f"e1.{key}.homomorphism", f"{tag}: rho = k^-1 is a homomorphism (failing pairs)", source=src,
                  provenance="paper", expected=0, measured=c.failing_inverse)
-    ledger.exact(f"e1.{tag}.naive_fails", f"{tag}: rho = k fails exactly on the non-commuting pairs",
+    ledger.exact(f"e1.{key}.naive_fails", f"{tag}: rho = k fails exactly on the non-commuting pairs",
                  source="spec §1.7 step 3, §5.7", provenance="derived", expected=c.noncommuting,
                  measured=c.failing_naive)
-    ledger.close(f"e1.{tag}.layerwise", f"{tag}: every layer is equivariant under the recovered actions",
+    ledger.close(f"e1.{key}.layerwise", f"{tag}: every layer is equivariant under the recovered actions",
                  source=src, provenance="paper", expected=0.0, measured=float(c.layerwise.max()),
                  atol=cfg.tol, why=fl)
-    ledger.exact(f"e1.{tag}.characters", f"{tag}: characters equal the planted closed form", source="spec §1.8",
+    ledger.exact(f"e1.{key}.characters", f"{tag}: characters equal the planted closed form", source="spec §1.8",
                  provenance="derived", expected=tuple(tuple(x.tolist()) for x in c.expected_characters),
                  measured=tuple(tuple(np.rint(x).astype(int).tolist()) for x in c.characters))
 

@@ -41,7 +41,7 @@ import numpy as np
 import pandas as pd
 
 from lib.companion import notebook, plotting
-from lib.equivariance import canon, dimension, match, mlp, reduce, sym
+from lib.equivariance import canon, decisions, dimension, match, mlp, reduce, sym
 
 nb = notebook.start("equivariance/02_fibres_canonical_forms", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
@@ -104,10 +104,10 @@ ledger.exact("e2.stabilizer.orders",
              measured=tuple(stab.values()))
 ledger.qualitative("e2.report.flags", "the Sussmann report flags duplicates (pair distance 0) and dead units (out norm 0)",
                    source="spec §2.1 (Sussmann's reducibility conditions)", provenance="paper",
-                   expected="min_pair = 0 for duplicates, min_out = 0 for dead, min_in = 0 for inactive, > 0 for generic",
+                   expected="min_pair = 0 for duplicates, min_out = 0 for dead, min_in = 0 for inactive, "
+                            f"all > {decisions.GENERIC_MARGIN:g} for generic",
                    measured=report[["case", "min_in", "min_out", "min_pair"]].round(3).to_dict("records"),
-                   holds=bool(report.min_pair[0] > 0.05 and report.min_out[0] > 0.05 and report.min_pair[1] == 0
-                              and report.min_pair[2] == 0 and report.min_out[3] == 0 and report.min_in[4] == 0))
+                   holds=decisions.sussmann_flags(*report.to_dict("records")))  # rows in `cases` order
 
 # %% [markdown]
 # ## Fibre dimension from the Jacobian rank (spec §2.2)
@@ -134,7 +134,7 @@ ledger.exact("e2.fibre.tanh", "tanh: every draw has a discrete fibre (Jacobian o
              expected=tuple([0] * cfg.draws), measured=tuple(fib["tanh"].tolist()))
 ledger.statistical("e2.fibre.gelu", "GELU: random parameters have discrete fibres numerically",
                    source="spec §2.2", provenance="reconstructed", expected="all draws 0",
-                   measured=fib["gelu"].tolist(), holds=bool((fib["gelu"] == 0).all()))
+                   measured=fib["gelu"].tolist(), holds=decisions.all_discrete(fib["gelu"].tolist()))
 ledger.bound("e2.fibre.relu_at_least_hidden", "ReLU: fibre dimension >= #hidden (positive rescalings)",
              source="spec §2.1 (ReLU row)", provenance="paper", measured=float(fib["relu"].min()),
              lower=float(n_hidden), why="one scaling per hidden neuron is always in the fibre")
@@ -148,16 +148,16 @@ ledger.exact("e2.fibre.linear_affine", "linear with biases: fibre = #params - (d
 ledger.exact("e2.fibre.linear_gl", "linear without biases, inner width r: fibre = GL(r) orbit, dimension r^2",
              source="spec §6 (Jacobian rank bullet)", provenance="derived",
              expected=(cfg.linear_nobias[1] ** 2,) * 3, measured=tuple(lin_nb.tolist()))
-frac = (scan == relu_hidden).mean(axis=1)
+frac = decisions.minimal_fibre_share(scan, relu_hidden)
 ledger.statistical("e2.relu_histogram", "a sizeable share of random ReLU draws has fibre = #hidden (identifiable)",
                    source="spec §2.2 (10/20 draws for 4-8-8-2)", provenance="reconstructed",
-                   expected="share at the largest input scale >= 0.25",
+                   expected=f"share at the largest input scale >= {decisions.RELU_MIN_SHARE:g}",
                    measured={f"{s:g}": float(f) for s, f in zip(cfg.relu_scales, frac)},
-                   holds=bool(frac[-1] >= 0.25))
+                   holds=decisions.share_sizeable(frac))
 ledger.qualitative("e2.relu_scale_trend", "more of the ReLU draws reach the minimal fibre as inputs cross more kinks",
                    source="spec §5.7 (never-active units)", provenance="reconstructed",
                    expected="share non-decreasing in input scale (up to one draw)",
-                   measured=[float(f) for f in frac], holds=bool(np.all(np.diff(frac) >= -1.0 / cfg.relu_draws)))
+                   measured=[float(f) for f in frac], holds=decisions.share_non_decreasing(frac, cfg.relu_draws))
 
 # %%
 fig, axes = plotting.figure(1, 2, width=6.8)

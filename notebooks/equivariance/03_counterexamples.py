@@ -38,7 +38,8 @@ import numpy as np
 import pandas as pd
 
 from lib.companion import notebook, plotting
-from lib.equivariance import construct, counterexamples as cx, groups, latent, metrics, reduce
+from lib.equivariance import construct, groups, latent, metrics, reduce
+from lib.equivariance import counterexamples as cx
 
 nb = notebook.start("equivariance/03_counterexamples", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
@@ -120,7 +121,8 @@ ledger.close("e3.dup.lift_layerwise", "lifted action alpha rho~ alpha* + (I - al
 ledger.close("e3.dup.lift_hom", "the lifted action is a homomorphism", source="spec §1.7 step 5",
              provenance="derived", expected=0.0, measured=float(hom_dup), atol=cfg.tol, why="float64")
 ledger.bound("e3.dup.not_monomial", "the lifted action is not monomial (some row has >= 2 nonzeros)",
-             source="spec §1.7 step 5", provenance="derived", measured=float(nonzeros), lower=2.0)
+             source="spec §1.7 step 5", provenance="derived", measured=float(nonzeros), lower=2.0,
+             why="a monomial matrix has one nonzero (|entry| > 1e-12) per row; 2 in a row is not monomial")
 
 # %% [markdown]
 # ## 3. ReLU and GELU bypass: the identity through random vs mirror-closed directions
@@ -176,7 +178,8 @@ ledger.exact("e3.stab.valid_choices", "every g has 2^|G| valid latent symmetries
 ledger.exact("e3.stab.zero_gap", "the matching sees exact ties (assignment gap 0)", source="spec §5.2",
              provenance="derived", expected=0.0, measured=float(rec.gaps[:, 0].min()))
 ledger.bound("e3.stab.random_choice_not_hom", "a random valid choice of k(g) gives a rho that is not a homomorphism",
-             source="spec §4 E3 item 4", provenance="derived", measured=float(bad), lower=1.0)
+             source="spec §4 E3 item 4", provenance="derived", measured=float(bad), lower=1.0,
+             why="a homomorphism has 0 failing pairs (tolerance 1e-9); one failing pair breaks it")
 ledger.exact("e3.stab.merged_unique", "after merging, k(g) is unique and rho = k^-1 is a homomorphism",
              source="spec §4 E3 item 4", provenance="derived", expected=(0, True),
              measured=(sum(latent.failing_pairs(r, D4, 1e-9) for r in latent.latent_actions(rec_small)),

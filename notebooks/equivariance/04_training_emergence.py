@@ -47,11 +47,10 @@ penalty = 1.0  # soft equivariance loss weight of condition (e), second half of 
 
 # %%
 import numpy as np
-import pandas as pd
 import torch
 
 from lib.companion import notebook, plotting
-from lib.equivariance import construct, experiments, groups, metrics
+from lib.equivariance import construct, decisions, experiments, groups, metrics
 
 nb = notebook.start("equivariance/04_training_emergence", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
@@ -117,46 +116,45 @@ final_w[["seed", "rel_mse", "lv1", "lv2", "off_support1", "near_parallel1"]]
 # %%
 src = "spec §4 E4 (reconstructed); interpretation of Thm 4.1"
 a = final[final.condition == "iso+aug"]
-need = int(np.ceil(0.6 * len(a)))
+need = decisions.seeds_needed(len(a))
 planted = tuple(tuple(c.tolist()) for c in construct.planted_characters(D4, cfg.teacher_channels))
-good = a[(a.rel_mse < cfg.fit_ok)]
 ledger.statistical("e4.aug.fit", f"iso+aug students fit the teacher (rel. MSE < {cfg.fit_ok:g})",
                    source=src, provenance="reconstructed", expected=f">= {need} of {len(a)} seeds",
-                   measured=a.rel_mse.round(8).tolist(), holds=bool(len(good) >= need))
+                   measured=a.rel_mse.round(8).tolist(), holds=decisions.enough_below(a.rel_mse, cfg.fit_ok))
 ledger.statistical("e4.aug.lv1", f"iso+aug students' layer 1 is linearly equivariant (LV < {cfg.lv_ok:g})",
                    source=src, provenance="reconstructed", expected=f">= {need} of {len(a)} seeds",
-                   measured=a.lv1.round(5).tolist(), holds=bool((a.lv1 < cfg.lv_ok).sum() >= need))
+                   measured=a.lv1.round(5).tolist(), holds=decisions.enough_below(a.lv1, cfg.lv_ok))
 for name in controls:
     ledger.statistical(f"e4.aug.control_{name}", f"control transformation {name} is far from equivariant (LV > {cfg.control_min:g})",
                        source=src, provenance="reconstructed", expected=f">= {need} of {len(a)} seeds",
                        measured=a[f"control_{name}"].round(4).tolist(),
-                       holds=bool((a[f"control_{name}"] > cfg.control_min).sum() >= need))
-hom_ok = [(r.hom_failing1 == 0 and r.hom_failing2 == 0 and (r.char1, r.char2) == planted) for r in a.itertuples()]
+                       holds=decisions.enough_above(a[f"control_{name}"], cfg.control_min))
+hom_ok = [decisions.projected_action_planted((r.hom_failing1, r.hom_failing2), (r.char1, r.char2), planted)
+          for r in a.itertuples()]
 ledger.statistical("e4.aug.projected_action", "projected signed permutations form a homomorphism with the planted (regular) characters",
                    source="spec §4 E4, §1.8 (characters)", provenance="reconstructed",
                    expected=f">= {need} of {len(a)} seeds; characters {planted}",
-                   measured=[(int(r.hom_failing1), r.char1) for r in a.itertuples()], holds=bool(sum(hom_ok) >= need))
+                   measured=[(int(r.hom_failing1), r.char1) for r in a.itertuples()], holds=decisions.enough_seeds(hom_ok))
 last = history[history.step == history.step.max()]
-rho_s = pd.Series(last.rel_mse.to_numpy()).rank().corr(pd.Series(last.lv1.to_numpy()).rank())
 allp = history[history.step > 0]
-rho_all = pd.Series(allp.equivariance.to_numpy()).rank().corr(pd.Series(allp.lv1.to_numpy()).rank())
+rho_s, rho_all = decisions.spearman(last.rel_mse, last.lv1), decisions.spearman(allp.equivariance, allp.lv1)
 ledger.statistical("e4.tracks_fit", "across all conditions, layer-1 LV error rises with the final fit error (Spearman > 0.5)",
                    source="spec §3.3 conclusion: structure tracks fit quality", provenance="reconstructed",
-                   expected="Spearman(rel. MSE, LV1) > 0.5 over all final students", measured=round(float(rho_s), 3),
-                   holds=bool(rho_s > 0.5))
+                   expected=f"Spearman(rel. MSE, LV1) > {decisions.MIN_SPEARMAN:g} over all final students", measured=round(float(rho_s), 3),
+                   holds=decisions.rises_with(last.rel_mse, last.lv1))
 ledger.statistical("e4.scatter_trend", "layer-1 LV error rises with end-to-end error over all checkpoints (Spearman > 0.5)",
-                   source="spec §4 E4 (scatter plot)", provenance="reconstructed", expected="Spearman > 0.5",
-                   measured=round(float(rho_all), 3), holds=bool(rho_all > 0.5))
+                   source="spec §4 E4 (scatter plot)", provenance="reconstructed", expected=f"Spearman > {decisions.MIN_SPEARMAN:g}",
+                   measured=round(float(rho_all), 3), holds=decisions.rises_with(allp.equivariance, allp.lv1))
 ledger.statistical("e4.wide.fit", f"wider students {cfg.wide_widths} also fit the teacher (rel. MSE < {cfg.fit_ok:g})",
                    source="spec §3.3 (wider tanh student)", provenance="reconstructed",
-                   expected=f">= {need} of {len(final_w)} seeds", measured=final_w.rel_mse.round(8).tolist(),
-                   holds=bool((final_w.rel_mse < cfg.fit_ok).sum() >= need))
+                   expected=f">= {decisions.seeds_needed(len(final_w))} of {len(final_w)} seeds", measured=final_w.rel_mse.round(8).tolist(),
+                   holds=decisions.enough_below(final_w.rel_mse, cfg.fit_ok))
 ledger.statistical("e4.wide.less_monomial", "wider students' layer-1 action is further from a signed permutation than matched students'",
                    source="spec §3.3 (structure only on teacher-matched units)", provenance="reconstructed",
                    expected="median off-support (wide) > median off-support (matched, iso+aug)",
                    measured={"wide": float(f"{final_w.off_support1.median():.3g}"),
                              "matched": float(f"{a.off_support1.median():.3g}")},
-                   holds=bool(final_w.off_support1.median() > a.off_support1.median()))
+                   holds=decisions.median_greater(final_w.off_support1, a.off_support1))
 pen = final[final.condition == "aniso+penalty"]
 plain = final[final.condition == "aniso"]
 ledger.statistical("e4.penalty_vs_none", "a soft equivariance penalty (no augmentation) lowers the end-to-end and layer-1 errors vs no penalty",
@@ -164,14 +162,16 @@ ledger.statistical("e4.penalty_vs_none", "a soft equivariance penalty (no augmen
                    expected="median equivariance and LV1 lower with the penalty (anisotropic law)",
                    measured={"penalty": (float(f"{pen.equivariance.median():.3g}"), float(f"{pen.lv1.median():.3g}")),
                              "none": (float(f"{plain.equivariance.median():.3g}"), float(f"{plain.lv1.median():.3g}"))},
-                   holds=bool(pen.equivariance.median() < plain.equivariance.median()
-                              and pen.lv1.median() < plain.lv1.median()))
+                   holds=decisions.penalty_lowers([pen.equivariance, pen.lv1], [plain.equivariance, plain.lv1]))
 summary = final.groupby("condition")[["rel_mse", "equivariance", "lv1", "lv2"]].median()
 summary.to_csv(tables / "summary_by_condition.csv")
-ledger.qualitative("e4.conditions", "report: median fit and LV error per condition (no ordering asserted)",
-                   source=src, provenance="reconstructed", expected="report only",
+ledger.qualitative("e4.conditions", "per condition, the median student's layer 1 is linearly equivariant "
+                   f"(LV1 < {cfg.lv_ok:g}) exactly when it fits (rel. MSE < {cfg.fit_ok:g})",
+                   source="spec §3.3 conclusion (structure tracks fit, however equivariance was obtained); "
+                          "thresholds spec §4 E4", provenance="reconstructed",
+                   expected="LV1 < lv_ok iff rel. MSE < fit_ok, for every condition's (rel. MSE, LV1) median",
                    measured={c: (float(f"{r.rel_mse:.3g}"), float(f"{r.lv1:.3g}")) for c, r in summary.iterrows()},
-                   holds=True)
+                   holds=decisions.structure_tracks_fit(summary.rel_mse, summary.lv1, cfg.fit_ok, cfg.lv_ok))
 summary
 
 # %%

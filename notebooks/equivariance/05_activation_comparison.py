@@ -39,11 +39,10 @@ tol = 1.0e-10  # float64 tolerance for the target's exact equivariance
 
 # %%
 import numpy as np
-import pandas as pd
 import torch
 
 from lib.companion import notebook, plotting
-from lib.equivariance import construct, experiments, groups, latent, mlp
+from lib.equivariance import construct, decisions, experiments, groups, latent, mlp
 
 nb = notebook.start("equivariance/05_activation_comparison", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
@@ -106,29 +105,38 @@ t_off = {a: med[f"{a}/teacher"]["off_support1"] for a in ACTS}
 ledger.qualitative("e5.tanh_clearest", "with its own teacher, tanh shows the most monomial layer-1 action",
                    source=src, provenance="reconstructed", expected="tanh off-support <= ReLU, GELU (spec expectation)",
                    measured={a: float(f"{v:.3g}") for a, v in t_off.items()},
-                   holds=bool(t_off["tanh"] <= min(t_off["relu"], t_off["gelu"])))
+                   holds=decisions.is_smallest(t_off, "tanh"))
+fit_ok, lv_ok = decisions.FIT_OK, decisions.LV_OK                # E4's thresholds (spec §4 E4)
 for a in ACTS:
     row = med[f"{a}/teacher"]
-    ledger.statistical(f"e5.{a}.teacher_report", f"{a} student of a {a} teacher: fit, layer-1 LV, off-support (report)",
-                       source=src, provenance="reconstructed", expected="report only",
+    ledger.statistical(f"e5.{a}.teacher_report", f"{a} student of a {a} teacher: layer 1 is linearly equivariant "
+                       f"(LV1 < {lv_ok:g}) exactly when it fits (rel. MSE < {fit_ok:g})",
+                       source="spec §3.3 conclusion (structure tracks fit); thresholds spec §4 E4",
+                       provenance="reconstructed",
+                       expected="LV1 < lv_ok iff rel. MSE < fit_ok (spec §3.3 prototypes: tanh 1e-5 to 3e-5 / 0.006-0.008, "
+                                "ReLU 5e-3 to 1e-2 / 0.12-0.18)",
                        measured={"rel_mse": float(f"{row['rel_mse']:.3g}"), "lv1": float(f"{row['lv1']:.3g}"),
-                                 "off_support1": float(f"{row['off_support1']:.3g}")}, holds=True)
+                                 "off_support1": float(f"{row['off_support1']:.3g}")},
+                       holds=decisions.structure_tracks_fit([row["rel_mse"]], [row["lv1"]], fit_ok, lv_ok))
 g_lv = {a: med[f"{a}/generic"]["lv1"] for a in ACTS}
-ledger.statistical("e5.generic_report", "generic target: layer-1 LV error per activation (report, no ordering)",
-                   source=src, provenance="reconstructed", expected="report only",
-                   measured={a: float(f"{v:.3g}") for a, v in g_lv.items()}, holds=True)
+ledger.statistical("e5.generic_report", "generic target: tanh's layer-1 LV error is the lowest of the three activations",
+                   source=src, provenance="reconstructed",
+                   expected="tanh LV1 <= ReLU, GELU (spec §4 E5 expectation: tanh clearest; recorded, not asserted)",
+                   measured={a: float(f"{v:.3g}") for a, v in g_lv.items()}, holds=decisions.is_smallest(g_lv, "tanh"))
 ledger.statistical("e5.gelu_bypass", "GELU students develop bypass pairs (act(z) - act(-z) = z)",
                    source="spec §2.1 GELU row, §4 E5", provenance="reconstructed",
                    expected="at least one bypass pair in some GELU student",
                    measured=final[final.act == "gelu"].bypass_pairs1.tolist(),
-                   holds=bool(final[final.act == "gelu"].bypass_pairs1.max() > 0))
-ledger.statistical("e5.relu_dead_units", "ReLU students carry dead units (report)",
+                   holds=decisions.any_positive(final[final.act == "gelu"].bypass_pairs1.tolist()))
+ledger.statistical("e5.relu_dead_units", "ReLU students carry dead units",
                    source="spec §3.3 (ReLU student), §4 E5", provenance="reconstructed",
-                   expected="report only", measured=final[final.act == "relu"].dead1.tolist(), holds=True)
-rho_s = pd.Series(final.rel_mse.to_numpy()).rank().corr(pd.Series(final.lv1.to_numpy()).rank())
+                   expected="at least one dead unit in some ReLU student (spec: ReLU hampered by dead units)",
+                   measured=final[final.act == "relu"].dead1.tolist(),
+                   holds=decisions.any_positive(final[final.act == "relu"].dead1.tolist()))
+rho_s = decisions.spearman(final.rel_mse, final.lv1)
 ledger.statistical("e5.lv_tracks_fit", "over all activations and targets, LV error rises with fit error (Spearman > 0.5)",
-                   source="spec §3.3 conclusion", provenance="reconstructed", expected="Spearman > 0.5",
-                   measured=round(float(rho_s), 3), holds=bool(rho_s > 0.5))
+                   source="spec §3.3 conclusion", provenance="reconstructed", expected=f"Spearman > {decisions.MIN_SPEARMAN:g}",
+                   measured=round(float(rho_s), 3), holds=decisions.rises_with(final.rel_mse, final.lv1))
 
 # %%
 nb.finish()
@@ -138,7 +146,8 @@ nb.finish()
 # target. tanh students of a tanh teacher fit it and carry an almost exactly monomial layer-1
 # action, as the spec expected (`e5.tanh_clearest`). ReLU students fit their own teacher worst
 # (`e5.relu.teacher_report`), although no unit is dead on the evaluation sample
-# (`e5.relu_dead_units`): optimization, not dead units, is what hampers them here. GELU students
+# (`e5.relu_dead_units` is recorded as not holding): optimization, not dead units, is what hampers
+# them here. GELU students
 # fit better and come out close to monomial, without any exact bypass pair
 # (`e5.gelu_bypass` is recorded as not holding: the spec's "may develop" did not happen at this
 # scale). With the generic target no student fits and the layer errors stay large for every

@@ -13,7 +13,8 @@ def feature_flip(d):
     return t
 
 
-@pytest.mark.parametrize("d, dh, T", [(6, 2, 5), (5, 2, 3), (7, 3, 4)], ids=["d6", "d5-T3", "d7-h3"])
+@pytest.mark.parametrize("d, dh, T", [(6, 2, 5), (5, 2, 3), (7, 3, 4)],
+                         ids=["d6", "d5-T3", "d7-h3"])
 def test_planted_heads_recovered(d, dh, T):
     rng = np.random.default_rng(0)
     t = feature_flip(d)
@@ -23,8 +24,8 @@ def test_planted_heads_recovered(d, dh, T):
     assert_close("equivariance", A.mhsa(X, heads) @ t.T, A.mhsa(X @ t.T, heads), rtol=0, atol=1e-12)
     rep = A.scramble_reports(heads, t, X, 4, dh, rng)
     assert rep[["scramble", "fibre", "m_residual", "v_residual", "o_residual", "layer_heads",
-                "layer_out"]].to_numpy().max() < 1e-9        # scrambles invert random 2x2/3x3 blocks
-    assert all(c == (1, 1) for c in rep.cycle_type)          # construction: one swap, one fixed head
+                "layer_out"]].to_numpy().max() < 1e-9    # scrambles invert random 2x2/3x3 blocks
+    assert all(c == (1, 1) for c in rep.cycle_type)      # construction: one swap, one fixed head
     assert rep.gap.min() > 1e-3
 
 

@@ -2,7 +2,8 @@
 import numpy as np
 import pytest
 
-from lib.equivariance import dimension as D, naive
+from lib.equivariance import dimension as D
+from lib.equivariance import naive
 
 
 def test_tanh_fibre_is_discrete():
@@ -19,7 +20,8 @@ def test_linear_no_bias_fibre_is_gl_r(n, r, m):
     rng = np.random.default_rng(1)
     w = [n, r, m]
     P = D.random_params(w, 2, rng, bias=False)
-    assert D.fibre_dimensions(w, "linear", P, rng.normal(size=(40, n)), bias=False).tolist() == [r * r] * 2
+    assert D.fibre_dimensions(w, "linear", P, rng.normal(size=(40, n)),
+                              bias=False).tolist() == [r * r] * 2
 
 
 def test_relu_fibre_at_least_hidden_count():
@@ -43,7 +45,8 @@ def test_jacobian_matches_autograd(act):
             lambda q: _torch_forward(w, act, q, X), torch.as_tensor(p)).numpy()
         # both exact derivatives in float64: agreement to rounding
         np.testing.assert_allclose(Jd, ref, rtol=1e-10, atol=1e-12)
-    assert D.fibre_dimensions(w, act, P, X).tolist() == naive.fibre_dimensions(w, act, P, X).tolist()
+    assert (D.fibre_dimensions(w, act, P, X).tolist()
+            == naive.fibre_dimensions(w, act, P, X).tolist())
 
 
 def _torch_forward(w, act, q, X):

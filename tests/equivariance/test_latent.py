@@ -2,7 +2,8 @@
 import numpy as np
 import pytest
 
-from lib.equivariance import construct, groups as G, latent, mlp, naive, sym
+from lib.equivariance import construct, latent, mlp, naive, sym
+from lib.equivariance import groups as G
 from tests.conftest import assert_close
 
 GROUPS = {"C8": G.cyclic_shift(8), "Z2": G.mirror_grid(3), "D4": G.d4_grid(4),

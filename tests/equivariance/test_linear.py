@@ -1,7 +1,9 @@
 """E0 linear warm-up (spec §4 E0, §6 'Linear E0')."""
 import numpy as np
 
-from lib.equivariance import groups as G, latent, linear as Li
+from lib.equivariance import groups as G
+from lib.equivariance import latent
+from lib.equivariance import linear as Li
 from tests.conftest import assert_close
 
 

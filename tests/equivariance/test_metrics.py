@@ -1,7 +1,8 @@
 """Lenc–Vedaldi metric, signed-permutation projection, bypass pairs (spec §5.6, §6 bypass)."""
 import numpy as np
 
-from lib.equivariance import construct, groups as G, metrics, mlp, naive
+from lib.equivariance import construct, metrics, mlp, naive
+from lib.equivariance import groups as G
 from tests.conftest import assert_close
 
 

@@ -1,7 +1,9 @@
 """Weak identifiability: duplicate lift, dead neurons, irreducibility (spec §1.4, §1.7.5, §6)."""
 import numpy as np
 
-from lib.equivariance import construct, groups as G, latent, mlp, reduce as R
+from lib.equivariance import construct, latent, mlp
+from lib.equivariance import groups as G
+from lib.equivariance import reduce as R
 from tests.conftest import assert_close
 
 
@@ -59,7 +61,6 @@ def test_irreducibility_report_flags():
 
 
 def test_lift_is_homomorphism_for_any_left_inverse():
-    rng = np.random.default_rng(3)
     group = G.cyclic_shift(5)
     rho_small = group.mats
     alpha = np.vstack([np.eye(5), np.eye(5)[[2]]])          # duplicate coordinate 2

@@ -1,7 +1,8 @@
 """E8 helpers: relative perturbation size; the near-duplicate family is exactly equivariant."""
 import numpy as np
 
-from lib.equivariance import groups as G, latent, mlp, stability
+from lib.equivariance import groups as G
+from lib.equivariance import latent, mlp, stability
 
 
 def test_perturb_is_relative():
@@ -9,7 +10,8 @@ def test_perturb_is_relative():
     theta = mlp.random_mlp([5, 7, 3], rng)
     pert = stability.perturb(theta, 1e-3, rng)
     for (W, b), (Wp, bp) in zip(theta, pert):
-        rel = np.linalg.norm(np.concatenate([(Wp - W).ravel(), bp - b])) / np.linalg.norm(np.concatenate([W.ravel(), b]))
+        rel = (np.linalg.norm(np.concatenate([(Wp - W).ravel(), bp - b]))
+               / np.linalg.norm(np.concatenate([W.ravel(), b])))
         assert 5e-4 < rel < 2e-3                    # eps times an O(1) chi factor
 
 

@@ -2,7 +2,8 @@
 import numpy as np
 import torch
 
-from lib.equivariance import construct, groups as G, mlp, train
+from lib.equivariance import construct, mlp, train
+from lib.equivariance import groups as G
 from tests.conftest import assert_close
 
 
@@ -38,4 +39,4 @@ def test_augment_shapes_and_equivariant_targets():
     xa, ya = train.augment(X, Y, group.mats, True)
     xp, yp = train.augment(X, Y, group.mats, False)
     assert xa.shape == xp.shape == (40, 9)
-    assert np.array_equal(xa, ya)                          # identity teacher: targets transform alike
+    assert np.array_equal(xa, ya)                        # identity teacher: targets transform alike
