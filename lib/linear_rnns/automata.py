@@ -144,7 +144,8 @@ def commutator_subgroup_size(elements: list, compose, identity) -> int:
             if compose(a, b) == identity:
                 inverse[a] = b
                 break
-    gens = {compose(compose(inverse[a], inverse[b]), compose(a, b)) for a in elements for b in elements}
+    gens = {compose(compose(inverse[a], inverse[b]), compose(a, b))
+            for a in elements for b in elements}
     group = set(gens)
     while True:
         grown = group | {compose(a, b) for a in group for b in gens}

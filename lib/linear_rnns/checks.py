@@ -11,7 +11,8 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from lib.linear_rnns import arith, automata, circuits, dplr, graphs, pd as pdlrnn, released, scan, wfa
+from lib.linear_rnns import arith, automata, circuits, dplr, graphs, released, scan, wfa
+from lib.linear_rnns import pd as pdlrnn
 
 
 def exact_scans(kinds, Ts, dims, seeds: int, rng: np.random.Generator) -> pd.DataFrame:
@@ -134,7 +135,8 @@ def generator_audit(bins, per_bin: int, p: float, rng: np.random.Generator) -> p
             data = released.dataset(per_bin, lo, hi, rng, bug, p)
             short = np.array([released.shortcut(e, N) == l for N, e, l in data])
             succs = [released.to_succ(e, N) for N, e, _ in data]
-            bfs = [graphs.bfs_reachable(g, 1, N + 1) == bool(l) for g, (N, _, l) in zip(succs, data)]
+            bfs = [graphs.bfs_reachable(g, 1, N + 1) == bool(l)
+                   for g, (N, _, l) in zip(succs, data)]
             rows.append(dict(bin=f"{lo}-{hi}", released_bug=bug, examples=len(data),
                              shortcut_accuracy=float(short.mean()), labels_equal_bfs=int(sum(bfs)),
                              target_is_sink=all(g[N + 1] == 0 for g, (N, _, _) in zip(succs, data)),

@@ -90,7 +90,8 @@ def imm_program_int(mats: np.ndarray) -> np.ndarray:
         for i in range(3):
             for j in range(3):
                 # c has M[l, j] at active (i, l); h'_{ina + 3i + j} = <c, h>
-                h[:, ina + 3 * i + j] = (h[:, act + 3 * i:act + 3 * i + 3] * mats[:, t, :, j]).sum(1)
+                h[:, ina + 3 * i + j] = (h[:, act + 3 * i:act + 3 * i + 3]
+                                         * mats[:, t, :, j]).sum(1)
     act = (N % 2) * 9
     return h[:, act:act + 9].reshape(B, 3, 3)
 

@@ -26,8 +26,8 @@ from __future__ import annotations
 import math
 
 import torch
-from torch import nn
 import torch.nn.functional as F
+from torch import nn
 
 FAMILIES = ("rnn", "diag_pos", "diag_neg", "pd", "deltanet", "rwkv7", "transformer")
 

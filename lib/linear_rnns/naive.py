@@ -5,8 +5,6 @@ without numpy broadcasting so that it shares no code path with the kernels it ch
 """
 from __future__ import annotations
 
-
-
 # --- scans (spec §5) -------------------------------------------------------------------------
 
 def dense_matrix(kind: str, a, perm=None) -> list[list]:

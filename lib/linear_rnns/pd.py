@@ -28,7 +28,7 @@ def _pairs(delta: np.ndarray, weight: np.ndarray, words: list[list[int]]) -> sca
     for b, w in enumerate(words):
         sym[:len(w), b] = w
     pad = sym < 0
-    perm = delta.T[np.clip(sym, 0, None)]                          # (L, B, n): perm[j] = delta(j, a)
+    perm = delta.T[np.clip(sym, 0, None)]                      # (L, B, n): perm[j] = delta(j, a)
     perm[pad] = np.arange(n)
     w = weight.T[np.clip(sym, 0, None)]                            # (L, B, n)
     w[pad] = 1 if weight.dtype != object else Fraction(1)

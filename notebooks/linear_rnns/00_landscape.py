@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from lib.companion import notebook, plotting
-from lib.linear_rnns import landscape
+from lib.linear_rnns import decisions, landscape
 
 nb = notebook.start("linear_rnns/00_landscape", globals())
 cfg, ledger, tables = nb.cfg, nb.ledger, nb.tables
@@ -80,13 +80,13 @@ ledger.exact("landscape.depth_64k_1m", "for n = 2^16 .. 2^20: log n = 16 .. 20 w
 ledger.exact("landscape.chain", "the inclusion chain drawn is TC0 ⊆ NC1 ⊆ PNC1 ⊆ L ⊆ NL ⊆ AC1 ⊆ NC2 ⊆ NC ⊆ P",
              source="spec §1.1, §2.6 (CMTV 1998 for PNC1 ⊆ L)", provenance="paper",
              expected="TC0 NC1 PNC1 L NL AC1 NC2 NC P", measured=" ".join(landscape.CHAIN))
+lrnn_upper = [m[2] for m in landscape.MODELS if "LRNN" in m[0]]
+rnn_lower = [m[1] for m in landscape.MODELS if "ReLU" in m[0]]
 ledger.qualitative("landscape.linear_below_nonlinear", "every LRNN class's upper bound lies strictly "
                    "below (in the chain) the nonlinear RNN classes' lower bounds",
                    source="Thms 1-8 (spec §1.1)", provenance="paper", expected="max LRNN upper < min RNN lower",
-                   measured=f"{max(pos[m[2]] for m in landscape.MODELS if 'LRNN' in m[0])} < "
-                            f"{min(pos[m[1]] for m in landscape.MODELS if 'ReLU' in m[0])}",
-                   holds=max(pos[m[2]] for m in landscape.MODELS if "LRNN" in m[0])
-                   < min(pos[m[1]] for m in landscape.MODELS if "ReLU" in m[0]))
+                   measured=f"{max(pos[c] for c in lrnn_upper)} < {min(pos[c] for c in rnn_lower)}",
+                   holds=decisions.classes_separated(lrnn_upper, rnn_lower, landscape.CHAIN))
 nb.finish()
 
 # %% [markdown]

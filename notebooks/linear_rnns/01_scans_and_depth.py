@@ -143,10 +143,14 @@ ledger.exact("counts.tree", "tree reduction: ceil(log2 T) rounds and T - 1 combi
              measured=list(zip(counts.tree_rounds, counts.tree_combines)))
 ledger.bound("counts.blelloch_work", "Blelloch combines <= 2(T - 1) (max over T of combines - 2(T-1))",
              source="spec §5 table", provenance="reconstructed",
-             measured=int((counts.blelloch_combines - 2 * (counts["T"] - 1)).max()), upper=0)
+             measured=int((counts.blelloch_combines - 2 * (counts["T"] - 1)).max()), upper=0,
+             why="work-efficient scan: up-sweep and down-sweep each take at most T - 1 combines "
+             "(Blelloch 1990, spec §5 table); integer counts, no tolerance")
 ledger.bound("counts.blelloch_depth", "Blelloch rounds <= 2 ceil(log2 T) (max of the difference)",
              source="spec §5 table", provenance="reconstructed",
-             measured=int((counts.blelloch_rounds - 2 * np.array(lg)).max()), upper=0)
+             measured=int((counts.blelloch_rounds - 2 * np.array(lg)).max()), upper=0,
+             why="T is padded to 2^ceil(log2 T), and up-sweep and down-sweep take at most "
+             "ceil(log2 T) rounds each (Blelloch 1990, spec §5 table); integer counts, no tolerance")
 
 # %% [markdown]
 # ## Gate-DAG depth of the circuits, vs $T$

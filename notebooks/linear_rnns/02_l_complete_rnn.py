@@ -95,11 +95,17 @@ ledger.exact("dgc.reach_net_equals_bfs", "the latch variant agrees with BFS reac
              expected=len(inst), measured=int((out["reach"][0] == bfs).sum()))
 ledger.bound("dgc.counter_bits", "max |counter| <= stream length (log precision: "
              "ceil(log2(2N+1)) bits suffice)", source=SRC, provenance="derived",
-             measured=max(out["endpoint"][1], out["reach"][1]) - out["endpoint"][2], upper=0)
+             measured=max(out["endpoint"][1], out["reach"][1]) - out["endpoint"][2], upper=0,
+             why="one rule fires per token and moves each counter by at most 1 (spec §4.1 rule "
+             "table), so |counter| <= tokens read; integer counts, no tolerance")
 if cfg.k_max == 6:
     ledger.exact("dgc.endpoint_positives", "5,039 endpoint positives in the k <= 6 domain",
                  source="spec §4.1 [V]", provenance="reconstructed", expected=5039,
                  measured=int(endpoint_ref.sum()))
+else:
+    ledger.skip("dgc.endpoint_positives", "5,039 endpoint positives in the k <= 6 domain",
+                source="spec §4.1 [V]", provenance="reconstructed", kind="exact", expected=5039,
+                reason=f"the count is for k_max = 6; this run has k_max = {cfg.k_max}")
 wrong = [(g, s, t) for (g, s, t), b, e in zip(inst, bfs, endpoint_ref) if b != e]
 g0, s0, t0 = min(wrong, key=lambda x: (len(x[0]), x[1], x[2]))
 ledger.deviation("dgc.endpoint_vs_reachability",
@@ -125,20 +131,26 @@ if cfg.k_max >= 6:   # the spec's statement is about the k <= 6 domain (82.01% v
                  provenance="reconstructed", measured=lin_acc, upper=float(majority),
                  why="majority baseline of the endpoint labels")
 else:
-    ledger.statistical("dgc.linearised_below_majority", "linearised network vs majority baseline "
-                       "(small domain: the spec's statement is for k <= 6)", source="spec §4.1 [S1]",
-                       provenance="reconstructed", expected=f"<= {majority:.4f}", measured=lin_acc,
-                       holds=lin_acc <= majority)
+    ledger.skip("dgc.linearised_below_majority", "the linearised network (zero tests := 1) is no "
+                "better than the majority baseline", source="spec §4.1 negative controls [S1]",
+                provenance="reconstructed", kind="bound", expected=f"<= {majority:.4f}",
+                reason=f"the spec's statement is for the k <= 6 domain; this run has k_max = {cfg.k_max}")
 ledger.bound("dgc.no_guard_errors", "dropping the I != 0 guard produces errors",
              source="spec §4.1 negative controls [S1]", provenance="reconstructed",
-             measured=int(acc.set_index("network").errors["no_guard"]), lower=1)
+             measured=int(acc.set_index("network").errors["no_guard"]), lower=1,
+             why="a negative control: one error shows the guard is needed; integer count")
 if cfg.k_max >= 5:
     ledger.exact("dgc.no_guard_errors_k5", "dropping the I != 0 guard gives 636 errors on k = 5",
                  source="spec §4.1 [S1]", provenance="reconstructed", expected=636,
                  measured=int(acc.set_index("network").errors_k5["no_guard"]))
+else:
+    ledger.skip("dgc.no_guard_errors_k5", "dropping the I != 0 guard gives 636 errors on k = 5",
+                source="spec §4.1 [S1]", provenance="reconstructed", kind="exact", expected=636,
+                reason=f"no k = 5 instances: this run has k_max = {cfg.k_max}")
 ledger.bound("dgc.unsorted_errors", "the one-pass scan fails on an unsorted (reversed) edge list",
              source="spec §4.1 negative controls [S1]", provenance="reconstructed",
-             measured=int(acc.set_index("network").errors["unsorted"]), lower=1)
+             measured=int(acc.set_index("network").errors["unsorted"]), lower=1,
+             why="a negative control: one error shows the sorted order is needed; integer count")
 
 # %% [markdown]
 # ## Random instances up to $k_{max}$ and long chains

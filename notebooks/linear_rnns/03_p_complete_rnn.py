@@ -61,7 +61,9 @@ ledger.exact("stack.base2_separation", "base-2 separation is exactly 2^-(depth-1
              source="spec §4.3 (S1)", provenance="derived",
              expected=[Fraction(1, 2 ** (d - 1)) for d in depths], measured=gaps.base2.tolist())
 ledger.bound("stack.base4_separation", "base-4 separation >= 1/4 at every depth (min over depths)",
-             source="spec §4.3 (S1)", provenance="derived", measured=float(min(gaps.base4)), lower=0.25)
+             source="spec §4.3 (S1)", provenance="derived", measured=float(min(gaps.base4)), lower=0.25,
+             why="base-4 gapped values: top-0 in [1/4, 1/2), top-1 in [3/4, 1) (spec §4.3), so "
+             "top-1 minus top-0 exceeds 3/4 - 1/2 = 1/4; exact Fractions")
 ledger.deviation("stack.base2_margin", "the printed base-2 stack has no fixed margin: top-0 values "
                  "approach 1 from below and top-1 values from above, so a fixed ReLU net cannot "
                  "implement head(s) = [s >= 1] for unbounded depth", source="Thm 1 proof (S1); spec §3, §9.4",
@@ -85,7 +87,9 @@ pd.DataFrame({"depth": range(1, cfg.float_max_depth + 1), "float64_fail_rate": f
     tables / "float64_roundtrip.csv", index=False)
 ledger.bound("stack.float64_fails", "float64 round trips first fail at some depth <= 30 (spec "
              "observed 27: 53 mantissa bits / 2 bits per level)", source="spec §4.3 [V]",
-             provenance="reconstructed", measured=first_fail if first_fail else 10 ** 9, upper=30)
+             provenance="reconstructed", measured=first_fail if first_fail else 10 ** 9, upper=30,
+             why="spec §7.2 row 03 threshold (<= 30), above the observed 27 = 53 mantissa bits / "
+             "2 bits per level; 10^9 stands for 'no failure up to float_max_depth'")
 
 fig, axes = plotting.figure(1, 2)
 axes[0].semilogy(gaps.depth, [float(v) for v in gaps.base2], "o-", ms=3, label="base 2 (printed)")

@@ -35,7 +35,8 @@ closure_d = 6  # their size
 import numpy as np
 
 from lib.companion import notebook, plotting
-from lib.linear_rnns import automata, checks, pd as pdlrnn, scan
+from lib.linear_rnns import automata, checks, scan
+from lib.linear_rnns import pd as pdlrnn
 
 nb = notebook.start("linear_rnns/05_pd_equals_nc1", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables

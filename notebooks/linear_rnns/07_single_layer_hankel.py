@@ -51,7 +51,9 @@ ledger.exact("single_layer.lrnn_equals_wfa", f"one-layer LRNN value = WFA value 
              measured=int(rows.agree.sum()))
 ledger.bound("single_layer.hankel_rank", "Hankel rank <= number of states (max of rank - n)",
              source="Thm 13 argument (spec §3, §4.7)", provenance="derived",
-             measured=int((rows.hankel_rank - rows.states).max()), upper=0)
+             measured=int((rows.hankel_rank - rows.states).max()), upper=0,
+             why="H[u, v] = alpha M_u M_v eta factors through the n-dim state, so rank H <= n "
+             "(spec §4.7); exact rational rank, no tolerance")
 rows
 
 # %% [markdown]

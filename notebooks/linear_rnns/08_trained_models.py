@@ -66,7 +66,8 @@ import pandas as pd
 import torch
 
 from lib.companion import notebook, paths, plotting
-from lib.linear_rnns import models, tasks as T, train
+from lib.linear_rnns import decisions, train
+from lib.linear_rnns import tasks as T
 
 nb = notebook.start("linear_rnns/08_trained_models", globals())
 cfg, ledger, tables = nb.cfg, nb.ledger, nb.tables
@@ -86,11 +87,18 @@ baselines = pd.DataFrame([dict(task=t, bin=f"{lo}-{hi}", frozen=loaded[t][1], ma
                           for t in cfg.tasks for s, (lo, hi) in zip(test[t], cfg.bins[t])])
 baselines.to_csv(tables / "baselines.csv", index=False)
 ood_short = baselines[(baselines.task == "dgc") & (baselines.bin != baselines.bin.iloc[0])].shortcut
+shortcut_cap = 0.55 + 3 / np.sqrt(cfg.test_n)
 if "dgc" in cfg.tasks:
     ledger.bound("t1.shortcut_repaired", "on the repaired generator the endpoint shortcut is near "
                  "chance on the OOD bins (max over them)", source="spec §6.1a (S1: 50.0-54.8% on N 1-300)",
-                 provenance="reconstructed", measured=float(ood_short.max()), upper=0.55 + 3 / np.sqrt(cfg.test_n),
-                 why="S1's largest value + 3 binomial s.d.; small N (ID bin) lets the shortcut beat chance")
+                 provenance="reconstructed", measured=float(ood_short.max()), upper=shortcut_cap,
+                 why="S1's largest value 0.55 + 3/sqrt(test_n), i.e. 6 binomial s.d. at p = 1/2; small N "
+                 "(ID bin) lets the shortcut beat chance")
+else:
+    ledger.skip("t1.shortcut_repaired", "on the repaired generator the endpoint shortcut is near "
+                "chance on the OOD bins (max over them)", source="spec §6.1a (S1: 50.0-54.8% on N 1-300)",
+                provenance="reconstructed", kind="bound", expected=f"<= {shortcut_cap:.4g}",
+                reason="task dgc is not in this run's tasks")
 baselines
 
 # %% [markdown]
@@ -120,10 +128,15 @@ runs = train.plan(cfg.tasks, cfg.families, cfg.n_seeds, cfg.bins, task_kw, base_
 t0 = time.perf_counter()
 acc = train.run_grid(runs, test, cfg.bins, ckpt_dir, cfg.device, workers=cfg.workers)
 wall = time.perf_counter() - t0
+# Seconds differ on every run: they go to results/timings/ (the report's performance page), never
+# into this stage's hashed tables or its executed copy.
+nb.save_timing(acc.drop_duplicates(["task", "family", "seed"])[["task", "family", "seed", "train_seconds"]]
+               .assign(profile=cfg.profile, device=str(train.resolve_device(cfg.device)),
+                       grid_wall_seconds=round(wall, 1)), "training")
+acc = acc.drop(columns="train_seconds")
 acc.to_csv(tables / "accuracy.csv", index=False)
 summary = acc.groupby(["task", "family", "bin_index", "bin"], as_index=False).accuracy.mean()
 summary.pivot(index=["task", "family"], columns="bin_index", values="accuracy").to_csv(tables / "accuracy_wide.csv")
-print(f"trained {len(runs)} runs in {wall:.0f} s (device {train.resolve_device(cfg.device)})")
 summary.pivot(index=["task", "family"], columns="bin_index", values="accuracy").round(3)
 
 # %% [markdown]
@@ -170,28 +183,33 @@ checks.to_csv(tables / "orderings.csv", index=False)
 for r in checks.itertuples():
     ledger.statistical(f"{r.task}.{r.winner}_beats_{r.loser}", f"{r.task}: {r.winner} beats {r.loser} "
                        f"by >= {r.margin} on the first OOD bin", source=r.source,
-                       provenance="reconstructed", expected=f">= {r.margin} in >= {r.seeds_needed} of "
-                       f"{cfg.n_seeds} seeds", measured=f"gaps {r.gaps}", holds=bool(r.holds))
+                       provenance="reconstructed", expected=f">= {r.margin} in >= "
+                       f"{decisions.seeds_needed(len(r.gaps))} of {len(r.gaps)} seeds",
+                       measured=f"gaps {r.gaps}", holds=decisions.ordering_holds(r.gaps, r.margin))
+high = f">= {decisions.RNN_HIGH} in >= {decisions.seeds_needed(cfg.n_seeds)} of {cfg.n_seeds} seeds"
 if "dgc" in cfg.tasks and "rnn" in cfg.families:
     rnn = acc[(acc.task == "dgc") & (acc.family == "rnn")].groupby("seed").accuracy.min()
-    ledger.statistical("dgc.rnn_high_all_bins", "T1: the nonlinear RNN is >= 0.9 accurate on every bin",
-                       source="spec §7.3; Figure 2a (RNN 96.5-100%)", provenance="reconstructed",
-                       expected=f">= 0.9 in >= {train.seeds_needed(cfg.n_seeds)} of {cfg.n_seeds} seeds",
+    ledger.statistical("dgc.rnn_high_all_bins", f"T1: the nonlinear RNN is >= {decisions.RNN_HIGH} "
+                       "accurate on every bin", source="spec §7.3; Figure 2a (RNN 96.5-100%)",
+                       provenance="reconstructed", expected=high,
                        measured=f"min over bins per seed {rnn.round(3).tolist()}",
-                       holds=int((rnn >= 0.9).sum()) >= train.seeds_needed(cfg.n_seeds))
-learned = train.learned_checks(acc, 0.05)
+                       holds=decisions.high_in_enough_seeds(rnn.tolist()))
+else:
+    ledger.skip("dgc.rnn_high_all_bins", f"T1: the nonlinear RNN is >= {decisions.RNN_HIGH} accurate "
+                "on every bin", source="spec §7.3; Figure 2a (RNN 96.5-100%)", provenance="reconstructed",
+                kind="statistical", expected=high, reason="task dgc or family rnn is not in this run")
+learned = train.learned_checks(acc, decisions.LEARNED_MARGIN)
 learned.to_csv(tables / "learned.csv", index=False)
 for r in learned.itertuples():
     ledger.statistical(f"{r.task}.learned_in_distribution", f"{r.task}: the best family beats the majority "
-                       "baseline by >= 0.05 on the in-distribution bin (else the orderings compare untrained models)",
+                       f"baseline by >= {decisions.LEARNED_MARGIN} on the in-distribution bin (else the "
+                       "orderings compare untrained models)",
                        source="spec §6.5 [I] (compare against per-bin majority baselines)", provenance="reconstructed",
-                       expected=">= 0.05", measured=f"{r.best} {r.gap:.3f}", holds=bool(r.holds))
+                       expected=f">= {decisions.LEARNED_MARGIN}", measured=f"{r.best} {r.gap:.3f}",
+                       holds=decisions.beats_majority(r.gap))
 checks
 
 # %%
-pd.DataFrame([dict(profile=cfg.profile, device=str(train.resolve_device(cfg.device)), runs=len(runs),
-                   wall_seconds=round(wall, 1), train_seconds=round(float(acc.drop_duplicates(
-                       ["task", "family", "seed"]).train_seconds.sum()), 1))]).to_csv(tables / "timing.csv", index=False)
 nb.finish()
 
 # %% [markdown]

@@ -78,7 +78,8 @@ def test_rwkv7_transition_is_decay_minus_rank1():
     a = c / u
     assert ((a > 0) & (a < 1)).all()
     low_rank = (A - torch.diag_embed(w)).detach()                 # float32: rtol well above eps
-    assert (torch.linalg.matrix_rank(low_rank, rtol=1e-5) <= 1).all()   # spec §2.4: diagonal + rank 1
+    # spec §2.4: diagonal + rank 1
+    assert (torch.linalg.matrix_rank(low_rank, rtol=1e-5) <= 1).all()
 
 
 def test_deltanet_is_dplr_with_unit_decay():
@@ -91,7 +92,8 @@ def test_deltanet_is_dplr_with_unit_decay():
     S = torch.zeros(q.shape[0], 8, 8)
     for t in range(6):
         k, beta = u[:, t], (c[:, t] / u[:, t])[:, :1]
-        S = S + beta[:, :, None] * k[:, :, None] * (v[:, t] - torch.einsum("zkv,zk->zv", S, k))[:, None]
+        S = S + (beta[:, :, None] * k[:, :, None]
+                 * (v[:, t] - torch.einsum("zkv,zk->zv", S, k))[:, None])
     got = dn._rank1_loop(q, w, c, u, e, v)[:, -1]
     assert torch.allclose(got, torch.einsum("zkv,zk->zv", S, q[:, -1]), atol=1e-5)
 
@@ -112,7 +114,8 @@ def test_float_inputs():
 def test_affine_scan_gradients_equal_sequential(dense):
     # training backpropagates through the scan: its gradients must be the loop's
     g = torch.Generator().manual_seed(7)
-    A = (torch.randn((2, 11, 3, 3) if dense else (2, 11, 3), generator=g, dtype=torch.float64) * 0.6)
+    A = (torch.randn((2, 11, 3, 3) if dense else (2, 11, 3), generator=g,
+                     dtype=torch.float64) * 0.6)
     b = torch.randn(2, 11, 3, 2, generator=g, dtype=torch.float64)
     grads = []
     for parallel in (True, False):
@@ -131,6 +134,7 @@ def test_affine_scan_equals_part1_scan(dense):
     got = models.affine_scan(A, b, parallel=True)
     for col in range(2):
         ref, counts = scan.scan_hillis_steele(scan.Pairs("dense" if dense else "diagonal",
-                                                         A.movedim(1, 0), b[..., col].movedim(1, 0)))
+                                                         A.movedim(1, 0),
+                                                         b[..., col].movedim(1, 0)))
         assert counts.rounds == 4                                  # ceil(log2 13)
         assert torch.allclose(got[..., col], ref.b.movedim(0, 1), rtol=1e-12, atol=1e-12)

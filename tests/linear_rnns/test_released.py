@@ -31,4 +31,5 @@ def test_serialise_binary_ids():
 
 def test_landscape_consistent():
     for _model, lo, up, _a, _s in landscape.MODELS:
-        assert up in landscape.CHAIN and (lo is None or landscape.CHAIN.index(lo) <= landscape.CHAIN.index(up))
+        assert up in landscape.CHAIN and (lo is None
+                                          or landscape.CHAIN.index(lo) <= landscape.CHAIN.index(up))

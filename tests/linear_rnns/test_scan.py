@@ -1,4 +1,5 @@
-"""Scans = the plain recurrence (exactly for Fractions), and their round/combine counts (spec §5)."""
+"""Scans = the plain recurrence (exactly for Fractions), and their round/combine counts
+(spec §5)."""
 from fractions import Fraction
 
 import numpy as np

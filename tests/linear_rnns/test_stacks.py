@@ -17,7 +17,8 @@ def test_base4_observers_on_reachable_values():
 
 
 def test_select():
-    assert stacks.select(Fraction(3, 8), 1) == Fraction(3, 8) and stacks.select(Fraction(3, 8), 0) == 0
+    assert (stacks.select(Fraction(3, 8), 1) == Fraction(3, 8)
+            and stacks.select(Fraction(3, 8), 0) == 0)
 
 
 def test_roundtrip_exact_and_float():
@@ -29,7 +30,8 @@ def test_roundtrip_exact_and_float():
 
 
 def test_separations():
-    assert [stacks.separation("base2", d) for d in (1, 2, 5)] == [1, Fraction(1, 2), Fraction(1, 16)]
+    assert ([stacks.separation("base2", d) for d in (1, 2, 5)]
+            == [1, Fraction(1, 2), Fraction(1, 16)])
     assert all(stacks.separation("base4", d) >= Fraction(1, 4) for d in range(1, 9))
 
 
@@ -40,7 +42,8 @@ def test_anbncn(exact):
     for i, w in enumerate(words):
         arr[i, :len(w)] = w
     got = stacks.anbncn(arr, np.array([len(w) for w in words]))
-    ref = [list(w) == [0] * (len(w) // 3) + [1] * (len(w) // 3) + [2] * (len(w) // 3) for w in words]
+    ref = [list(w) == [0] * (len(w) // 3) + [1] * (len(w) // 3) + [2] * (len(w) // 3)
+           for w in words]
     assert got.tolist() == ref
 
 

@@ -5,7 +5,8 @@ import pytest
 from lib.linear_rnns import tasks
 
 
-def _decode_dgc(tokens: np.ndarray, length: int, id_bits: int) -> tuple[int, int, list[tuple[int, int]]]:
+def _decode_dgc(tokens: np.ndarray, length: int,
+                id_bits: int) -> tuple[int, int, list[tuple[int, int]]]:
     """Parse the character stream back to (source, target, edges)."""
     s = "".join(tasks.DGC_CHARS[t - 1] for t in tokens[:length])
     parts = s.split(";")
@@ -98,7 +99,8 @@ def test_parity_prefixes():
 
 @pytest.mark.parametrize("task", tasks.TASKS)
 def test_lengths_within_bin_and_size_one(task):
-    s = tasks.sample(task, 7, 1, 1, np.random.default_rng(7), **({"id_bits": 2} if task == "dgc" else {}))
+    s = tasks.sample(task, 7, 1, 1, np.random.default_rng(7),
+                     **({"id_bits": 2} if task == "dgc" else {}))
     assert len(s.length) == 7 and (s.length >= 1).all()
     if task != "dgc":
         assert (s.length == 1).all()

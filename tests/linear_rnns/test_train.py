@@ -9,7 +9,8 @@ from lib.linear_rnns import tasks, train
 
 
 def _same(m1, m2):
-    return all(torch.equal(a, b) for a, b in zip(m1.state_dict().values(), m2.state_dict().values()))
+    return all(torch.equal(a, b)
+               for a, b in zip(m1.state_dict().values(), m2.state_dict().values()))
 
 
 def test_resume_after_interruption_matches_uninterrupted(tmp_path, monkeypatch):
@@ -48,8 +49,8 @@ def test_baselines_and_grid():
     assert 0.5 <= train.majority(s) <= 1.0 and 0.0 <= train.shortcut(s) <= 1.0
     p = tasks.parity(10, 1, 3, np.random.default_rng(0))
     assert np.isnan(train.shortcut(p))
-    rcs = [train.RunConfig(task="parity", family=f, steps=2, eval_every=1, batch=4, train_bin=(1, 3),
-                           val_n=8) for f in ("transformer", "pd")]
+    rcs = [train.RunConfig(task="parity", family=f, steps=2, eval_every=1, batch=4,
+                           train_bin=(1, 3), val_n=8) for f in ("transformer", "pd")]
     df = train.run_grid(rcs, {"parity": [p, p]}, {"parity": [[1, 3], [1, 3]]}, None, progress=False)
     assert len(df) == 4 and set(df.family) == {"transformer", "pd"}
 
@@ -97,8 +98,9 @@ def test_select_best_returns_the_best_validated_weights():
 
 def test_grid_is_the_same_in_parallel_workers():
     p = tasks.parity(16, 1, 6, np.random.default_rng(0))
-    rcs = [train.RunConfig(task="parity", family=f, steps=6, eval_every=3, batch=4, train_bin=(1, 4),
-                           val_n=8, seed=s) for f in ("rnn", "deltanet") for s in (0, 1)]
+    rcs = [train.RunConfig(task="parity", family=f, steps=6, eval_every=3, batch=4,
+                           train_bin=(1, 4), val_n=8, seed=s)
+           for f in ("rnn", "deltanet") for s in (0, 1)]
     args = ({"parity": [p, p]}, {"parity": [[1, 6], [1, 6]]}, None)
     one = train.run_grid(rcs, *args, progress=False).drop(columns="train_seconds")
     two = train.run_grid(rcs, *args, progress=False, workers=2).drop(columns="train_seconds")
