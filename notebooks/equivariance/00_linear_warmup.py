@@ -24,11 +24,11 @@
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
-n = 8  # C_8 acting on R^8 by cyclic shifts
+n = 8  # C_8 acting on R^8 by cyclic shifts (spec §4 E0)
 freqs = [0, 1]  # kept Fourier modes {0, ±1}: rank 3
-inflate_extra = 2  # inner units added with random rows and zero outgoing weights
+inflate_extra = 2  # inner units with random rows, zero outgoing weights
 rankdef_extra = 7  # inner width r + 7 > n: W_1 loses full row rank
-tol = 1.0e-10  # float64 exact-check tolerance (spec §5.4)
+tol = 1e-10  # float64 exact-check tolerance (spec §5.4)
 
 # %%
 import numpy as np

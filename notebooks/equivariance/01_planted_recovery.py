@@ -27,7 +27,7 @@ grid = 4  # D_4 and Z_2 act on 4x4 images (spec §3.3 prototype)
 cyclic_n = 8  # C_8 on R^8
 channels = [2, 1]  # regular channels per hidden layer: widths 16, 8 for D_4
 n_samples = 2000  # inputs for end-to-end checks
-tol = 1.0e-10  # float64 tolerance for residuals and layerwise errors (spec §4 E1)
+tol = 1e-10  # float64 tolerance for residuals and layerwise errors (spec §4 E1)
 
 # %%
 import numpy as np

@@ -25,16 +25,16 @@
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
-n_random = 100  # random latent symmetries applied per net (spec §4 E2: 100)
+n_random = 100  # random latent symmetries applied per net (spec §4 E2)
 canon_widths = [16, 12, 8, 4]  # nets whose canonical forms are compared
 arch = [3, 4, 3, 2]  # spec §2.2 architecture (39 parameters)
-draws = 10  # random parameter draws per activation for the fibre table
+draws = 10  # random parameter draws per activation
 n_points = 500  # Gaussian inputs for the Jacobian
 relu_arch = [4, 8, 8, 2]  # spec §2.2 ReLU histogram architecture (16 hidden)
 relu_draws = 20  # draws for the ReLU histogram (spec: 20)
 relu_scales = [1.0, 2.0, 4.0, 8.0]  # input standard deviations scanned
 linear_nobias = [5, 3, 4]  # (d_0, r, d_2): fibre dimension r^2
-tol = 1.0e-10  # float64 tolerance for canonical-form agreement
+tol = 1e-10  # float64 tolerance for canonical-form agreement
 
 # %%
 import numpy as np

@@ -26,12 +26,12 @@ profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
 grid = 4  # D_4 / mirror act on 4x4 images (spec §3.3)
 channels = [2, 1]  # planted base network widths 16, 8
-split = 0.3  # uneven split of the duplicated unit's outgoing weight (spec: 0.7 / 0.3)
-n_directions = 16  # random bypass directions, at least grid^2
-n_fit = 4000  # LV fit sample, at least 50 x width per spec §5.6
+split = 0.3  # uneven split of the duplicated unit (spec: 0.7 / 0.3)
+n_directions = 16  # random bypass directions (≥ grid^2)
+n_fit = 4000  # LV fit sample (≥ 50 x width, spec §5.6)
 n_eval = 2000  # LV evaluation sample
-tol = 1.0e-10  # float64 tolerance for exact checks
-lv_tol = 1.0e-8  # LV residual counted as exact (least squares on collinear features)
+tol = 1e-10  # float64 tolerance for exact checks
+lv_tol = 1e-08  # LV residual counted as exact (least squares, collinear features)
 
 # %%
 import numpy as np

@@ -30,20 +30,20 @@
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
 grid = 4  # D_4 on 4x4 images
-teacher_channels = [2, 1]  # planted teacher widths 16, 8 per spec §4 E4
-n_seeds = 3  # students per condition
+teacher_channels = [2, 1]  # planted teacher widths 16, 8 (spec §4 E4)
 steps = 3000  # Adam steps
-lr = 3.0e-2  # Adam learning rate with cosine decay
+lr = 0.03  # spec's 3e-3 stalls at rel. MSE 1e-2 in our runs
 batch = 256  # minibatch size
-n_train = 4096  # training inputs per student before augmentation
+n_train = 4096  # training inputs per student before augmentation (spec)
 n_test = 4096  # fresh isotropic inputs for the metrics
 n_fit = 4000  # LV fit sample, at least 50 x width
-log_every = 250  # checkpoint spacing for the curves
-fit_ok = 1.0e-3  # relative MSE counted as a good fit per spec §4 E4
-lv_ok = 3.0e-2  # layer-1 LV error counted as equivariant per spec §4 E4
-control_min = 0.3  # controls must exceed this per spec §4 E4
-wide_widths = [32, 16]  # over-parameterized students, iso+aug only
-penalty = 1.0  # soft equivariance loss weight of condition (e), second half of training
+log_every = 250  # checkpoint spacing (spec: every 250 steps)
+n_seeds = 3  # students per condition (spec: 5; 2-core budget)
+fit_ok = 0.001  # relative MSE counted as a good fit (spec §4 E4)
+lv_ok = 0.03  # layer-1 LV error counted as equivariant (spec §4 E4)
+control_min = 0.3  # controls must exceed this (spec §4 E4)
+wide_widths = [32, 16]  # over-parameterized students (spec §4 E4), iso+aug only
+penalty = 1.0  # soft equivariance loss weight, condition (e) (spec's lambda unknown)
 
 # %%
 import numpy as np

@@ -25,13 +25,13 @@
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
-n_train = 5000  # training images
+n_train = 5000  # training images (of the 25 000 bundled)
 n_test = 2000  # held-out images
 n_seeds = 1  # models per first activation
 steps = 1500  # Adam steps per task
-lr = 3.0e-3  # Adam learning rate, cosine decay
+lr = 0.003  # Adam learning rate, cosine decay
 batch = 256  # minibatch size
-lam = 1.0  # weight of the soft mirror loss in the second half
+lam = 1.0  # weight of the soft mirror loss (paper's value unknown)
 n_fit = 4000  # LV fit sample, at least 50 x 64 units
 n_eval = 2000  # LV evaluation sample
 

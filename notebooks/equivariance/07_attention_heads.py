@@ -23,12 +23,12 @@
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
-d = 6  # token feature dimension
+d = 6  # token feature dimension (spec §4 E7)
 d_head = 2  # head dimension
 n_tokens = 5  # tokens per sequence, at least 3 for identifiability
 n_seq = 200  # random sequences for the functional checks
 n_scrambles = 20  # independent scramblings of the planted heads
-tol = 1.0e-10  # float64 tolerance
+tol = 1e-10  # float64 tolerance
 
 # %%
 import numpy as np

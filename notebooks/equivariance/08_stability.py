@@ -24,9 +24,9 @@
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
 grid = 4  # D_4 on 4x4 images
-eps_log10 = [-8.0, -7.0, -6.0, -5.0, -4.0, -3.0, -2.0, -1.0]  # relative noise levels
+eps_log10 = [-8.0, -7.0, -6.0, -5.0, -4.0, -3.0, -2.0, -1.0]  # spec §4 E8: logspace(-8, -1)
 delta_log10 = [-7.0, -6.0, -5.0, -4.0, -3.0, -2.0, -1.0, 0.0]  # channel separations
-eps_fixed = 1.0e-4  # noise level of the delta scan
+eps_fixed = 0.0001  # noise level of the delta scan
 n_samples = 1000  # inputs for end-to-end and LV evaluation
 n_fit = 2000  # LV fit sample
 

@@ -25,7 +25,7 @@ ns = [4, 8, 16, 32, 64]  # orders of the finite rotation subgroups
 channels = [2, 1]  # regular channels per hidden layer: widths 2n, n
 n_samples = 2000  # inputs in R^2
 n_angles = 16  # random rotation angles for the SO(2) error
-tol = 1.0e-10  # float64 tolerance
+tol = 1e-10  # float64 tolerance
 
 # %%
 import numpy as np

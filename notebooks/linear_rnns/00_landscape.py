@@ -20,7 +20,7 @@
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
-context_log2 = [10, 12, 14, 16, 18, 20]  # context lengths n as powers of two
+context_log2 = [10, 12, 14, 16, 18, 20]  # spec §1.1: context lengths 64K..1M (2^16..2^20)
 
 # %%
 import numpy as np

@@ -25,15 +25,15 @@
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
-exact_T = [1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 31, 32, 33, 63, 64]  # T of the exact check
-exact_dims = [1, 2, 3, 5]  # state sizes d of the exact check
-exact_seeds = 6  # instances per (T, d, family)
-float_log2_T = 16  # float64 check at T of 2^16
-float_d = 4  # state size of the float64 check
-count_log2_T_max = 16  # round counts up to 2^16
-circuit_T = [1, 2, 3, 5, 8, 16, 33, 64, 100, 256]  # gate-DAG depth check
-circuit_dims = [1, 2, 3, 4]  # d of the gate-DAG check
-tent_k_max = 12  # largest k of the tau^k piece count
+exact_T = [1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 31, 32, 33, 63, 64]  # spec §7.2: T in 1..64 (powers, odd, neighbours)
+exact_dims = [1, 2, 3, 5]  # spec §7.2: d in {1, 2, 3, 5}
+exact_seeds = 6  # random Fraction instances per (T, d, family); spec's 50 costs minutes
+float_log2_T = 16  # spec §7.2: float64 rel. err ≤ 1e-10 up to T is 2^16
+float_d = 4  # spec §5 [V]: d is 4
+count_log2_T_max = 16  # round counts for T up to 2^16 (scalar pairs: cheap)
+circuit_T = [1, 2, 3, 5, 8, 16, 33, 64, 100, 256]  # spec §7.2: DAG depth for T ≤ 256
+circuit_dims = [1, 2, 3, 4]  # spec §7.2: d ≤ 4
+tent_k_max = 12  # spec §5: tau^k has 2^k pieces for k ≤ 12
 
 # %%
 import numpy as np

@@ -26,12 +26,12 @@
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
-k_max = 6  # exhaustive domain k up to 6
-n_random = 1000  # random instances
-random_k_max = 40  # their largest k
-p_edge = 0.8  # P(vertex has an out-edge)
-chain_ks = [100, 200, 300]  # long chains
-reduction_n_max = 4  # reduction exhaustive up to this many vertices
+k_max = 6  # spec §4.1: exhaustive k ≤ 6 (29,367 instances)
+n_random = 1000  # spec §7.2: ≥ 1000 random instances
+random_k_max = 40  # spec §7.2: k ≤ 40
+p_edge = 0.8  # decision: most vertices have an out-edge (long paths)
+chain_ks = [100, 200, 300]  # spec §4.1: chains of 100/200/300 vertices
+reduction_n_max = 4  # spec §7.2: reduction exhaustive up to |V| ≤ 4
 
 # %%
 from math import factorial

@@ -22,15 +22,15 @@
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
-roundtrip_depth = 200  # exact round trips up to this depth
-roundtrip_trials = 5  # random bit strings per depth
-float_max_depth = 40  # float64 round trips up to this depth
-gap_max_depth = 14  # all stacks up to this depth for the margins
-anbncn_max_len = 9  # exhaustive strings up to this length
-tm_inputs = 200  # random inputs of the increment TM
-tm_max_bits = 16  # their length
-cvp_circuits = 60  # random monotone circuits
-cvp_inputs = 5  # inputs per circuit
+roundtrip_depth = 200  # spec §4.3: base-4 exact to depth 200 (Fraction)
+roundtrip_trials = 5  # random bit strings at that depth
+float_max_depth = 40  # spec §4.3: float64 fails at some depth ≤ 30 (observed 27)
+gap_max_depth = 14  # all 2^14 stacks: base-2 separation -> 0
+anbncn_max_len = 9  # spec §4.3: exhaustive up to length 9 (29,524 strings)
+tm_inputs = 200  # spec §7.2: TM simulation on 200 inputs
+tm_max_bits = 16  # inputs of 1..16 bits
+cvp_circuits = 60  # spec §4.3: 60 random monotone circuits
+cvp_inputs = 5  # all 32 assignments each
 cvp_gates = 12  # gates per circuit
 
 # %%

@@ -20,11 +20,11 @@
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
-n_instances = 200  # random rational LRNNs
-max_T = 12  # their largest length
-max_d = 4  # their largest state size
-n_streams = 200  # IMM streams for bit growth
-bits_T = 40  # their length
+n_instances = 200  # random rational LRNNs for the unrolled form and the lift
+max_T = 12  # random LRNNs of up to 12 steps
+max_d = 4  # state sizes d ≤ 4
+n_streams = 200  # IMM streams over {-1, 0, 1} for bit growth
+bits_T = 40  # spec §5: bits ≤ ceil(T log2 3) + 1
 
 # %%
 from fractions import Fraction

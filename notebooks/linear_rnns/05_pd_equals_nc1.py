@@ -21,15 +21,15 @@
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
-n_automata = 6  # random DFAs and DWFAs
-max_states = 10  # largest state count
-max_sigma = 4  # largest alphabet
-n_words = 1000  # words per DFA
-dwfa_words = 150  # words per DWFA
-max_len = 200  # longest word
-s5_words = 1000  # S5 words
-closure_products = 1000  # random PD products checked
-closure_d = 6  # their size
+n_automata = 6  # random DFAs (and as many DWFAs)
+max_states = 10  # spec §7.2: n ≤ 10
+max_sigma = 4  # spec §7.2: |Sigma| ≤ 4
+n_words = 1000  # spec §7.2: 1000 strings per automaton
+dwfa_words = 150  # DWFA words (Fraction weight products of length 200 are slow)
+max_len = 200  # spec §7.2: length ≤ 200
+s5_words = 1000  # spec §7.2: 1000 S5 words
+closure_products = 1000  # spec §7.2: PD closure on 1000 products
+closure_d = 6  # size of the closure check
 
 # %%
 import numpy as np

@@ -24,14 +24,14 @@
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
-imm_streams = 1000  # random IMM streams
-imm_max_N = 30  # longest stream (matrices)
+imm_streams = 1000  # spec §7.2: IMM on 1000 streams
+imm_max_N = 30  # spec §7.2: N ≤ 30
 wfa_count = 5  # random WFAs over Q
-wfa_max_states = 6  # their largest state count
-wfa_words = 200  # words per WFA
-wfa_max_len = 10  # longest word
-householder_matrices = 20  # random 9x9 matrices through the program
-router_max_order = 1404  # orders searched up to this
+wfa_max_states = 6  # spec §7.2: n ≤ 6
+wfa_words = 200  # 1000 words in total (spec §7.2)
+wfa_max_len = 10  # word length ≤ 10
+householder_matrices = 20  # spec §7.2: 694-step program on 20 random matrices
+router_max_order = 1404  # spec §4.6: the router needs period 1404
 
 # %%
 from fractions import Fraction

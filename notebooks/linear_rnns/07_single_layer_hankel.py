@@ -21,12 +21,12 @@
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
 n_wfas = 5  # random WFAs over Q
-max_states = 6  # largest state count
-sigma = 2  # alphabet size
-n_words = 200  # words per WFA
-max_len = 12  # longest word
-hankel_len = 3  # Hankel blocks over short words
-score_N_max = 30  # largest score matrix
+max_states = 6  # spec §7.2: n ≤ 6
+sigma = 2  # binary alphabet
+n_words = 200  # words per WFA (1000 in total)
+max_len = 12  # word length ≤ 12
+hankel_len = 3  # Hankel blocks over words of length ≤ 3
+score_N_max = 30  # F(s, t) is 1/2 - (s - t)^2 up to 30 x 30
 
 # %%
 import numpy as np

@@ -22,11 +22,11 @@
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
-examples_per_bin = 10000  # generated examples per length bin
-bins = [[1, 100], [101, 200], [201, 300]]  # N ranges of the three test bins
-p_bucket = 0.5  # Bernoulli bucket probability
-sink_examples = 1000  # examples run through the counter RNN
-sink_N_max = 30  # their largest N
+examples_per_bin = 10000  # spec §7.2: labels is BFS on 30K examples (3 bins)
+bins = [[1, 100], [101, 200], [201, 300]]  # spec §6.2: ID and two OOD bins
+p_bucket = 0.5  # decision: Bernoulli(1/2) buckets (p not stated)
+sink_examples = 1000  # unary counter RNN on generated examples
+sink_N_max = 30  # short unary streams
 
 # %%
 import numpy as np
