@@ -25,6 +25,21 @@ def test_strip_volatile_removes_timestamps():
     assert dict(out.cells[0].metadata) == {"tags": ["parameters"]}
 
 
+def test_strip_volatile_drops_progress_bars_keeps_warnings():
+    cell = nbformat.v4.new_code_cell("x")
+    cell.outputs = [
+        nbformat.v4.new_output("stream", name="stderr", text=(
+            "\rruns:   0%|          | 0/126 [00:00<?, ?it/s]"
+            "\rruns:   1%|          | 1/126 [02:49<5:53:21, 169.61s/it]")),
+        nbformat.v4.new_output("stream", name="stderr", text="\rF8 steps: 100%|#| 3/3 [00:30<00:00,"
+                               " 1.1it/s]\nUserWarning: kept\n"),
+        nbformat.v4.new_output("stream", name="stdout", text="50%|x| 1/2 [00:01<00:01] stays\n")]
+    nb = nbformat.v4.new_notebook(cells=[cell])
+    out = runner.strip_volatile(nb).cells[0].outputs
+    assert [o["text"] for o in out] == ["\nUserWarning: kept\n",
+                                        "50%|x| 1/2 [00:01<00:01] stays\n"]
+
+
 def test_bad_override_fails_before_executing(capsys):
     status = runner.main(["notebooks/gd_perceptron/01_reduction.py", "-p", "equiv_d=-1"])
     assert status == 2

@@ -26,6 +26,9 @@ from lib.companion import params, paths
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 VOLATILE_CELL_KEYS = ("execution", "papermill")
+# A tqdm bar as it reaches stderr: "\r<desc>:  40%|####   | 4/10 [00:05<00:07, 1.2it/s]"; its
+# elapsed time and rate differ on every run, so the executed copy (a DVC output) keeps none.
+PROGRESS_BAR = re.compile(r"\r?[^\r\n]*\d+%\|[^|\n]*\| *\d+/\d+ \[[^\]\n]*\]")
 
 
 def parse_overrides(pairs: list[str]) -> dict:
@@ -48,13 +51,29 @@ def load_notebook(source: Path) -> nbformat.NotebookNode:
     return nb
 
 
+def without_progress_bars(outputs: list) -> list:
+    """Cell outputs less the progress bars in stderr streams (and the streams they empty)."""
+    kept = []
+    for out in outputs:
+        if out.get("output_type") == "stream" and out.get("name") == "stderr":
+            text = PROGRESS_BAR.sub("", out["text"])
+            if not text.strip():
+                continue
+            out["text"] = text
+        kept.append(out)
+    return kept
+
+
 def strip_volatile(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
-    """Remove timestamps and durations so that reruns differ only where results differ."""
+    """Remove timestamps, durations and progress bars so that reruns differ only where results
+    differ."""
     nb.metadata.pop("papermill", None)
     for i, cell in enumerate(nb.cells):
         cell["id"] = f"cell-{i}"  # jupytext and papermill draw random ids
         for key in VOLATILE_CELL_KEYS:
             cell.metadata.pop(key, None)
+        if cell.cell_type == "code":
+            cell["outputs"] = without_progress_bars(cell.get("outputs", []))
     return nb
 
 
