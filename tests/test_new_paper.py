@@ -26,6 +26,11 @@ notebooks:
   figures:
   - name: 01_hello
     caption: a straight line, to show the figure table grows by itself
+  plots:
+  - table: line.csv
+    x: x
+    y: [y]
+    title: the line
 """
 SCHEMA = '''\
 """Parameters of the toy paper."""
@@ -52,6 +57,7 @@ cfg, ledger = nb.cfg, nb.ledger
 fig, ax = plotting.figure()
 ax.plot([0, 1], [0, cfg.slope])
 nb.save_figure(fig)
+(nb.tables / "line.csv").write_text(f"x,y\\n0,0\\n1,{cfg.slope}\\n")
 ledger.exact("line.rise", "rise over a unit run equals the slope", source="toy",
              provenance="derived", expected=cfg.slope, measured=cfg.slope * 1.0)
 nb.finish()
@@ -117,6 +123,9 @@ def test_new_paper_touches_only_its_places(copy):
 def test_new_paper_stage_runs_and_appears_everywhere(copy):
     run([sys.executable, "-m", "dvc", "repro", "toy-01_hello"], copy)
     assert (copy / "results/toy/figures/01_hello/01_hello.png").exists()
+    plot = run([sys.executable, "-m", "dvc", "plots", "show", "--json",
+                "results/toy/plots/01_hello/line.csv"], copy)
+    assert '"errors"' not in plot.stdout and "the line" in plot.stdout
     assert '"status": "pass"' in (copy / "results/toy/claims/01_hello.json").read_text()
     smoke = run([sys.executable, "-c", "from lib.companion import smoke; "
                  "print(smoke.smoke_list('toy'))"], copy)
@@ -125,3 +134,12 @@ def test_new_paper_stage_runs_and_appears_everywhere(copy):
     run([sys.executable, "-m", "lib.companion.report"], copy)
     page = (copy / "results/report/toy/index.html").read_text()
     assert "A Toy Paper" in page and "toy.line.rise" in page
+
+
+def test_new_paper_sweeps_with_dvc_experiments(copy):
+    run([sys.executable, "-m", "dvc", "repro", "toy-01_hello"], copy)
+    run(["git", "add", "-A"], copy)
+    run(["git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "toy"], copy)
+    run([sys.executable, "-m", "dvc", "exp", "run", "-S", "seed=1", "toy-01_hello"], copy)
+    diff = run([sys.executable, "-m", "dvc", "params", "diff"], copy)
+    assert "seed" in diff.stdout

@@ -135,7 +135,7 @@ def notebook_stage(nid: str) -> dict:
             rel(papers.declaration_file(paper)), f"lib/{paper}", *STAGE_INFRA,
             *(f"data/{d}" for d in entry.data)]
     outs = [paths.executed_file(nid), paths.figures_dir(nid), paths.tables_dir(nid),
-            paths.claims_file(nid)]
+            paths.claims_file(nid), *(paths.plot_file(nid, p.table) for p in entry.plots)]
     return {"cmd": f"python -m lib.companion.runner {rel(paths.notebook_source(nid))}",
             "deps": deps, "params": ["profile", "seed", f"{paper}.{stem}"],
             "outs": [rel(p) for p in outs]}
@@ -179,7 +179,7 @@ def dvc_plots() -> list[dict]:
     out = []
     for nid in papers.all_notebooks():
         for plot in papers.notebook_entry(nid).plots:
-            target = rel(paths.tables_dir(nid) / plot.table)
+            target = rel(paths.plot_file(nid, plot.table))
             out.append({target: {"x": plot.x, "y": list(plot.y), "title": plot.title,
                                  "template": plot.template}})
     return out

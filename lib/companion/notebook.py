@@ -11,6 +11,7 @@ data the paper's declaration says the notebook reads is present, and makes the t
 """
 from __future__ import annotations
 
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
@@ -46,8 +47,24 @@ class Notebook:
         table.to_csv(out, index=False)
         return out
 
+    def publish_plots(self) -> list[Path]:
+        """Copy the tables the declaration marks for `dvc plots` to their own output files."""
+        out = []
+        for plot in papers.notebook_entry(self.id).plots:
+            source = self.tables / plot.table
+            if not source.exists():
+                raise FileNotFoundError(f"{self.id} declares a plot of {plot.table}, which it did "
+                                        f"not write into {self.tables}")
+            target = paths.plot_file(self.id, plot.table)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, target)
+            out.append(target)
+        return out
+
     def finish(self) -> claims.Ledger:
-        """Write the claims file and return the ledger (it renders as a table in the lab)."""
+        """Publish the plotted tables, write the claims file and return the ledger (it renders
+        as a table in the lab)."""
+        self.publish_plots()
         self.ledger.write()
         return self.ledger
 

@@ -34,7 +34,8 @@ class Figure(Strict):
 
 
 class Plot(Strict):
-    """A table of the notebook that `dvc plots show` draws (a DVC top-level plot)."""
+    """A table of the notebook that `dvc plots show` draws (a DVC top-level plot); nb.finish()
+    copies it to results/<paper>/plots/<stem>/, a file output of the stage."""
 
     table: str = Field(description="file under the notebook's tables folder")
     x: str

@@ -44,9 +44,10 @@ def notebook_id(path: Path | str) -> str:
 
 
 def results_dir(paper: str, kind: str) -> Path:
-    """results/<paper>/<kind>, kind one of executed, figures, tables, claims."""
-    if kind not in ("executed", "figures", "tables", "claims"):
-        raise ValueError(f"results kind {kind!r} is not one of executed, figures, tables, claims")
+    """results/<paper>/<kind>, kind one of executed, figures, tables, claims, plots."""
+    if kind not in ("executed", "figures", "tables", "claims", "plots"):
+        raise ValueError(f"results kind {kind!r} is not one of executed, figures, tables, claims,"
+                         " plots")
     return RESULTS / paper / kind
 
 
@@ -60,6 +61,13 @@ def tables_dir(notebook: str) -> Path:
     """Folder holding one notebook's tables (a DVC output of its stage)."""
     paper, stem = split_notebook(notebook)
     return results_dir(paper, "tables") / stem
+
+
+def plot_file(notebook: str, table: str) -> Path:
+    """A copy of one of the notebook's tables that DVC plots (its own file output: DVC cannot
+    plot a file inside a directory output whose contents a fresh clone lacks)."""
+    paper, stem = split_notebook(notebook)
+    return results_dir(paper, "plots") / stem / table
 
 
 def claims_file(notebook: str) -> Path:
