@@ -180,7 +180,7 @@ def index_page(rows, revision: str, built_at: str, note: str) -> str:
             f'<td class="nowrap">{esc(r.made)}</td><td>{thumb}</td></tr>')
     total = status_counts([c for r in rows for c in r.claims])
     body = (
-        "<h1>Reproducible companion to three ICML 2026 theory papers</h1>\n"
+        f"<h1>Reproducible companion to {len(rows)} ICML 2026 papers</h1>\n"
         f'<p class="meta">git revision <b>{esc(revision)}</b> &middot; report built '
         f'<b>{esc(built_at)}</b> &middot; all claims: {count_badges(total)}</p>\n'
         + (f'<p class="note">{esc(note)}</p>\n' if note else "")
