@@ -1,8 +1,8 @@
 """Every path the companion reads or writes, derived from this file's location.
 
 Notebooks, tests and stages call these helpers instead of spelling paths, so the code works from
-any working directory (JupyterLab, papermill, nbval each pick a different one). `dvc.yaml` is the
-only other place a path is spelled, and a test checks that the two agree.
+any working directory (JupyterLab, papermill, nbval each pick a different one). `dvc.yaml`, the
+only other place a path is spelled, is generated from these helpers (lib.companion.generate).
 """
 from pathlib import Path
 

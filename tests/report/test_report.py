@@ -1,4 +1,4 @@
-"""lib/report.py and lib/report_html.py without a browser: outline, ordering, pages, a whole build.
+"""lib/companion/report.py and report_html.py without a browser: outline, ordering, pages, builds.
 
 The browser checks (images load, links resolve in Chromium) live in test_browser.py.
 """
