@@ -40,7 +40,7 @@ def test_negative_seed(tmp_path):
 @pytest.mark.parametrize("key, value, message", [
     ("equiv_d", -3, r"gd_perceptron\.01_reduction\.equiv_d = -3: Input should be greater than"),
     ("equiv_d", "fifty", r"equiv_d = 'fifty': Input should be a valid integer"),
-    ("equiv_eta", "1e-3", r"equiv_eta = '1e-3': Input should be a valid number"),
+    ("equiv_eta", "small", r"equiv_eta = 'small': Input should be a valid number"),
     ("worst_case_max_iter", 2.5, r"worst_case_max_iter = 2.5: Input should be a valid integer"),
     ("equiv_sclaes", [1.0], r"equiv_sclaes = \[1.0\]: Extra inputs are not permitted"),
 ])
@@ -72,3 +72,46 @@ def test_merge_applies_profile_then_overrides():
 def test_main_check_exit_status(tmp_path, capsys):
     assert params.main(["--check", "--stamp", str(tmp_path / "ok")]) == 0
     assert (tmp_path / "ok").read_text() == "params.yaml validated\n"
+
+
+def write_text(tmp_path, text):
+    path = tmp_path / "params.yaml"
+    path.write_text(text)
+    return path
+
+
+def test_duplicate_key_refused_with_its_line(tmp_path):
+    text = "profile: default\nseed: 0\nseed: 1\n"
+    with pytest.raises(params.ParamsError, match=r"params.yaml:3:1: duplicate key 'seed' "
+                                                 r"\(first at line 2\)"):
+        params.read_file(write_text(tmp_path, text))
+
+
+def test_yaml_syntax_error_is_one_line_with_line_and_column(tmp_path):
+    with pytest.raises(params.ParamsError) as err:
+        params.read_file(write_text(tmp_path, "profile: default\nseed: [0, 1\n"))
+    message = str(err.value)
+    assert "\n" not in message and "params.yaml:3:1: not valid YAML" in message
+
+
+def test_scientific_notation_reads_as_a_number(tmp_path):
+    doc = yaml.safe_load(yaml.safe_dump(GOOD))
+    text = yaml.safe_dump(doc).replace("equiv_eta: 0.05", "equiv_eta: 5e-2")
+    assert "equiv_eta: 5e-2" in text
+    raw = params.read_file(write_text(tmp_path, text))
+    assert raw["gd_perceptron"]["01_reduction"]["equiv_eta"] == 0.05
+    params.check_all(write_text(tmp_path, text))
+
+
+@pytest.mark.parametrize("value", [".inf", "-.inf", ".nan"])
+def test_non_finite_step_size_refused(tmp_path, value):
+    text = yaml.safe_dump(GOOD).replace("equiv_eta: 0.05", f"equiv_eta: {value}")
+    with pytest.raises(params.ParamsError, match=r"equiv_eta = (inf|-inf|nan): Input should be a "
+                                                 r"finite number"):
+        params.check_all(write_text(tmp_path, text))
+
+
+def test_override_reads_scientific_notation():
+    from lib.companion import runner
+    assert runner.parse_overrides(["equiv_eta=1e-3", "equiv_d=30"]) == {"equiv_eta": 1e-3,
+                                                                          "equiv_d": 30}

@@ -15,7 +15,7 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from lib.companion import paths
+from lib.companion import paths, yamlio
 
 DECLARATION = "paper.yaml"
 NAME = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -98,9 +98,9 @@ def declaration_file(paper: str) -> Path:
 def read(path: Path) -> Paper:
     """Parse and validate one declaration; errors name the file and the bad key."""
     try:
-        raw = yaml.safe_load(path.read_text())
-    except yaml.YAMLError as err:
-        raise DeclarationError(f"{path}: not valid YAML: {err}") from None
+        raw = yamlio.load(path.read_text(), str(path))
+    except yamlio.YamlError as err:
+        raise DeclarationError(str(err)) from None
     try:
         paper = Paper(**(raw or {}))
     except ValidationError as err:

@@ -28,10 +28,9 @@ import sys
 from pathlib import Path
 from typing import Any, ClassVar, Literal, Mapping
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from lib.companion import papers, paths
+from lib.companion import papers, paths, yamlio
 
 PROFILES = ("smoke", "default", "paper")
 Overrides = dict[str, tuple[Any, str]]
@@ -52,7 +51,7 @@ class ParamsError(ValueError):
 class NotebookParams(BaseModel):
     """Keys every notebook takes; each notebook's schema extends this."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
     SMOKE: ClassVar[Overrides] = {}
     PAPER: ClassVar[Overrides] = {}
     profile: Literal["smoke", "default", "paper"] = param("default", "smoke | default | paper")
@@ -80,8 +79,10 @@ def schema_for(notebook: str) -> type[NotebookParams]:
 def read_file(path=None) -> dict[str, Any]:
     """Parse params.yaml and check its top level (profile, seed, one section per paper)."""
     path = path or paths.PARAMS_FILE
-    with open(path) as fh:
-        raw = yaml.safe_load(fh) or {}
+    try:
+        raw = yamlio.load(Path(path).read_text(), str(path)) or {}
+    except yamlio.YamlError as err:
+        raise ParamsError(str(err)) from None
     if not isinstance(raw, dict):
         raise ParamsError(f"{path}: the top level must be a mapping, got {type(raw).__name__}")
     top_keys = ("profile", "seed", *papers.names())

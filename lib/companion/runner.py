@@ -20,9 +20,8 @@ from pathlib import Path
 
 import jupytext
 import nbformat
-import yaml
 
-from lib.companion import params, paths
+from lib.companion import params, paths, yamlio
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 VOLATILE_CELL_KEYS = ("execution", "papermill")
@@ -38,7 +37,10 @@ def parse_overrides(pairs: list[str]) -> dict:
         key, sep, value = pair.partition("=")
         if not sep or not key.isidentifier():
             raise params.ParamsError(f"-p {pair!r}: expected key=value with a Python identifier")
-        out[key] = yaml.safe_load(value)
+        try:
+            out[key] = yamlio.load(value, f"-p {key}")
+        except yamlio.YamlError as err:
+            raise params.ParamsError(str(err)) from None
     return out
 
 
