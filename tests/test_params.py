@@ -115,3 +115,13 @@ def test_override_reads_scientific_notation():
     from lib.companion import runner
     assert runner.parse_overrides(["equiv_eta=1e-3", "equiv_d=30"]) == {"equiv_eta": 1e-3,
                                                                           "equiv_d": 30}
+
+
+def test_minimum_above_maximum_names_both_keys(tmp_path):
+    raw = yaml.safe_load(open(params.paths.PARAMS_FILE))
+    section = raw["gd_perceptron"]["02_linear_lower_bound"]
+    doc = {"profile": "default", "seed": 0, "gd_perceptron": {"02_linear_lower_bound": section}}
+    doc["gd_perceptron"]["02_linear_lower_bound"]["slope_log2_min"] = 17
+    with pytest.raises(params.ParamsError, match=r"02_linear_lower_bound: slope_log2_min = 17 "
+                                                 r"exceeds slope_log2_max = 16"):
+        params.check_all(write(tmp_path, doc))

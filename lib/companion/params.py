@@ -28,7 +28,7 @@ import sys
 from pathlib import Path
 from typing import Any, ClassVar, Literal, Mapping
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from lib.companion import papers, paths, yamlio
 
@@ -66,6 +66,17 @@ class NotebookParams(BaseModel):
     def section_keys(cls) -> list[str]:
         """The keys of the notebook's own section (profile and seed are top-level)."""
         return [k for k in cls.model_fields if k not in ("profile", "seed")]
+
+    @model_validator(mode="after")
+    def _minimum_not_above_maximum(self):
+        """Every <x>_min / <x>_max pair of a schema: the minimum must not exceed the maximum."""
+        for key in type(self).model_fields:
+            if key.endswith("_min") and f"{key[:-4]}_max" in type(self).model_fields:
+                top = f"{key[:-4]}_max"
+                if getattr(self, key) > getattr(self, top):
+                    raise ValueError(f"{key} = {getattr(self, key)!r} exceeds {top} = "
+                                     f"{getattr(self, top)!r}; allowed: {key} <= {top}")
+        return self
 
 
 def schema_for(notebook: str) -> type[NotebookParams]:
@@ -110,6 +121,9 @@ def _section(raw: Mapping[str, Any], notebook: str) -> dict[str, Any]:
 def _format(error: ValidationError, where: str, profile: str) -> str:
     lines = [f"invalid parameters for {where} (profile {profile}):"]
     for err in error.errors():
+        if not err["loc"]:  # a rule across keys: its message names them
+            lines.append(f"  {where}: {err['msg'].removeprefix('Value error, ')}")
+            continue
         key = ".".join(str(p) for p in err["loc"])
         lines.append(f"  {where}.{key} = {err['input']!r}: {err['msg']}")
     return "\n".join(lines)
