@@ -18,7 +18,7 @@ export PATH := $(abspath $(BIN)):$(PATH)
 
 # One paper or all: its DVC stages, its unit tests, its notebooks under nbval.
 ifdef PAPER
-  STAGES := $(shell $(PY) -c "from lib.companion import papers; print(' '.join(n.replace('/', '-', 1) for n in papers.paper('$(PAPER)').notebook_ids()))" 2>/dev/null)
+  STAGES := $(shell $(PY) -c "from lib.companion import generate, papers; print(' '.join(generate.stage_name(n) for n in papers.paper('$(PAPER)').notebook_ids()))" 2>/dev/null)
   UNIT_TESTS := tests/$(PAPER)
   SMOKE_ARGS := --paper $(PAPER)
 else

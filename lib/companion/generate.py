@@ -31,7 +31,6 @@ REPORT_INFRA = ("lib/__init__.py", "lib/companion/__init__.py", "lib/companion/r
                 "lib/companion/report_html.py", "lib/companion/papers.py",
                 "lib/companion/paths.py", "lib/companion/claims.py", "lib/companion/runner.py",
                 "lib/companion/params.py")
-MARKERS = {"papers": "papers", "figures": "figures"}
 
 
 # ---------------------------------------------------------------- values

@@ -31,10 +31,6 @@ class Notebook:
     rng: np.random.Generator
     tables: Path
 
-    @property
-    def paper(self) -> str:
-        return paths.split_notebook(self.id)[0]
-
     def save_figure(self, fig, panel: str | None = None) -> list[Path]:
         """Write <stem>[_<panel>].png and .pdf into this notebook's figures folder."""
         return plotting.save_figure(fig, self.id, panel)
@@ -70,7 +66,7 @@ class Notebook:
 
 
 def check_inputs(notebook: str) -> None:
-    """Refuse to start when a data folder the declaration lists for the notebook is missing."""
+    """Refuse to start when a data file or folder the declaration lists for it is missing."""
     for folder in papers.notebook_entry(notebook).data:
         path = paths.DATA / folder
         if not path.exists():

@@ -8,11 +8,11 @@ report's paper list, the smoke list (see `lib.companion.generate`).
 """
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 from pathlib import Path
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from lib.companion import paths, yamlio
@@ -96,7 +96,13 @@ def declaration_file(paper: str) -> Path:
 
 
 def read(path: Path) -> Paper:
-    """Parse and validate one declaration; errors name the file and the bad key."""
+    """Parse and validate one declaration; errors name the file and the bad key. A declaration is
+    read once per version of the file (every stage, generator and report asks many times)."""
+    return _read(path, path.stat().st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=64)
+def _read(path: Path, mtime_ns: int) -> Paper:
     try:
         raw = yamlio.load(path.read_text(), str(path))
     except yamlio.YamlError as err:
@@ -118,7 +124,7 @@ def names() -> tuple[str, ...]:
     then the others by name): the folders of notebooks/ that hold a paper.yaml."""
     found = sorted(p.parent.name for p in paths.NOTEBOOKS.glob(f"*/{DECLARATION}"))
     order_file = paths.NOTEBOOKS / "papers.yaml"
-    order = (yaml.safe_load(order_file.read_text()) or {}).get("order", []) \
+    order = (yamlio.load(order_file.read_text(), str(order_file)) or {}).get("order", []) \
         if order_file.exists() else []
     rank = {name: i for i, name in enumerate(order)}
     return tuple(sorted(found, key=lambda name: (rank.get(name, len(rank)), name)))

@@ -63,11 +63,16 @@ def tables_dir(notebook: str) -> Path:
     return results_dir(paper, "tables") / stem
 
 
-def plot_file(notebook: str, table: str) -> Path:
-    """A copy of one of the notebook's tables that DVC plots (its own file output: DVC cannot
-    plot a file inside a directory output whose contents a fresh clone lacks)."""
+def plots_dir(notebook: str) -> Path:
+    """Folder holding copies of the notebook's tables that DVC plots (file outputs of its stage:
+    DVC cannot plot a file inside a directory output whose contents a fresh clone lacks)."""
     paper, stem = split_notebook(notebook)
-    return results_dir(paper, "plots") / stem / table
+    return results_dir(paper, "plots") / stem
+
+
+def plot_file(notebook: str, table: str) -> Path:
+    """One plotted table's copy."""
+    return plots_dir(notebook) / table
 
 
 def claims_file(notebook: str) -> Path:

@@ -12,11 +12,14 @@ import html
 from collections import Counter
 from urllib.parse import quote
 
+from lib.companion import papers
+
 STATUSES = ("pass", "fail", "deviation", "skipped")
 PROVENANCES = ("paper", "derived", "reconstructed")
+
+
 def title(paper: str) -> str:
     """'Authors, Title (arXiv id)' from the paper's declaration (notebooks/<paper>/paper.yaml)."""
-    from lib.companion import papers
     try:
         p = papers.paper(paper)
     except papers.DeclarationError:

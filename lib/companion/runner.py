@@ -83,8 +83,7 @@ def clean_outputs(notebook: str) -> None:
     """Remove the notebook's previous figures, tables and claims: stages rewrite them whole."""
     shutil.rmtree(paths.figures_dir(notebook), ignore_errors=True)
     shutil.rmtree(paths.tables_dir(notebook), ignore_errors=True)
-    paper, stem = paths.split_notebook(notebook)
-    shutil.rmtree(paths.results_dir(paper, "plots") / stem, ignore_errors=True)
+    shutil.rmtree(paths.plots_dir(notebook), ignore_errors=True)
     paths.claims_file(notebook).unlink(missing_ok=True)
 
 
