@@ -60,9 +60,36 @@ def test_statistical_failure_is_recorded_not_raised(ledger):
     assert c.status == "fail"
 
 
-def test_deviation_and_bad_provenance(ledger):
-    assert ledger.deviation("d", "paper says x", source="s", kind="exact", expected="x",
-                            measured="y", evidence="counter-example").status == "deviation"
+def test_deviation_needs_its_check(ledger):
+    shown = ledger.deviation("d", "paper says x", source="s", kind="exact", expected="x",
+                             measured="y", evidence="counter-example", shown="x" != "y")
+    assert shown.status == "deviation"
+    not_shown = ledger.deviation("d2", "paper says x", source="s", kind="exact", expected="x",
+                                 measured="x", evidence="counter-example", shown="x" != "x")
+    assert not_shown.status == "fail"
+    with pytest.raises(TypeError, match="shown"):
+        ledger.deviation("d3", "s", source="s", kind="exact", expected=1, measured=2,
+                         evidence="e")
+    with pytest.raises(ValueError, match="evidence"):
+        ledger.deviation("d4", "s", source="s", kind="exact", expected=1, measured=2,
+                         evidence=" ", shown=True)
+
+
+def test_unmet_precondition_is_inconclusive(ledger):
+    args = dict(source="s", provenance="reconstructed", expected="A > B", measured="0.5 vs 0.5")
+    untrained = ledger.statistical("o1", "A beats B", holds=True, **args,
+                                   requires=(False, "A and B fit the training bin"))
+    assert untrained.status == "inconclusive"
+    assert "NOT met" in untrained.tolerance
+    trained = ledger.qualitative("o2", "A beats B", holds=False, **args,
+                                 requires=(True, "A and B fit the training bin"))
+    assert (trained.status, trained.tolerance) == ("fail", "requires A and B fit the training "
+                                                           "bin: met")
+    with pytest.raises(ValueError, match="precondition"):
+        ledger.statistical("o3", "s", holds=True, **args, requires=(True, ""))
+
+
+def test_bad_provenance(ledger):
     with pytest.raises(ValueError, match="provenance"):
         ledger.exact("e", "x", source="s", provenance="guess", expected=1, measured=1)
 
@@ -79,6 +106,7 @@ def test_merge_writes_json_markdown_and_summary(ledger):
                        holds=False)
     ledger.write()
     summary = claims.merge()
-    assert summary == {"gd_perceptron": {"pass": 1, "fail": 1, "deviation": 0, "skipped": 0}}
+    assert summary == {"gd_perceptron": {"pass": 1, "fail": 1, "deviation": 0,
+                                                "inconclusive": 0, "skipped": 0}}
     md = paths.ledger_files()["markdown"].read_text()
     assert "| pass | `gd_perceptron.a` |" in md and "## gd_perceptron" in md

@@ -3,8 +3,10 @@
 A notebook opens a `Ledger`, records claims through `exact`, `bound`, `statistical`,
 `qualitative`, `deviation` and `skip`, and calls `write()`. Failing `exact` and `bound` claims raise
 `ClaimFailed` at once (the stage fails and DVC caches nothing); `statistical` and `qualitative`
-claims are recorded with whatever status they get; a claim a profile cannot check is recorded as
-`skipped` with the reason, so every profile records the same claim ids.
+claims are recorded with whatever status they get, or `inconclusive` when their precondition (the
+`requires=` check: e.g. some model learned the task at all) did not hold; a `deviation` is recorded
+only with the check that shows it (`shown=`), and fails when the check does not; a claim a profile
+cannot check is recorded as `skipped` with the reason, so every profile records the same claim ids.
 `python -m lib.companion.claims` (the `claims` stage) merges the per-notebook files into
 results/claims.json, results/CLAIMS.md and a metrics summary.
 """
@@ -20,7 +22,7 @@ from lib.companion import papers, paths
 
 Provenance = Literal["paper", "derived", "reconstructed"]
 KINDS = ("exact", "bound", "statistical", "qualitative")
-STATUSES = ("pass", "fail", "deviation", "skipped")
+STATUSES = ("pass", "fail", "deviation", "inconclusive", "skipped")
 
 
 class ClaimFailed(AssertionError):
@@ -49,7 +51,7 @@ class Claim:
 
 
 STATUS_COLOURS = {"pass": "#1a7f37", "fail": "#cf222e", "deviation": "#9a6700",
-                  "skipped": "#6e7781"}
+                  "inconclusive": "#0550ae", "skipped": "#6e7781"}
 
 
 def html_table(rows: list[Claim]) -> str:
@@ -136,24 +138,35 @@ class Ledger:
                                     measured, why, "pass" if ok else "fail"))
 
     def statistical(self, cid: str, statement: str, *, source: str, provenance: Provenance,
-                    expected: str, measured: Any, holds: bool, tolerance: str = "") -> Claim:
-        """Recorded with its outcome; never stops the notebook."""
+                    expected: str, measured: Any, holds: bool, tolerance: str = "",
+                    requires: tuple[bool, str] | None = None) -> Claim:
+        """Recorded with its outcome; never stops the notebook. `requires=(met, what)` is the
+        precondition that makes the comparison mean something; unmet, the claim is
+        `inconclusive` whatever `holds` says."""
+        status, tolerance = _conditional(cid, holds, tolerance, requires)
         return self._add(cid, "statistical", statement, source, provenance, expected, measured,
-                         tolerance, "pass" if holds else "fail")
+                         tolerance, status)
 
     def qualitative(self, cid: str, statement: str, *, source: str, provenance: Provenance,
-                    expected: str, measured: Any, holds: bool) -> Claim:
-        """A shape or trend read off a figure; recorded with its outcome."""
+                    expected: str, measured: Any, holds: bool,
+                    requires: tuple[bool, str] | None = None) -> Claim:
+        """A shape or trend read off a figure; recorded with its outcome (or `inconclusive`, as
+        for `statistical`)."""
+        status, tolerance = _conditional(cid, holds, "", requires)
         return self._add(cid, "qualitative", statement, source, provenance, expected, measured,
-                         "", "pass" if holds else "fail")
+                         tolerance, status)
 
     def deviation(self, cid: str, statement: str, *, source: str, kind: str,
-                  expected: Any, measured: Any, evidence: str) -> Claim:
-        """The paper (as far as the spec knows it) is wrong or under-specified, shown here."""
+                  expected: Any, measured: Any, evidence: str, shown: bool) -> Claim:
+        """The paper (as far as the spec knows it) is wrong or under-specified. `expected` is
+        what the paper says, `measured` what the program gives, `shown` the computed check that
+        they differ; when it is False the deviation was not shown and the claim fails."""
         if kind not in KINDS:
             raise ValueError(f"claim {cid}: kind {kind!r} is not one of {KINDS}")
+        if not evidence.strip():
+            raise ValueError(f"claim {cid}: a deviation needs its evidence (evidence=...)")
         return self._add(cid, kind, statement, source, "derived", expected, measured, evidence,
-                         "deviation")
+                         "deviation" if shown else "fail")
 
     def skip(self, cid: str, statement: str, *, source: str, provenance: Provenance, kind: str,
              expected: Any, reason: str) -> Claim:
@@ -188,6 +201,21 @@ class Ledger:
         return pd.DataFrame([{k: asdict(c)[k] for k in cols} for c in self.claims], columns=cols)
 
 
+def _conditional(cid: str, holds: Any, tolerance: str,
+                 requires: tuple[bool, str] | None) -> tuple[str, str]:
+    """Status and tolerance text of a statistical or qualitative claim with its precondition."""
+    if requires is None:
+        return ("pass" if holds else "fail"), tolerance
+    met, what = requires
+    if not what.strip():
+        raise ValueError(f"claim {cid}: say what the precondition is (requires=(met, what))")
+    note = f"requires {what}: {'met' if met else 'NOT met'}"
+    tolerance = f"{tolerance}; {note}" if tolerance else note
+    if not met:
+        return "inconclusive", tolerance
+    return ("pass" if holds else "fail"), tolerance
+
+
 def summarize(claims: list[Claim] | list[dict]) -> dict[str, int]:
     """Counts per status, every status present (zero included)."""
     rows = [asdict(c) if isinstance(c, Claim) else c for c in claims]
@@ -218,7 +246,8 @@ def render_markdown(docs: list[dict]) -> str:
         s = summarize(rows)
         lines += [f"## {paper}", "",
                   f"profile: {', '.join(profiles)}; pass {s['pass']}, fail {s['fail']}, "
-                  f"deviation {s['deviation']}, skipped {s['skipped']}", "",
+                  f"deviation {s['deviation']}, inconclusive {s['inconclusive']}, "
+                  f"skipped {s['skipped']}", "",
                   "| status | id | kind | provenance | statement | expected | measured |",
                   "|---|---|---|---|---|---|---|"]
         for c in rows:

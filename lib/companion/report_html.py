@@ -13,8 +13,8 @@ from collections import Counter
 from urllib.parse import quote
 
 from lib.companion import papers
+from lib.companion.claims import STATUSES
 
-STATUSES = ("pass", "fail", "deviation", "skipped")
 PROVENANCES = ("paper", "derived", "reconstructed")
 
 
@@ -43,6 +43,7 @@ th { background: #f1f3f5; } td.num { text-align: right; font-variant-numeric: ta
          font-weight: 600; }
 .pass { background: #d3f2dc; color: #125c2a; } .fail { background: #fbd5d5; color: #8a1414; }
 .deviation { background: #fde9c4; color: #7a4b00; }
+.inconclusive { background: #ddf4ff; color: #0550ae; }
 .skipped { background: #e6e8eb; color: #4a5058; } .muted { color: #777; }
 .nowrap { white-space: nowrap; }
 figure { margin: 1em 0; } figure img { max-width: 100%; border: 1px solid #eee; }

@@ -148,8 +148,9 @@ def test_claims_table_has_one_escaped_row_per_claim():
 
 def test_status_counts_include_zeros():
     assert ui.status_counts([claim("a"), claim("b", "fail")]) == \
-        {"pass": 1, "fail": 1, "deviation": 0, "skipped": 0}
-    assert ui.status_counts([]) == {"pass": 0, "fail": 0, "deviation": 0, "skipped": 0}
+        {"pass": 1, "fail": 1, "deviation": 0, "inconclusive": 0, "skipped": 0}
+    assert ui.status_counts([]) == {"pass": 0, "fail": 0, "deviation": 0, "inconclusive": 0,
+                                          "skipped": 0}
 
 
 def test_performance_page_says_not_measured_and_shows_ratios():
