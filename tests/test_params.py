@@ -125,3 +125,38 @@ def test_minimum_above_maximum_names_both_keys(tmp_path):
     with pytest.raises(params.ParamsError, match=r"02_linear_lower_bound: slope_log2_min = 17 "
                                                  r"exceeds slope_log2_max = 16"):
         params.check_all(write(tmp_path, doc))
+
+
+@pytest.mark.parametrize("text, value", [("010", 10), ("+7", 7), ("1e4", 10000.0),
+                                         ("1_000", "1_000"), ("0x10", "0x10"), ("yes", "yes"),
+                                         ("off", "off"), ("2026-12-01", "2026-12-01")])
+def test_scalars_typed_as_yaml_1_2_types_them(text, value):
+    """DVC reads params.yaml as YAML 1.2: 010 is ten (not octal 8), yes and 1_000 are strings."""
+    loaded = params.yamlio.load(f"a: {text}")["a"]
+    assert (loaded, type(loaded)) == (value, type(value))
+
+
+@pytest.mark.parametrize("text", ["1_000", "0x10", "yes", "2026-12-01"])
+def test_ambiguous_spelling_of_a_count_refused_by_name(tmp_path, text):
+    body = yaml.safe_dump(GOOD).replace("equiv_d: 50", f"equiv_d: {text}")
+    with pytest.raises(params.ParamsError, match=r"01_reduction.equiv_d = '.+': Input should "
+                                                 r"be a valid integer"):
+        params.check_all(write_text(tmp_path, body))
+
+
+def test_key_yaml_reads_as_a_boolean_refused_by_name(tmp_path):
+    body = yaml.safe_dump(GOOD).replace("equiv_d: 50", "true: 50")
+    with pytest.raises(params.ParamsError, match=r"01_reduction: the key true reads as a bool"):
+        params.check_all(write_text(tmp_path, body))
+
+
+def test_declared_rules_across_keys_name_them(tmp_path):
+    doc = yaml.safe_load(yaml.safe_dump(GOOD))
+    doc["gd_perceptron"]["01_reduction"]["gammas"] = [1.0, 100.0, 10.0]
+    with pytest.raises(params.ParamsError, match=r"gammas = \[1.0, 100.0, 10.0\] falls from "
+                                                 r"100.0 to 10.0; allowed: increasing"):
+        params.check_all(write(tmp_path, doc))
+    doc["gd_perceptron"]["01_reduction"]["gammas"] = [1.0, 10.0, 100.0]
+    doc["gd_perceptron"]["01_reduction"]["worst_case_n"] = [10, 1000, 10]
+    with pytest.raises(params.ParamsError, match=r"worst_case_n = \[10, 1000, 10\] repeats 10"):
+        params.check_all(write(tmp_path, doc))

@@ -24,6 +24,7 @@ every profile.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 from typing import Any, ClassVar, Literal, Mapping
@@ -54,6 +55,11 @@ class NotebookParams(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
     SMOKE: ClassVar[Overrides] = {}
     PAPER: ClassVar[Overrides] = {}
+    # Rules across keys, declared per schema: (small, big) pairs with small <= big, list keys
+    # whose values must differ (a grid point twice is a claim id twice), list keys that must rise.
+    AT_MOST: ClassVar[tuple[tuple[str, str], ...]] = ()
+    DISTINCT: ClassVar[tuple[str, ...]] = ()
+    INCREASING: ClassVar[tuple[str, ...]] = ()
     profile: Literal["smoke", "default", "paper"] = param("default", "smoke | default | paper")
     seed: int = param(0, "every random draw derives from this", ge=0)
 
@@ -76,6 +82,27 @@ class NotebookParams(BaseModel):
                 if getattr(self, key) > getattr(self, top):
                     raise ValueError(f"{key} = {getattr(self, key)!r} exceeds {top} = "
                                      f"{getattr(self, top)!r}; allowed: {key} <= {top}")
+        return self
+
+    @model_validator(mode="after")
+    def _declared_rules(self):
+        """The schema's AT_MOST, DISTINCT and INCREASING rules, each message naming its keys."""
+        for small, big in self.AT_MOST:
+            if getattr(self, small) > getattr(self, big):
+                raise ValueError(f"{small} = {getattr(self, small)!r} exceeds {big} = "
+                                 f"{getattr(self, big)!r}; allowed: {small} <= {big}")
+        for key in self.DISTINCT + self.INCREASING:
+            values = getattr(self, key)
+            repeated = sorted({repr(v) for v in values if values.count(v) > 1})
+            if repeated:
+                raise ValueError(f"{key} = {values!r} repeats {', '.join(repeated)}; allowed: "
+                                 "distinct values")
+        for key in self.INCREASING:
+            values = getattr(self, key)
+            drops = [(a, b) for a, b in zip(values, values[1:]) if b <= a]
+            if drops:
+                raise ValueError(f"{key} = {values!r} falls from {drops[0][0]!r} to "
+                                 f"{drops[0][1]!r}; allowed: increasing values")
         return self
 
 
@@ -136,13 +163,19 @@ def merge(raw: Mapping[str, Any], notebook: str, profile: str | None = None,
     if profile not in PROFILES:
         raise ParamsError(f"profile = {profile!r}; allowed: {list(PROFILES)}")
     section = _section(raw, notebook)
+    where = notebook.replace("/", ".")
     values = {k: v for k, v in section.items() if k not in PROFILES}
     prof = section.get(profile) or {}
     if not isinstance(prof, dict):
-        raise ParamsError(f"params.yaml: {notebook.replace('/', '.')}.{profile} must be a mapping")
+        raise ParamsError(f"params.yaml: {where}.{profile} must be a mapping")
+    for key in [*section, *prof]:
+        if not isinstance(key, str):
+            raise ParamsError(f"params.yaml: {where}: the key {json.dumps(key)} reads as a "
+                              f"{type(key).__name__}, not a parameter name; allowed: "
+                              f"{schema_for(notebook).section_keys()}")
     for key in prof:
         if key not in values:
-            raise ParamsError(f"params.yaml: {notebook.replace('/', '.')}.{profile}.{key} "
+            raise ParamsError(f"params.yaml: {where}.{profile}.{key} "
                               f"overrides a key the section does not define; defined: "
                               f"{sorted(values)}")
     values.update(prof)

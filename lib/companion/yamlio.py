@@ -1,9 +1,11 @@
-"""YAML as the companion reads it: duplicate keys refused, scientific notation read as numbers,
+"""YAML as the companion reads it: duplicate keys refused, scalars typed as YAML 1.2 types them,
 and a syntax error told in one line (file, line, column, what was expected).
 
-PyYAML follows YAML 1.1, which keeps the last of two equal keys without a word and reads `1e-3`
-as a string; DVC's own loader (YAML 1.2) reads it as a float. Reading floats the 1.2 way keeps
-the runner and `dvc exp run -S` agreeing on what a value is.
+PyYAML follows YAML 1.1, which keeps the last of two equal keys without a word, reads `1e-3` as
+a string, `010` as 8, `1_000` as 1000, `yes`/`off` as booleans and `2026-12-01` as a date; DVC's
+own loader (YAML 1.2 core schema) reads 0.001, 10, and strings for the others. Typing scalars the
+1.2 way keeps the runner and `dvc exp run -S` agreeing on what a value is; the spellings on which
+the two disagree stay strings here, so a schema expecting a number refuses them by name.
 """
 from __future__ import annotations
 
@@ -12,10 +14,13 @@ from typing import Any
 
 import yaml
 
-# YAML 1.2's float: a mantissa with or without a dot, an optional signed or unsigned exponent.
-FLOAT_12 = re.compile(r"^[-+]?(?:\d[\d_]*\.[\d_]*|\.[\d_]+|\d[\d_]*)(?:[eE][-+]?\d+)$"
-                      r"|^[-+]?(?:\d[\d_]*\.[\d_]*|\.[\d_]+)$"
+# The YAML 1.2 core schema's booleans, decimal integers and floats (no octal, no underscores).
+BOOL_12 = re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$")
+INT_12 = re.compile(r"^[-+]?[0-9]+$")
+FLOAT_12 = re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$"
                       r"|^[-+]?\.(?:inf|Inf|INF)$|^\.(?:nan|NaN|NAN)$")
+RETYPED = ("tag:yaml.org,2002:bool", "tag:yaml.org,2002:int", "tag:yaml.org,2002:float",
+           "tag:yaml.org,2002:timestamp")
 
 
 class YamlError(ValueError):
@@ -38,8 +43,15 @@ class StrictLoader(yaml.SafeLoader):
         return super().construct_mapping(node, deep=deep)
 
 
-StrictLoader.add_implicit_resolver("tag:yaml.org,2002:float", FLOAT_12,
-                                   list("-+0123456789."))
+StrictLoader.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers if tag not in RETYPED]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
+for _tag, _pattern, _first in (("bool", BOOL_12, "tTfF"), ("int", INT_12, "-+0123456789"),
+                               ("float", FLOAT_12, "-+0123456789.")):
+    StrictLoader.add_implicit_resolver(f"tag:yaml.org,2002:{_tag}", _pattern, list(_first))
+# 1.1 reads a leading 0 as octal; 1.2's core integers are decimal
+StrictLoader.add_constructor("tag:yaml.org,2002:int",
+                             lambda loader, node: int(loader.construct_scalar(node), 10))
 
 
 def load(text: str, source: str = "<string>") -> Any:
