@@ -15,13 +15,16 @@ from lib.linear_rnns import arith, automata, circuits, dplr, graphs, released, s
 from lib.linear_rnns import pd as pdlrnn
 
 
-def exact_scans(kinds, Ts, dims, seeds: int, rng: np.random.Generator) -> pd.DataFrame:
-    """HS, Blelloch and tree vs the sequential fold, exactly, per (kind, d, T) (spec §5)."""
+def exact_scans(kinds, Ts, dims, seeds: int, rng: np.random.Generator,
+                integer: bool = False) -> pd.DataFrame:
+    """HS, Blelloch and tree vs the sequential fold, exactly, per (kind, d, T) (spec §5);
+    Fraction entries, or Python ints with `integer`."""
     rows = []
     for kind in kinds:
         for d in dims:
             for T in Ts:
-                x = scan.random_pairs(kind, T, d, rng, exact=True, batch=(seeds,))
+                x = scan.random_pairs(kind, T, d, rng, exact=True, integer=integer,
+                                      batch=(seeds,))
                 ref = scan.scan_sequential(x)[0]
                 ok = {a: bool((g.a == ref.a).all() and (g.b == ref.b).all())
                       for a, g in ((a, scan.SCANS[a](x)[0]) for a in ("hillis_steele", "blelloch"))}

@@ -104,6 +104,14 @@ def householder(d: int, beta, k) -> np.ndarray:
     return np.identity(d, dtype=object) * Fraction(1) - Fraction(beta) * np.outer(k, k)
 
 
+def effective_beta(H: np.ndarray) -> Fraction:
+    """beta |k|^2 of a Householder step H = I - beta k k^T: the trace of I - H (exact). Its
+    eigenvalue along k is 1 - beta |k|^2, so DeltaNet's beta in [0, 2] with unit keys means
+    effective beta in [0, 2]."""
+    H = np.asarray(H, dtype=object)
+    return Fraction(sum(1 - H[i, i] for i in range(H.shape[0])))
+
+
 def unit(d: int, i: int) -> np.ndarray:
     e = np.zeros(d, dtype=object)
     e[i] = 1

@@ -9,10 +9,26 @@ from pydantic import Field, model_validator
 from lib.companion.params import NotebookParams, param
 
 PosInt = Annotated[int, Field(ge=1)]
+Task = Literal["dgc", "imm_f2", "imm_z_zero", "imm_z_pos", "s5", "parity"]
+Bin = Annotated[list[PosInt], Field(min_length=2, max_length=2)]
+
+
+def check_bins(name: str, bins: list[list[int]]) -> None:
+    """Length bins [lo, hi] with lo <= hi, each above the last (in-distribution first)."""
+    for lo, hi in bins:
+        if lo > hi:
+            raise ValueError(f"{name} has the bin [{lo}, {hi}]; allowed: lo <= hi")
+    for (_, hi), (lo, _) in zip(bins, bins[1:]):
+        if lo <= hi:
+            raise ValueError(f"{name} = {bins}: a bin starting at {lo} overlaps the one "
+                             f"before it (up to {hi}); allowed: bins in increasing order, "
+                             "disjoint")
 
 
 class Scans(NotebookParams):
     """01_scans_and_depth: four scans, round counts, gate-DAG depth, tent map (spec §5)."""
+
+    DISTINCT = ("exact_T", "exact_dims", "circuit_T", "circuit_dims")
 
     exact_T: list[PosInt] = param(
         [1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 31, 32, 33, 63, 64],
@@ -21,6 +37,11 @@ class Scans(NotebookParams):
     exact_dims: list[PosInt] = param([1, 2, 3, 5], "spec §7.2: d in {1, 2, 3, 5}", min_length=1)
     exact_seeds: PosInt = param(
         6, "random Fraction instances per (T, d, family); spec's 50 costs minutes")
+    grid_T_max: Annotated[int, Field(ge=1, le=256)] = param(
+        64, "spec §7.2: every T in 1..64")
+    grid_seeds: PosInt = param(50, "spec §7.2: 50 instances per (T, d, family)")
+    grid_entries: Literal["int", "fraction"] = param(
+        "int", "decision: Python ints (exact, ~1 min); Fractions take ~17 min on 2 cores")
     float_log2_T: Annotated[int, Field(ge=1, le=20)] = param(
         16, "spec §7.2: float64 rel. err <= 1e-10 up to T = 2^16")
     float_d: PosInt = param(4, "spec §5 [V]: d = 4")
@@ -35,16 +56,23 @@ class Scans(NotebookParams):
         "exact_T": ([1, 2, 5, 8], "a few lengths exercise every scan"),
         "exact_dims": ([1, 3], "two state sizes"),
         "exact_seeds": (2, "two instances"),
+        "grid_T_max": (8, "T in 1..8"),
+        "grid_seeds": (3, "three instances"),
         "float_log2_T": (10, "T = 1024"),
         "count_log2_T_max": (10, "counts up to 1024"),
         "circuit_T": ([1, 3, 8, 33], "small circuits"),
         "circuit_dims": ([1, 2], "small d"),
         "tent_k_max": (8, "256 pieces"),
     }
+    PAPER = {
+        "grid_entries": ("fraction", "the spec's Fractions on the whole grid (~17 min)"),
+    }
 
 
 class LComplete(NotebookParams):
     """02_l_complete_rnn: the ReLU counter RNN for sorted DGC and the reduction (spec §4.1-4.2)."""
+
+    DISTINCT = ("chain_ks",)
 
     k_max: Annotated[int, Field(ge=1, le=7)] = param(
         6, "spec §4.1: exhaustive k <= 6 (29,367 instances)")
@@ -174,6 +202,8 @@ class PComplete(NotebookParams):
 class Landscape(NotebookParams):
     """00_landscape: class-inclusion diagram and the landscape table (spec §1.1)."""
 
+    INCREASING = ("context_log2",)
+
     context_log2: list[Annotated[int, Field(ge=1, le=40)]] = param(
         [10, 12, 14, 16, 18, 20], "spec §1.1: context lengths 64K..1M (2^16..2^20)", min_length=2)
     SMOKE = {
@@ -185,7 +215,7 @@ class Audit(NotebookParams):
     """09_audit_released: released-generator bug, Figure 2a, hyperparameters (spec §6, §9)."""
 
     examples_per_bin: PosInt = param(10000, "spec §7.2: labels = BFS on 30K examples (3 bins)")
-    bins: list[list[PosInt]] = param(
+    bins: list[Bin] = param(
         [[1, 100], [101, 200], [201, 300]], "spec §6.2: ID and two OOD bins", min_length=1)
     p_bucket: Annotated[float, Field(gt=0.0, lt=1.0)] = param(
         0.5, "decision: Bernoulli(1/2) buckets (p not stated)")
@@ -196,11 +226,21 @@ class Audit(NotebookParams):
         "sink_examples": (50, "few counter-RNN runs"),
     }
 
+    @model_validator(mode="after")
+    def _bins_ordered(self):
+        """Bins in increasing order, disjoint (the first is in distribution)."""
+        check_bins("bins", self.bins)
+        return self
+
+
 
 class TrainedModels(NotebookParams):
     """08_trained_models: seven model families trained on T1-T5 (spec §6, §7.3)."""
 
-    tasks: list[Literal["dgc", "imm_f2", "imm_z_zero", "imm_z_pos", "s5", "parity"]] = param(
+    DISTINCT = ("tasks", "families")
+    AT_MOST = (("eval_every", "steps"),)
+
+    tasks: list[Task] = param(
         ["dgc", "imm_f2", "imm_z_zero", "imm_z_pos", "s5", "parity"],
         "spec §7.3: T1-T5 (T3 with both labels)",
         min_length=1)
@@ -225,7 +265,7 @@ class TrainedModels(NotebookParams):
         5, "decision: fixed 5-bit node ids (spec's 6 bits for N <= 36)")
     p_bucket: Annotated[float, Field(gt=0.0, lt=1.0)] = param(
         0.5, "decision: Bernoulli(1/2) buckets (p not stated)")
-    bins: dict[str, list[Annotated[list[PosInt], Field(min_length=2, max_length=2)]]] = param(
+    bins: dict[Task, list[Bin]] = param(
         {"dgc": [[2, 6], [7, 12], [13, 18]],
          "imm_f2": [[1, 32], [33, 64], [65, 96]],
          "imm_z_zero": [[1, 10], [11, 20], [21, 30]],
@@ -283,11 +323,16 @@ class TrainedModels(NotebookParams):
 
     @model_validator(mode="after")
     def _bins_cover_tasks(self):
+        """Every task trained has an in-distribution bin and an OOD one; DGC's N fit the ids."""
+        for t, bins in self.bins.items():
+            check_bins(f"bins[{t!r}]", bins)
         for t in self.tasks:
             if len(self.bins.get(t, [])) < 2:
                 raise ValueError(f"bins[{t!r}] needs an in-distribution bin and >= 1 OOD bin")
         if "dgc" in self.tasks and max(hi for _, hi in self.bins["dgc"]) >= 2 ** self.dgc_id_bits:
-            raise ValueError("dgc bins need N < 2^dgc_id_bits")
+            raise ValueError(f"bins['dgc'] reaches N = {max(hi for _, hi in self.bins['dgc'])}, "
+                             f"but dgc_id_bits = {self.dgc_id_bits} numbers nodes below "
+                             f"{2 ** self.dgc_id_bits}; allowed: N < 2^dgc_id_bits")
         return self
 
 

@@ -41,7 +41,7 @@ import numpy as np
 import pandas as pd
 
 from lib.companion import notebook, plotting
-from lib.linear_rnns import stacks
+from lib.linear_rnns import decisions, stacks
 
 nb = notebook.start("linear_rnns/03_p_complete_rnn", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
@@ -68,8 +68,12 @@ ledger.deviation("stack.base2_margin", "the printed base-2 stack has no fixed ma
                  "approach 1 from below and top-1 values from above, so a fixed ReLU net cannot "
                  "implement head(s) = [s >= 1] for unbounded depth", source="Thm 1 proof (S1); spec §3, §9.4",
                  kind="exact", expected="a depth-independent margin",
-                 measured=f"separation {gaps.base2.iloc[-1]} at depth {depths[-1]}",
-                 evidence="repair: base-4 gapped encoding, separation >= 1/4 (stack.base4_separation)")
+                 measured=f"separation {gaps.base2.iloc[-1]} at depth {depths[-1]}, halving at "
+                 f"every push: {decisions.halves_each_step(gaps.base2.tolist())}",
+                 evidence="the separation halves with every push, so it tends to 0 and no fixed "
+                 "ramp reads the head at every depth; repair: base-4 gapped encoding, separation "
+                 ">= 1/4 (stack.base4_separation)",
+                 shown=decisions.halves_each_step(gaps.base2.tolist()))
 
 # %% [markdown]
 # ## Precision: exact round trips to depth 200, float64 breaks near 27

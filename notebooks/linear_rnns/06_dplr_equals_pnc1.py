@@ -75,14 +75,17 @@ ledger.exact("rwkv.imm_exact", f"the overwrite LRNN's product equals the direct 
              f"{cfg.imm_streams} streams (N <= {cfg.imm_max_N}), and so do the positivity decisions",
              source=SRC, provenance="reconstructed", expected=(cfg.imm_streams, cfg.imm_streams),
              measured=(int(exact_ok), int(pos_ok)))
-no_start = dplr.run_program([np.identity(3, dtype=object)], np.identity(3, dtype=object),
-                            with_start=False)
+one = [np.identity(3, dtype=object)]
+no_start = dplr.run_program(one, np.identity(3, dtype=object), with_start=False)
+with_start = dplr.run_program(one, np.identity(3, dtype=object), with_start=True)
 ledger.deviation("rwkv.start_token", "the overwrite schedule needs a start (BOS) token whose bias "
                  "writes P = I: an LRNN state starts at 0 and overwrites are linear, so without it "
                  "the product stays 0", source="Thm 5 proof schedule (S1: fails at N = 1); spec §3",
-                 kind="exact", expected="N = 1, M_1 = I: (0,0) entry 1",
-                 measured=f"(0,0) entry {no_start[0, 0]} without the start token",
-                 evidence="with the start token every stream above is exact (rwkv.imm_exact)")
+                 kind="exact", expected="N = 1, M_1 = I: the product I, (0,0) entry 1",
+                 measured=f"(0,0) entry {no_start[0, 0]} without the start token, "
+                 f"{with_start[0, 0]} with it",
+                 evidence="with the start token every stream above is exact (rwkv.imm_exact)",
+                 shown=bool((no_start != np.identity(3)).any() and (with_start == np.identity(3)).all()))
 
 # %% [markdown]
 # ## Any WFA over ℚ through overwrites (Thm 6 mechanism): row state $r_t = r_{t-1}M_{w_t}$
@@ -122,13 +125,19 @@ ledger.exact("deltanet.householder_eigen", "H(beta, k) with unit k: H k = (1 - b
              "for v orthogonal to k (eigenvalues {1, 1 - beta}), beta in {1/2, 1, 2}",
              source="spec §2.4 [V]", provenance="derived", expected=[True] * 3,
              measured=[all(e[1]) and e[2] for e in eig])
-betas = [Fraction(2) * 2, Fraction(1, 2), Fraction(1, 3) * 5]      # beta * |k|^2 of the 3 steps
+# beta_eff = beta |k|^2 = trace(I - H) of each step, read off the programs' matrices
+betas = [dplr.effective_beta(H) for H in dplr.transvection(2, 0, 1)]
+prog_betas = [dplr.effective_beta(H) for prog9 in progs for H in prog9]
+outside = sum(not 0 <= b <= 2 for b in prog_betas)
 ledger.deviation("deltanet.beta_range", "the Householder programs need effective beta outside "
                  "DeltaNet's [0, 2]: with normalised keys, H(2, e_s + e_d) has beta = 4 (eigenvalue -3),"
                  " and scaling by lambda needs beta = 1 - lambda for any rational lambda",
                  source="Thm 5/6 DeltaNet part (S1); spec §4.6 caveat", kind="exact",
-                 expected="beta in [0, 2]", measured=f"beta_eff of the transvection steps {betas}",
-                 evidence="beta_eff = beta |k|^2; the construction is valid only for unrestricted beta")
+                 expected="beta in [0, 2]", measured=f"beta_eff of the transvection steps {', '.join(map(str, betas))}; "
+                 f"{outside} of the {len(prog_betas)} steps of the 9x9 programs outside [0, 2] "
+                 f"(range {min(prog_betas)} .. {max(prog_betas)})",
+                 evidence="beta_eff = beta |k|^2 = trace(I - H); the construction is valid only for "
+                 "unrestricted beta", shown=any(not 0 <= b <= 2 for b in betas) and outside > 0)
 
 # %% [markdown]
 # ## The router obstruction: rational $2\times2$ matrices of finite order
@@ -150,9 +159,10 @@ ledger.deviation("router.period_1404", "the DeltaNet router's cycle of period 14
                  "2x2 Householder reflections cannot exist: a rational 2x2 matrix of order m needs "
                  "phi(m) <= 2", source="Thm 5 DeltaNet router lemma (S1); spec §4.6, §9.5",
                  kind="exact", expected="a rational 2x2 matrix of order 1404",
-                 measured=f"orders found {sorted(orders)}; phi(1404) = {phi} > 2",
+                 measured=f"orders found {sorted(orders)}; phi(1404) = {phi}",
                  evidence="the existential claim is unproven for DeltaNet (not falsified); fix left "
-                 "open, e.g. a cyclic-shift router in 1404 dimensions")
+                 "open, e.g. a cyclic-shift router in 1404 dimensions",
+                 shown=phi > 2 and 1404 not in orders)
 
 # %%
 fig, axes = plotting.figure(1, 2)

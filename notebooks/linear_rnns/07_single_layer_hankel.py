@@ -73,14 +73,16 @@ ledger.exact("hankel.score_rank", "rank of [1/2 - (s - t)^2] is 3 for every N >=
 ledger.exact("hankel.sign_identity", "sign(F) is the identity matrix (rank N)",
              source="spec §4.7 [V]", provenance="reconstructed", expected=(Ns, [True] * len(Ns)),
              measured=(score.rank_sign_F.tolist(), score.sign_is_identity.tolist()))
+last = score.iloc[-1]
 ledger.deviation("hankel.threshold_gap", "the Hankel-rank argument bounds the rank of f, not of the "
                  "thresholded indicator [f > 0] that a positivity readout recognises; a rank-3 score "
                  "thresholds to the identity (the equality indicator of s and t)",
                  source="Thm 13 (spec §3, §9.6; S3)", kind="exact",
                  expected="indicator of infinite rank => no low-rank f",
-                 measured=f"rank F = 3, rank sign F = {cfg.score_N_max} at N = {cfg.score_N_max}",
+                 measured=f"rank F = {last.rank_F}, rank sign F = {last.rank_sign_F} at N = {last.N}",
                  evidence="F(s, t) = 1/2 - (s - t)^2 = -s^2 + 2st - t^2 + 1/2 is a sum of 3 rank-one "
-                 "terms; F > 0 iff s = t; status of Thm 13 open (spec §9.6)")
+                 "terms; F > 0 iff s = t; status of Thm 13 open (spec §9.6)",
+                 shown=bool(last.sign_is_identity and last.rank_F < last.rank_sign_F))
 
 # %%
 fig, axes = plotting.figure(1, 2)

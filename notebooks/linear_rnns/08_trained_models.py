@@ -11,7 +11,11 @@
 # provenance `paper`); everything else is **reconstructed: spec §7.3** (scaled-down plan). The
 # expected orderings are the spec author's hypotheses, recorded as `statistical` claims whatever
 # the outcome: "the expected winner beats the expected loser by >= `margin` on the first OOD bin
-# in >= 2 of 3 seeds" (with one seed: in that seed; "≥" orderings of T3 use margin 0).
+# in >= 2 of 3 seeds" (with one seed: in that seed; "≥" orderings of T3 use margin 0). Each has a
+# precondition, else it is `inconclusive`: the expected winner learned its training bin (mean ID
+# accuracy >= 0.05 above the majority baseline), and for a "≥" ordering one of the two families
+# is >= `margin` above the first-OOD-bin majority baseline (two families at the baseline, or at a
+# shared shortcut just above it, tie, and a tie satisfies "≥" whatever the models can do).
 #
 # **Decisions where the spec is open.** Two-class cross-entropy instead of BCE (same model class);
 # every position after the first carries a loss on T2-T5 (per-step prefix labels), T1 only at the
@@ -177,13 +181,29 @@ nb.save_figure(fig, "accuracy_per_bin")
 
 # %%
 checks = train.ordering_checks(acc, cfg.margin)
+id_gap = decisions.mean_majority_gaps(acc, 0)        # mean accuracy - majority, ID bin
+ood_gap = decisions.mean_majority_gaps(acc, 1)       # the same on the first OOD bin
+checks["strict"] = [train.EXPECTED[t][2] for t in checks.task]
+checks["winner_id_gap"] = [round(id_gap[t, w], 4) for t, w in zip(checks.task, checks.winner)]
+checks["pair_ood_gaps"] = [[round(ood_gap[t, w], 4), round(ood_gap[t, lo], 4)]
+                           for t, w, lo in zip(checks.task, checks.winner, checks.loser)]
+checks["precondition"] = [decisions.ordering_precondition(g, p, st, ood_margin=cfg.margin) for g, p, st
+                          in zip(checks.winner_id_gap, checks.pair_ood_gaps, checks.strict)]
 checks.to_csv(tables / "orderings.csv", index=False)
+PRECONDITION = {
+    True: f"the expected winner learned in distribution (mean ID accuracy - majority >= "
+          f"{decisions.LEARNED_MARGIN}, reconstructed from spec §6.5 [I])",
+    False: f"the expected winner learned in distribution (as above) and one of the pair is >= "
+           f"{cfg.margin} (spec §7.3's margin) above the first-OOD-bin majority, else the two tie at "
+           "the baseline or at a shared shortcut"}
 for r in checks.itertuples():
     ledger.statistical(f"{r.task}.{r.winner}_beats_{r.loser}", f"{r.task}: {r.winner} beats {r.loser} "
                        f"by >= {r.margin} on the first OOD bin", source=r.source,
                        provenance="reconstructed", expected=f">= {r.margin} in >= "
                        f"{decisions.seeds_needed(len(r.gaps))} of {len(r.gaps)} seeds",
-                       measured=f"gaps {r.gaps}", holds=decisions.ordering_holds(r.gaps, r.margin))
+                       measured=f"gaps {r.gaps}; winner ID gap {r.winner_id_gap}, OOD gaps over "
+                       f"majority {r.pair_ood_gaps}", holds=decisions.ordering_holds(r.gaps, r.margin),
+                       requires=(r.precondition, PRECONDITION[r.strict]))
 high = f">= {decisions.RNN_HIGH} in >= {decisions.seeds_needed(cfg.n_seeds)} of {cfg.n_seeds} seeds"
 if "dgc" in cfg.tasks and "rnn" in cfg.families:
     rnn = acc[(acc.task == "dgc") & (acc.family == "rnn")].groupby("seed").accuracy.min()
@@ -229,11 +249,13 @@ nb.finish()
 # `dgc.rnn_high_all_bins` and the `dgc.rnn_beats_*` orderings fail. The paper trains on N ≤ 100
 # with d = 256 and up to 60K steps; a training bin of N ≤ 6 may be too small for a rule that holds
 # at every length to be learned. On **T2** (GL(3,F₂) products) and **S5** no family leaves the
-# majority baseline (`*.learned_in_distribution` fail), so their ordering claims compare untrained
-# models. On **T3** the best families beat the in-distribution majority by about 0.08, but OOD
-# every family is at the majority baseline: the "≥" orderings (margin 0) pass because the gaps are
-# about zero, and fail for RWKV-7-lite, which sits slightly below. Failures mean "not reproduced
-# at this scale", not "refuted". Deliberate deviations (spec §7.3): smaller models and budgets,
+# majority baseline (`*.learned_in_distribution` fail), so their ordering claims would compare
+# untrained models: they are `inconclusive`. On **T3** the best families beat the
+# in-distribution majority by 0.08-0.10, but on the first OOD bin every family is within about
+# 0.08 of the majority baseline, all at nearly the same accuracy (a shared shortcut, reached also
+# by the diagonal LRNNs), so no "≥" ordering has a family that generalises: all are
+# `inconclusive` (`orderings.csv`, columns `pair_ood_gaps` and `precondition`). Failures mean
+# "not reproduced at this scale", not "refuted". Deliberate deviations (spec §7.3): smaller models and budgets,
 # shorter DGC graphs with 5-bit ids, two-class CE, T2 drawn from GL(3, F₂) (uniform draws over all
 # 512 matrices collapse long products to the zero matrix, making every OOD label 0), PD and
 # diagonal-negative families added, RWKV-7 reduced to its state update, Mamba represented by

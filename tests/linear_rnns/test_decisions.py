@@ -97,3 +97,53 @@ def test_beats_majority_matches_train_learned_checks():
     out = train.learned_checks(pd.DataFrame(rows), decisions.LEARNED_MARGIN)
     assert out.best.tolist() == ["rnn", "rnn"] and out.holds.tolist() == [True, False]
     assert [decisions.beats_majority(g) for g in out.gap] == out.holds.tolist()
+
+
+def test_ordering_precondition_needs_the_winner_to_learn_in_distribution():
+    # winner 0.04 above its ID majority (< 0.05): the OOD ordering compares an untrained winner
+    assert not decisions.ordering_precondition(0.04, [0.3, 0.0], strict=True)
+    assert decisions.ordering_precondition(0.05, [0.0, 0.0], strict=True)
+
+
+def test_ordering_precondition_ge_orderings_need_someone_above_majority_ood():
+    # ">=" with both families at the OOD majority baseline (gaps 0.01, -0.02) is a tie: unmet
+    assert not decisions.ordering_precondition(0.2, [0.01, -0.02], strict=False)
+    # both at one shortcut 0.05 above the baseline: still below the 0.15 margin, unmet
+    assert not decisions.ordering_precondition(0.2, [0.05, 0.05], strict=False)
+    # the loser 0.16 above the OOD majority: the ">=" comparison can fail, so it is met
+    assert decisions.ordering_precondition(0.2, [0.0, 0.16], strict=False)
+    # the winner must still have learned in distribution
+    assert not decisions.ordering_precondition(0.0, [0.3, 0.3], strict=False)
+
+
+def test_mean_majority_gaps_averages_seeds_per_task_and_family():
+    # rnn: (0.9 - 0.5 + 0.7 - 0.5) / 2 = 0.3 on bin 0; pd: 0.5 - 0.5 = 0; bin 1 ignored
+    rows = [dict(task="a", family="rnn", seed=0, bin_index=0, accuracy=0.9, majority=0.5),
+            dict(task="a", family="rnn", seed=1, bin_index=0, accuracy=0.7, majority=0.5),
+            dict(task="a", family="pd", seed=0, bin_index=0, accuracy=0.5, majority=0.5),
+            dict(task="a", family="pd", seed=0, bin_index=1, accuracy=1.0, majority=0.5)]
+    gaps = decisions.mean_majority_gaps(pd.DataFrame(rows), 0)
+    assert gaps == pytest.approx({("a", "rnn"): 0.3, ("a", "pd"): 0.0})
+
+
+def test_halves_each_step_exact():
+    from fractions import Fraction
+    assert decisions.halves_each_step([Fraction(1), Fraction(1, 2), Fraction(1, 4)])
+    assert not decisions.halves_each_step([Fraction(1, 2), Fraction(1, 4), Fraction(1, 4)])
+
+
+def test_halves_each_step_refuses_one_value():
+    with pytest.raises(ValueError):
+        decisions.halves_each_step([1])
+
+
+def test_conflicting_models_finds_disagreeing_sources():
+    nan = float("nan")
+    configs = [dict(model="all", batch=64, lr=1e-4), dict(model="A", batch=64, lr=1e-4),
+               dict(model="B", batch=nan, lr=1e-4), dict(model="C", batch=64, lr=3e-4)]
+    # A and B agree with "all" (B's batch is unstated), C's lr differs from "all"'s
+    assert decisions.conflicting_models(configs, ["batch", "lr"]) == ["C"]
+
+
+def test_conflicting_models_none_for_one_configuration():
+    assert decisions.conflicting_models([dict(model="A", batch=64, lr=1e-4)], ["batch", "lr"]) == []

@@ -62,3 +62,16 @@ def test_router_facts():
     assert dplr.euler_phi(1) == 1 and dplr.euler_phi(13) == 12
     orders = dplr.finite_orders([Fraction(v) for v in (-1, 0, 1)], 30)
     assert set(orders) == {1, 2, 3, 4, 6}                          # crystallographic restriction
+
+
+def test_effective_beta_is_beta_times_key_norm():
+    # H(1/3, (1, 2, 0)): beta |k|^2 = 1/3 * 5; its eigenvalue along k is 1 - 5/3 = -2/3
+    k = np.array([1, 2, 0], dtype=object)
+    H = dplr.householder(3, Fraction(1, 3), k)
+    assert dplr.effective_beta(H) == Fraction(5, 3)
+    assert list(H.dot(k)) == [Fraction(-2, 3) * v for v in k]
+
+
+def test_effective_beta_of_a_scale_step():
+    # scaling coordinate 0 by lambda = -2 is H(1 - lambda, e_0): beta_eff = 3, outside [0, 2]
+    assert dplr.effective_beta(dplr.scale(2, 0, -2)) == 3

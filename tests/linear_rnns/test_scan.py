@@ -92,3 +92,27 @@ def test_reversed_order_is_wrong():
     x = scan.random_pairs("dense", 6, 3, np.random.default_rng(2), exact=True)
     rev = scan.Pairs("dense", x.a[::-1].copy(), x.b[::-1].copy())
     assert not (scan.reduce_tree(rev)[0].a == scan.reduce_tree(x)[0].a).all()
+
+
+@pytest.mark.parametrize("kind", scan.KINDS)
+@pytest.mark.parametrize("algo", sorted(scan.SCANS))
+def test_scan_exact_on_python_ints(kind, algo):
+    # integer pairs: Python ints (never np.int64, which would wrap), scans equal the naive loop
+    rng = np.random.default_rng(11)
+    x = scan.random_pairs(kind, 33, 3, rng, exact=True, integer=True)
+    assert all(type(v) is int for v in x.a.flat) and all(type(v) is int for v in x.b.flat)
+    h0 = np.array([1, -2, 3], dtype=object)
+    got = scan.apply(scan.SCANS[algo](x)[0], h0)
+    assert [list(r) for r in got] == naive.recurrence(kind, x.a, x.b, h0, x.perm)
+
+
+def test_integer_products_outgrow_float64():
+    # 64 dense 5x5 products over [-3, 3] exceed 2^53, so a float conversion would show as an error
+    rng = np.random.default_rng(3)
+    x = scan.random_pairs("dense", 64, 5, rng, exact=True, integer=True)
+    assert max(abs(v) for v in scan.scan_sequential(x)[0].a[-1].flat) > 2 ** 53
+
+
+def test_integer_pairs_need_exact():
+    with pytest.raises(ValueError):
+        scan.random_pairs("dense", 2, 2, np.random.default_rng(0), integer=True)
