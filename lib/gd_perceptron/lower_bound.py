@@ -7,6 +7,8 @@ set A's exact ties exact, which an orthonormal float basis would not.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import torch
 
@@ -40,3 +42,10 @@ def float_counts(ds: list[int], rule: str, eta: float, dataset: str = "A",
     if bool(res.capped.any()):
         raise RuntimeError(f"float_counts: {int(res.capped.sum())} runs hit max_iter={max_iter}")
     return res.iterations.reshape(len(ds), len(data_seeds)).numpy()
+
+
+def trivial_share(ds: list[int], sigma: float) -> np.ndarray:
+    """Probability that perturbed data set A is separated at t = 1 (derived, to first order in
+    sigma): the t = 1 margin of b_2 is (sigma N(0, d) + sigma^2 |g|^2) / 4 with |g|^2 ~ d, so
+    P = Phi(sigma sqrt(d)), about 1/2 for small sigma sqrt(d)."""
+    return np.array([0.5 * (1 + math.erf(sigma * math.sqrt(d) / math.sqrt(2))) for d in ds])

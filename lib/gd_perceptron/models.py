@@ -47,13 +47,17 @@ class LinearGram:
     Pass the Gram matrix G = B B^T (n, n) or (R, n, n) where other models take B. Outputs are
     G a, and the update adds the per-point weights to a. With integer data G is exact, so exact
     ties (data set A at t = 1) stay exact, which an orthonormal basis in float64 would break.
+    G a is summed from rounded products, not by a matmul: BLAS fuses a multiply into the add
+    (FMA), so G_21 a_1 + G_22 a_2 with G_21 = G_22 and a_2 = -a_1 came out as +-1e-19 instead of
+    0 and the sign of a rounding error decided data set A's tie (issue 12, notebook 04).
     """
 
     degree: int = 1
     name: str = "linear (Gram coefficients)"
 
     def output(self, theta: torch.Tensor, G: torch.Tensor) -> torch.Tensor:
-        return _project(theta, G)                                               # (R, n)
+        Gr = G if G.dim() == 3 else G.unsqueeze(0)                              # (R|1, n, n)
+        return (theta.unsqueeze(-2) * Gr).sum(dim=-1)                           # (R, n)
 
     def direction(self, theta: torch.Tensor, G: torch.Tensor, coef: torch.Tensor) -> torch.Tensor:
         return coef                                                              # (R, n)

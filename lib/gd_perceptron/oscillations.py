@@ -6,11 +6,12 @@ random data runs in full d. All step sizes of a sweep form one batch of runs.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 import torch
 
-from lib.gd_perceptron import datasets, dynamics
+from lib.gd_perceptron import datasets, dynamics, exact
 from lib.gd_perceptron.models import Linear, LinearGram
 
 
@@ -33,13 +34,22 @@ def dataset_a_curves(d: int, gammas: list[float], steps: int) -> LossCurves:
     return LossCurves(g.numpy(), traj.losses.numpy(), traj.margins.numpy())
 
 
-def hinge_gap(curves: LossCurves) -> np.ndarray:
-    """|f(v_t)/gamma - (1/n) sum_i max(0, -y_i b_i^T v_t / gamma)| * gamma, per (t, run).
+def perceptron_hinge(d: int, steps: int) -> np.ndarray:
+    """H(u_t) = (1/n) sum_i max(0, -y_i b_i^T u_t) of the batch perceptron (1/2 on ties) on data
+    set A for t = 0..steps, computed exactly in rational arithmetic, then rounded: (T+1,)."""
+    y = datasets.dataset_a(2)[1]
+    run = exact.perceptron_steps(exact.gram_dataset_a(d), y, tie="half")
+    return np.array([float(sum(max(Fraction(0), -z) for z in margins) / len(margins))
+                     for _, (_, _, margins) in zip(range(steps + 1), run)])
 
-    softplus(-z) - max(0, -z) lies in (0, log 2], so this is at most log 2 (spec §5 check 8).
-    """
-    hinge = np.maximum(0.0, -curves.margins).mean(axis=-1)                  # (T+1, R)
-    return np.abs(curves.losses - hinge)
+
+def hinge_gap(curves: LossCurves, hinge_u: np.ndarray) -> np.ndarray:
+    """|f(v_t)/gamma - H(u_t)| per (t, run): GD's loss against the hinge loss of the exact
+    perceptron iterate u_t (spec §2.2). softplus(-z) - max(0, -z) is in (0, log 2], so when
+    v_t / gamma = u_t this is at most log(2) / gamma; when GD has not reduced to the perceptron
+    (small gamma), H(v_t / gamma) differs from H(u_t) and nothing bounds it."""
+    g = curves.gammas[None, :]                                              # (1, R)
+    return np.abs(curves.losses / g - hinge_u[:, None])                     # (T+1, R)
 
 
 def count_increases(losses: np.ndarray) -> np.ndarray:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from lib.companion.params import NotebookParams, param
 
@@ -14,6 +14,9 @@ PosInt = Annotated[int, Field(ge=1)]
 
 class Reduction(NotebookParams):
     """01_reduction: the author's small examples (F0) and GD -> GP equivalence (F3)."""
+
+    INCREASING = ("gammas", "equiv_linear_gammas", "equiv_scales")
+    DISTINCT = ("worst_case_n",)
 
     gammas: list[Pos] = param(
         [1.0, 10.0, 100.0, 1000.0, 10000.0, 100000.0],
@@ -50,6 +53,8 @@ class Reduction(NotebookParams):
 class LinearLowerBound(NotebookParams):
     """02_linear_lower_bound: linear iterations vs d on data set A (F1)."""
 
+    DISTINCT = ("gd_ds", "perturbed_ds")
+
     d_exact_max: Annotated[int, Field(ge=4, le=2000)] = param(
         300, "spec §5 check 4: every d in [2, 300) exactly")
     slope_log2_min: Annotated[int, Field(ge=1)] = param(4, "slope fitted over d = 2^4 ... 2^16")
@@ -62,6 +67,9 @@ class LinearLowerBound(NotebookParams):
     perturbed_seeds: Annotated[int, Field(ge=2)] = param(64, "data draws per d")
     perturbed_ds: list[Annotated[int, Field(ge=2)]] = param(
         [16, 64, 256, 1024, 4096], "d of the perturbed data set A", min_length=2)
+    eta_powers: list[Annotated[int, Field(ge=-60, le=60)]] = param(
+        [-10, 0, 10], "spec §5 check 9, GP step eta = 2^k (exact in floating point)",
+        min_length=2)
     SMOKE = {
         "d_exact_max": (40, "seconds, not minutes"),
         "slope_log2_min": (8, "a short range far from the +2 offset keeps the slope bound"),
@@ -72,6 +80,8 @@ class LinearLowerBound(NotebookParams):
 
 class TwoLayerSpeedup(NotebookParams):
     """03_two_layer_speedup: quadratic two-layer iterations vs d (F2) and its exactness checks."""
+
+    DISTINCT = ("c_fixed", "c_sqrt", "plane_ds", "scale_powers")
 
     log4_min: Annotated[int, Field(ge=1)] = param(2, "d = 4^2 ... 4^10, the spec's F2 table")
     log4_max: Annotated[int, Field(ge=2, le=12)] = param(10, "largest d = 4^log4_max (F2 table)")
@@ -103,6 +113,8 @@ class TwoLayerSpeedup(NotebookParams):
 
 class LossOscillations(NotebookParams):
     """04_loss_oscillations: loss vs iteration (F4) and iterations vs step size (F5)."""
+
+    INCREASING = ("curve_gammas",)
 
     d: Annotated[int, Field(ge=2)] = param(64, "spec §4 F4: features of data set A")
     curve_gammas: list[Pos] = param(
@@ -145,6 +157,8 @@ class Trajectories(NotebookParams):
 class StepSweep(NotebookParams):
     """06_step_sweep: iterations vs the step parameter c (F7)."""
 
+    DISTINCT = ("sweep_ds", "sweep_cs", "curve_cs", "curve_c0_sqrt")
+
     sweep_ds: list[Annotated[int, Field(ge=2)]] = param(
         [256, 4096], "spec §4 F7, T against c at fixed d", min_length=1)
     sweep_cs: list[Pos] = param(
@@ -169,6 +183,8 @@ class StepSweep(NotebookParams):
 
 class RealData(NotebookParams):
     """07_real_data: the author's Fashion-MNIST protocol, linear vs two-layer (F8)."""
+
+    INCREASING = ("linear_gammas", "normalized_gammas", "relu_gammas", "quadratic_gammas")
 
     class_pos: Annotated[int, Field(ge=0, le=9)] = param(
         0, "T-shirt/top (+1); the author's pair is not printed")
@@ -198,7 +214,18 @@ class RealData(NotebookParams):
     }
     PAPER = {
         "width": (256, "the spec's F8 width; slow on a CPU"),
-        "two_layer_steps": (4000, "the paper's own scale"),
+        "relu_gammas": ([0.001, 0.01, 0.1, 1.0, 10.0, 100.0],
+                        "every linear step size (spec §4 F8)"),
+        "quadratic_gammas": ([0.001, 0.01, 0.1, 1.0, 10.0, 100.0],
+                             "every linear step size; blown-up runs are reported as unsolved"),
+        "two_layer_steps": (3500, "the linear cap: both models get the same number of steps"),
     }
 
+    @model_validator(mode="after")
+    def _two_classes(self):
+        """A binary task needs two different classes."""
+        if self.class_pos == self.class_neg:
+            raise ValueError(f"class_pos = class_neg = {self.class_pos}; allowed: two different "
+                             "Fashion-MNIST classes")
+        return self
 

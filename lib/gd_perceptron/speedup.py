@@ -49,10 +49,12 @@ class SweepResult:
     max_iter: int
 
     def summary(self):
-        """One row per config: d, rule, median, quartiles and the share of capped runs."""
-        q25, med, q75 = np.percentile(self.iterations, [25, 50, 75], axis=1)
+        """One row per config: d, rule, median, quartiles, 10th / 90th percentiles (capped runs
+        count as max_iter) and the share of capped runs."""
+        q10, q25, med, q75, q90 = np.percentile(self.iterations, [10, 25, 50, 75, 90], axis=1)
         return pd.DataFrame({"d": self.d, "rule": self.rule, "median": med, "q25": q25,
-                             "q75": q75, "capped_fraction": self.capped.mean(axis=1)})
+                             "q75": q75, "q10": q10, "q90": q90,
+                             "capped_fraction": self.capped.mean(axis=1)})
 
 
 def quadratic_sweep(ds: list[int], rules: list[StepRule], seeds: int, gen: torch.Generator,

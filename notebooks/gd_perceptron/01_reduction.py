@@ -7,13 +7,17 @@
 # $k$ started at $\alpha\bar W_0$ with step $\gamma=\eta\alpha^{2-k}$, $W_t/\alpha \to$ the GP
 # iterate from $\bar W_0$.
 #
-# **Sources.** F0 uses the author's own examples from his earlier paper (arXiv 2412.08424,
-# Thm 4.1 and Thm 5.1; spec §8, provenance `paper`). F3 is the spec's reconstruction (spec §4 F3,
-# provenance `reconstructed`): random Gaussian data and a quadratic two-layer model with $m=4$.
+# **Sources.** F0 uses the author's own examples from his earlier paper (Tyurin 2025, arXiv
+# 2412.08424, Thm 4.1, Thm 5.1 and Table 1; spec §8). They are prior literature, not statements of
+# the paper under study, so their claims carry that paper in `source` and provenance `derived`
+# (checked here). F3 is the spec's reconstruction (spec §4 F3, provenance `reconstructed`): random
+# Gaussian data and a quadratic two-layer model with $m=4$.
 #
 # **Decisions where the spec is open.** The scaled form of the reduction (spec §2.2, open
-# question 7) is the one checked; the worst-case set's $n$ is not printed, so we scan $n$ and
-# report which values reproduce the published count of 308 (spec §8 guesses $n\approx300$).
+# question 7) is the one checked. The worst-case set's $n$ is not printed, so $n$ is *fitted*: we
+# scan $n$ and keep the values whose LR+GD count at γ = 100 is the published 308 (spec §8 guesses
+# $n\approx300$). That fit is reported in a table, not claimed; the check is out of sample: the
+# fitted $n$ must also give the four published Normalized LR+GD counts, which the fit never saw.
 #
 # **Look for:** the loss at $t=1$ growing linearly in $\gamma$ while $t=2$ separates; the gap
 # between GD and the GP falling off a cliff to machine precision as the scale grows.
@@ -78,12 +82,12 @@ axes[2].legend()
 nb.save_figure(fig, "thm41")
 
 # %%
-src41 = "arXiv 2412.08424 Thm 4.1 (spec §8)"
+src41 = "Tyurin 2025, arXiv 2412.08424 (the author's earlier paper), Thm 4.1 (spec §8)"
 ledger.exact("thm41.theta1_over_gamma", "from 0 the GP (gamma -> oo limit) gives theta_1 = (1/2, 3/4)",
-             source=src41, provenance="paper", expected=(Fraction(1, 2), Fraction(3, 4)),
+             source=src41, provenance="derived", expected=(Fraction(1, 2), Fraction(3, 4)),
              measured=gp_iter[1])
 ledger.exact("thm41.theta2_over_gamma", "the second GP iterate is (1, 1/4), which separates the data",
-             source=src41, provenance="paper", expected=(Fraction(1), Fraction(1, 4)),
+             source=src41, provenance="derived", expected=(Fraction(1), Fraction(1, 4)),
              measured=gp_iter[2])
 ledger.close("thm41.gd_theta1_exact", "GD's theta_1/gamma equals (1/2, 3/4) for every gamma (S(0) = 1/2)",
              source=src41, provenance="derived", expected=0.0,
@@ -94,19 +98,20 @@ ledger.bound("thm41.gd_theta2_converges", "at the largest gamma, GD's theta_2/ga
              why="float64 rounding tolerance: the GD-GP gap at t = 2 is O(exp(-gamma/4)) (margin "
                  "-1/4 at theta_1/gamma), nil in float64 from gamma = 1e4")
 ledger.qualitative("thm41.loss_blows_up", "f(theta_1) grows with gamma while f(theta_2) -> 0",
-                   source=src41, provenance="paper", expected="loss_1 increasing, loss_2 decreasing",
+                   source=src41, provenance="derived", expected="loss_1 increasing, loss_2 decreasing",
                    measured=f"loss_1 {run41.loss[0, 1]:.3g} -> {run41.loss[-1, 1]:.3g}; "
                             f"loss_2 {run41.loss[0, 2]:.3g} -> {run41.loss[-1, 2]:.3g}",
                    holds=decisions.loss_blows_up(run41.loss[:, 1].tolist(), run41.loss[:, 2].tolist()))
 ledger.close("thm41.grad_norm_t1", "the gradient norm at theta_1 tends to sqrt(2)/2",
-             source=src41, provenance="paper", expected=float(np.sqrt(2) / 2),
+             source=src41, provenance="derived", expected=float(np.sqrt(2) / 2),
              measured=float(run41.grad_norm[-1, 1]), atol=1e-9, why="exp(-gamma) terms at gamma=1e5")
 
 # %% [markdown]
 # ## F0b: the worst-case set (author's Thm 5.1) and his Table 1
 # One point $(0.5,-1)$ labelled $+1$ and $n-1$ copies of $(-0.5,-1)$ labelled $-1$. His Table 1
 # reports 308 iterations for LR+GD at $\gamma=100$ and 2 / 2 / 16 / 157 for Normalized LR+GD at
-# $\gamma$ = 100 / 10 / 1 / 0.1, without stating $n$. We scan $n$.
+# $\gamma$ = 100 / 10 / 1 / 0.1, without stating $n$. We fit $n$ to the 308 and test the fit on
+# the Normalized row.
 
 # %%
 scan = examples.worst_case_scan(cfg.worst_case_n, cfg.worst_case_gamma, False, cfg.worst_case_max_iter)
@@ -118,6 +123,9 @@ ours = examples.normalized_counts(matching, norm_rows.gamma.tolist(), cfg.worst_
 compare = pd.concat([norm_rows.assign(n=n, ours=ours[n]) for n in matching] or [norm_rows.assign(n=np.nan, ours=np.nan)])
 scan.to_csv(tables / "worst_case_scan.csv", index=False)
 compare.to_csv(tables / "table1_worst_case.csv", index=False)
+fit = pd.DataFrame({"published_LR+GD_count": [target], "scanned_n": [str(cfg.worst_case_n)],
+                    "fitted_n": [str(matching)]})
+fit.to_csv(tables / "worst_case_fit.csv", index=False)
 
 fig, ax = plotting.figure()
 ax.plot(scan.n, scan.iterations, "o-", label=rf"LR+GD, $\gamma$={cfg.worst_case_gamma:g}")
@@ -128,15 +136,12 @@ nb.save_figure(fig, "worst_case")
 compare
 
 # %%
-srcT1 = "arXiv 2412.08424 Table 1 (spec §8); n not printed there"
-ledger.statistical("worst_case.n_reproducing_308",
-                   f"some n reproduces the published {target} iterations of LR+GD at gamma = 100",
-                   source=srcT1, provenance="paper", expected=f"{target} for some scanned n",
-                   measured=f"n in {matching}" if matching else "no scanned n",
-                   holds=decisions.reproduces_count(scan.iterations.tolist(), target))
+srcT1 = ("Tyurin 2025, arXiv 2412.08424 (the author's earlier paper), Table 1 (spec §8); n not printed "
+         "there, fitted here to its LR+GD count (tables/01_reduction/worst_case_fit.csv)")
 ledger.statistical("worst_case.all_rows_reproduced",
-                   "some n that gives 308 also reproduces the published Normalized LR+GD row (2/2/16/157)",
-                   source=srcT1, provenance="paper", expected=norm_rows.iterations.tolist(),
+                   f"with n fitted to the published {target} LR+GD iterations, the published Normalized LR+GD row "
+                   "(2/2/16/157, not used in the fit) is reproduced exactly",
+                   source=srcT1, provenance="derived", expected=norm_rows.iterations.tolist(),
                    measured={n: ours[n] for n in matching},
                    holds=decisions.reproduces_row(ours, norm_rows.iterations.tolist()))
 
@@ -195,8 +200,9 @@ nb.finish()
 
 # %% [markdown]
 # **What we saw.** The Thm 4.1 iterates match the published values exactly, and GD's loss at
-# $t=1$ grows with $\gamma$ while the second iterate already separates. The worst-case set needs
-# $n\approx1000$ points, not the $n\approx300$ the spec guessed, to reproduce the published 308
-# iterations of LR+GD and the whole Normalized LR+GD row (see `worst_case.*` in the ledger and
-# `tables/01_reduction/table1_worst_case.csv`).
+# $t=1$ grows with $\gamma$ while the second iterate already separates. Fitting $n$ to the
+# published 308 iterations of LR+GD picks $n\approx1000$ points, not the $n\approx300$ the spec
+# guessed (`tables/01_reduction/worst_case_fit.csv`; a fit, so not a claim). The test of the fit
+# is the Normalized LR+GD row, which it reproduces or not as `worst_case.all_rows_reproduced`
+# records (`tables/01_reduction/table1_worst_case.csv`).
 # The GD-GP gap collapses to float64 rounding once the scale saturates the sigmoid.

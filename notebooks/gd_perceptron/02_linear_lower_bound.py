@@ -30,6 +30,7 @@ gd_gamma_soft = 100.0  # spec §4 F1 near-ties resolved softly
 perturbed_sigma = 0.001  # noise on b_2 that removes the exact ties
 perturbed_seeds = 64  # data draws per d
 perturbed_ds = [16, 64, 256, 1024, 4096]  # d of the perturbed data set A
+eta_powers = [-10, 0, 10]  # spec §5 check 9, GP step eta is 2^k (exact in floating point)
 
 # %%
 import numpy as np
@@ -109,14 +110,37 @@ ledger.statistical("linear.perturbed_theta_d",
                    expected="slope in [{}, {}]".format(*decisions.PERTURBED_SLOPE),
                    measured=f"slope {pert_slope:.3f}; separated by t=1 in "
                    f"{trivial.round(2).tolist()} of draws", holds=decisions.perturbed_theta_d(pert_slope))
-if trivial.min() > 0.05:
-    ledger.deviation("linear.perturbed_trivial_draws",
-                     "the spec expects the perturbed data set to keep the Theta(d) behaviour; a sizeable "
-                     "share of noise draws instead separates at t = 1",
-                     source="spec §8", kind="statistical", expected="Theta(d) for every draw",
-                     measured=f"fraction separated by t = 1 per d: {trivial.round(2).tolist()}",
-                     evidence="the noise decides the sign of the t = 1 tie y_2 b_2^T u_1; when it "
-                              "favours b_2 both points are already correct")
+ledger.deviation("linear.perturbed_trivial_draws",
+                 "the spec expects the perturbed data set to keep the Theta(d) behaviour; instead about half "
+                 "the noise draws separate at t = 1 (shown: pooled share >= {:g})".format(decisions.TRIVIAL_SHARE_FLOOR),
+                 source="spec §8", kind="statistical", expected="Theta(d) for every draw (share separated by t = 1: 0)",
+                 measured=f"fraction separated by t = 1 per d: {trivial.round(2).tolist()} (pooled {trivial.mean():.3f}; "
+                          f"derived Phi(sigma sqrt d) = {np.round(lower_bound.trivial_share(cfg.perturbed_ds, cfg.perturbed_sigma), 3).tolist()})",
+                 evidence="the noise decides the sign of the t = 1 tie y_2 b_2^T u_1 = (sigma (sum_{i<d} g_i - g_d) "
+                          "+ sigma^2 |g|^2)/4, positive with probability Phi(sigma sqrt d) ~ 1/2; then both points "
+                          "are already correct",
+                 shown=decisions.trivial_draws_shown(trivial.tolist()))
+
+# %% [markdown]
+# ## The step size does not matter from 0 (spec §5 check 9)
+# From $u_0=0$ every GP iterate is $\eta$ times the $\eta=1$ iterate, so the counts cannot depend
+# on $\eta$. With $\eta=2^k$ that scaling is exact in binary floating point too, so the float
+# counts on the tie-free perturbed data must agree draw by draw, not only in distribution.
+
+# %%
+by_eta = {k: lower_bound.float_counts(cfg.perturbed_ds, "gp", 2.0 ** k, "A_perturbed",
+                                      list(range(cfg.seed, cfg.seed + cfg.perturbed_seeds)),
+                                      sigma=cfg.perturbed_sigma) for k in cfg.eta_powers}   # k -> (D, S)
+ref_k = min(cfg.eta_powers, key=abs)
+pd.DataFrame({f"median_T_eta_2^{k}": np.median(c, axis=1) for k, c in by_eta.items()},
+             index=pd.Index(cfg.perturbed_ds, name="d")).to_csv(tables / "eta_invariance.csv")
+others = [c for k, c in by_eta.items() if k != ref_k]
+agree = sum(int((c == by_eta[ref_k]).sum()) for c in others)
+ledger.exact("scale.linear_eta_invariant", f"linear GP counts from 0 at eta = 2^k equal those at eta = 2^{ref_k}, "
+             f"k in {cfg.eta_powers}, for every perturbed draw at d in {cfg.perturbed_ds}",
+             source="spec §2.2, §5 check 9", provenance="derived",
+             expected=f"{(len(cfg.eta_powers) - 1) * pert.size} of {(len(cfg.eta_powers) - 1) * pert.size}",
+             measured=f"{agree} of {sum(c.size for c in others)}")
 nb.finish()
 
 # %% [markdown]
@@ -125,5 +149,8 @@ nb.finish()
 # GD at a large step reproduces the ½-rule counts, at γ = 100 the near-ties resolve softly and it
 # needs exactly d. Removing the ties by perturbing $b_2$ splits the draws: those where the noise
 # breaks the $t=1$ tie in favour of $b_2$ are solved at once, the rest still take Θ(d) iterations
-# (`linear.perturbed_*`). Θ(d) on data set A is therefore a statement about its tie, which the
-# paper's own example may or may not share.
+# (`linear.perturbed_*`); the share solved at once is close to the ½ derived from the sign of
+# the $t=1$ margin, $\Phi(\sigma\sqrt d)$, which is why the spec's expectation (Θ(d) for every
+# draw) is recorded as a deviation. Θ(d) on data set A is therefore a statement about its tie,
+# which the paper's own example may or may not share. From 0 the step size does not matter:
+# the counts at $\eta=2^k$ agree draw by draw (`scale.linear_eta_invariant`).

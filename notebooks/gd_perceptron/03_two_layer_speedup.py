@@ -12,7 +12,10 @@
 #
 # **Decisions where the spec is open.** Theorem 5.1's parameter choice is unknown (open question
 # 3): we show fixed $c$ and $c=1/\sqrt d$. Runs still unseparated after `max_iter` are counted as
-# capped and reported; the median is then a lower bound. Everything runs in the 2-D span of the
+# capped and reported; the median is then a lower bound. For $c=1/\sqrt d$ the tail is judged by
+# the growth of the 90th percentile against the lower quartile (the median falls between the two
+# modes of this rule, see below), only over d where fewer than 10 % of the runs are capped (else
+# the claim is inconclusive), so the cap cannot fake a heavy tail. Everything runs in the 2-D span of the
 # data (exact reduction, checked below against full-dimensional runs).
 #
 # **Look for:** medians far below the linear line, with slope about ½ at moderate d and flattening
@@ -77,6 +80,39 @@ ax.set(xlabel="d (features)", ylabel="iterations to separate (median, IQR)",
 ax.legend(fontsize=6)
 nb.save_figure(fig)
 
+# %% [markdown]
+# ## $c=1/\sqrt d$: the distribution behind the median
+# Quantiles per d (table `sqrt_rule_quantiles.csv`) and the histogram of the counts: a median
+# only summarises this rule when the distribution has one mode.
+
+# %%
+sqrt_rule = speedup.StepRule(cfg.c_sqrt[0], True).label
+k_sqrt = [k for k in range(len(sweep.d)) if sweep.rule[k] == sqrt_rule]
+quantiles = summary.iloc[k_sqrt][["d", "q10", "q25", "median", "q75", "q90", "capped_fraction",
+                                  "spec_median"]].copy()
+quantiles["share_at_or_below_spec_median"] = [float((sweep.iterations[k] <= m).mean()) if m == m
+                                              else np.nan for k, m in zip(k_sqrt, quantiles.spec_median)]
+quantiles.to_csv(tables / "sqrt_rule_quantiles.csv", index=False)
+shown_k = [k for k in k_sqrt if sweep.d[k] >= 1024]
+fig, axes = plotting.figure(1, 2, width=8.4, height=3.0)
+bins = np.logspace(0, np.log10(cfg.max_iter), 25)
+for k, colour in zip(shown_k, plotting.palette(max(len(shown_k), 1))):
+    T = np.sort(sweep.iterations[k])
+    axes[0].hist(T[~sweep.capped[k]], bins=bins, histtype="step", color=colour,
+                 label=f"d={sweep.d[k]} ({sweep.capped[k].mean():.0%} capped)")
+    axes[1].step(T, np.arange(1, len(T) + 1) / len(T), where="post", color=colour, label=f"d={sweep.d[k]}")
+    spec_m = quantiles.spec_median[quantiles.d == sweep.d[k]]
+    axes[1].plot(spec_m, 0.5 + 0 * spec_m, "x", color=colour, ms=7)
+axes[0].set(xscale="log", xlabel="iterations to separate (uncapped runs)", ylabel=f"runs (of {cfg.seeds})",
+            title=f"{sqrt_rule}: two modes")
+axes[0].legend(fontsize=5)
+axes[1].axhline(0.5, c="k", ls=":", lw=0.8)
+axes[1].set(xscale="log", xlabel="iterations to separate (cap included)", ylabel="share of runs",
+            title="ECDF; x: the spec's median")
+axes[1].legend(fontsize=5)
+nb.save_figure(fig, "sqrt_rule")
+quantiles
+
 # %%
 src = "Thm 5.1 (O~(sqrt d)) vs the Omega(d) bound; model reconstructed, spec §4 F2 and §5 check 5"
 sel = summary[(summary.rule == speedup.StepRule(cfg.slope_c).label) & (summary.d <= cfg.slope_d_max)]
@@ -98,17 +134,21 @@ ledger.bound("quadratic.fixed_c_converges", f"no run with fixed c in {cfg.c_fixe
              source="spec §5 check 5", provenance="reconstructed",
              measured=float(fixed.capped_fraction.max()), upper=0.0,
              why="spec §5 check 5: 0 % non-convergence (measured: the largest capped fraction)")
-heavy = summary[summary.rule.isin([r.label for r in rules if r.sqrt_d])]
-tail = ("quadratic.sqrt_rule_heavy_tail", "with c = 1/sqrt(d) a growing share of runs is capped at large d")
-src_tail = "spec §4 F2 (0 % up to 2^16, 20-37 % at 2^20 with a 4e5 cap)"
-if heavy.d.max() > decisions.HEAVY_TAIL_ONSET_D:
-    ledger.statistical(*tail, source=src_tail, provenance="reconstructed", expected="capped share grows with d",
-                       measured=dict(zip(heavy.d.astype(int).tolist(), heavy.capped_fraction.round(3).tolist())),
-                       holds=decisions.heavy_tail_grows(heavy.capped_fraction.tolist()))
-else:
-    ledger.skip(*tail, source=src_tail, provenance="reconstructed", kind="statistical",
-                expected="capped share grows with d",
-                reason=f"this profile's sweep stops at d = {heavy.d.max()}; the spec sees no capped run up to 2^16")
+heavy = summary[(summary.rule == sqrt_rule) & (summary.d <= cfg.slope_d_max)]
+tail_slopes = (speedup.loglog_slope(heavy.d, heavy.q90), speedup.loglog_slope(heavy.d, heavy.q25))
+ledger.statistical("quadratic.sqrt_rule_heavy_tail",
+                   f"with {sqrt_rule} the 90th percentile grows like d and pulls away from the lower quartile "
+                   f"(log-log slopes over d = {int(heavy.d.min())}..{int(heavy.d.max())})",
+                   source="spec §4 F2 (90th percentile 37, 134, 519, 1988, 8096 at d = 16..4096: slope 0.97; median slope "
+                          "0.56); the lower quartile stands in for the median, which the bimodal counts make ill-conditioned",
+                   provenance="reconstructed",
+                   expected=f"q90 slope >= {decisions.TAIL_Q90_SLOPE_MIN:g} and >= q25 slope + {decisions.TAIL_SPREAD_MIN:g}",
+                   measured=f"q90 slope {tail_slopes[0]:.3f}, q25 slope {tail_slopes[1]:.3f} "
+                            f"(median slope {speedup.loglog_slope(heavy.d, heavy['median']):.3f})",
+                   holds=decisions.heavy_tail(*tail_slopes),
+                   requires=(decisions.tail_readable(heavy.capped_fraction.tolist()),
+                             f"fewer than {decisions.TAIL_CAPPED_MAX:.0%} of the runs capped at every d of the fit, "
+                             "so the 90th percentile is a count and not the cap"))
 both = summary.dropna(subset=["spec_median"])
 for label, group in both.groupby("rule", sort=False):
     ledger.statistical(f"quadratic.spec_table.{label}", f"our medians for {label} are within a factor 1.5 of the spec's simulation at every d >= 256",
@@ -145,7 +185,18 @@ nb.finish()
 # %% [markdown]
 # **What we saw.** The quadratic model's medians sit one to three orders of magnitude below the
 # linear count, with slope about ½ over d = 16…4096 (`quadratic.slope_moderate_d`), flattening at
-# large d for fixed c. The fixed-c medians agree with the spec's simulation at large d; at small
-# d and for $c=1/\sqrt d$ they differ (`quadratic.spec_table.*`): that rule is heavy-tailed and a
-# growing share of runs hits the cap, so its medians are sensitive to the cap and the draws. The
+# large d for fixed c. The fixed-c medians agree with the spec's simulation within 1.5× at every
+# d ≥ 256 for c = 0.2 and 0.5; for c = 0.1 only from d = 1024 on, one d = 256 median being about
+# twice the spec's (`quadratic.spec_table.c=0.1` fails). For $c=1/\sqrt d$ the medians differ
+# by far more, and the cap is not why: where the
+# ratio to the spec's median is largest fewer than one run in ten is capped
+# (`sqrt_rule_quantiles.csv`), far too few to move a median by an order of magnitude. The counts
+# of this rule are **bimodal** (figure `03_two_layer_speedup_sqrt_rule`): a fast mode and a slow
+# mode one to two decades apart, with roughly half the runs in each, so the ECDF is nearly flat
+# where it crosses ½. The median is then ill-conditioned: the spec's medians are our 41st to 50th
+# percentiles at every d (column `share_at_or_below_spec_median`), a shift of at most a tenth of
+# the runs between the modes, yet that shift moves the median across the gap between them. The
+# 90th percentile grows like d and pulls away from the lower quartile, the fast mode
+# (`quadratic.sqrt_rule_heavy_tail`), which is the heavy tail the spec describes; compare
+# quantiles, not medians, for this rule. The
 # full-dimensional runs agree with the plane seed by seed.

@@ -3,20 +3,27 @@
 #
 # **Claim (Tyurin, arXiv 2512.11587, abstract; third-party summaries [3P]; spec §4 F8 and §8).**
 # Nonlinear models converge faster than linear ones, and in the large-step regime the loss is
-# non-monotone. The experimental protocol is the author's earlier paper's (arXiv 2412.08424, read in
-# full, spec §8): two Fashion-MNIST classes, 5 000 images, LR+GD with γ ∈ {0.001 … 100}, Normalized
-# LR+GD and the Batch Perceptron; panels of accuracy, loss and gradient norm; iterations to
-# accuracy 1.0 set beside his Table 1 (provenance `paper`).
+# non-monotone. The experimental protocol is the author's earlier paper's (Tyurin 2025, arXiv
+# 2412.08424, read in full, spec §8): two Fashion-MNIST classes, 5 000 images, LR+GD with
+# γ ∈ {0.001 … 100}, Normalized LR+GD and the Batch Perceptron; panels of accuracy, loss and
+# gradient norm; iterations to accuracy 1.0 set beside his Table 1. What that earlier paper reports
+# is prior literature: its claims carry it in `source` with provenance `derived`; only the loss
+# oscillation is also stated by the paper under study (its abstract), provenance `paper`.
 #
 # **Reconstructed.** The class pair, preprocessing and two-layer models of the paper are unknown.
 # We use T-shirt/top (+1) against Trouser (−1), pixels scaled to [0, 1], the first 2 500 training
-# images of each class (data/fashion_mnist/subset.npz), and two-layer models of width 16 with fixed
-# ±1 outputs, ReLU and quadratic (the paper's two-layer model, spec §1.2).
+# images of each class (data/fashion_mnist/subset.npz), and two-layer models with fixed ±1
+# outputs, ReLU and quadratic (the paper's two-layer model, spec §1.2).
 #
 # **Decisions where the spec is open.** The pair was chosen because it is linearly separable with
 # 5 000 images (most pairs are not, so accuracy 1.0 is never reached); Table 1's balanced rows are
 # for an unknown pair, so the comparison is of magnitude, not of exact counts. Runs that never
-# reach accuracy 1.0 within the cap are reported as such.
+# reach accuracy 1.0 within the cap are reported as such. Linear against two-layer is compared
+# only at the spec's F8 setting: width 256, every linear step size, the linear cap
+# (`decisions.f8_setting_gaps`). That is 12 two-layer runs of 3 500 full-batch steps at width 256,
+# about two hours on one core, so it runs in the `paper` profile; the default and smoke profiles
+# run small two-layer models (width 16, fewer step sizes, a shorter cap) as an illustration only
+# and record the comparison as skipped.
 #
 # **Look for:** large-γ curves that reach accuracy 1.0 first while their loss is the highest;
 # LR+GD at γ = 100 tracking the Batch Perceptron.
@@ -66,7 +73,7 @@ two_layer = {act: real_data.run(models.make_model("two_layer", cfg.width, act), 
 
 # %%
 fig, axes = plotting.figure(2, 3, width=10.5, height=5.6)
-histories = [("linear", linear)] + [(f"two-layer {a}", h) for a, h in two_layer.items()]
+histories = [("linear", linear)] + [(f"two-layer {a}, width {cfg.width}", h) for a, h in two_layer.items()]
 for row, key in enumerate(("accuracy", "loss")):
     for col, (title, h) in enumerate(histories):
         for r, m in enumerate(h.methods):
@@ -100,33 +107,46 @@ side.to_csv(tables / "table1_side_by_side.csv", index=False)
 side[["method", "iterations_paper", "iterations_ours"]]
 
 # %%
-src = "spec §8 (arXiv 2412.08424 experiments and Table 1); abstract of arXiv 2512.11587"
+src = "Tyurin 2025, arXiv 2412.08424 (the author's earlier paper): experiments, spec §8"
 lin = dict(zip([m.label for m in linear.methods], linear.solved_at))
 solved_gd = [(g, lin[f"LR+GD γ={g:g}"]) for g in cfg.linear_gammas if lin[f"LR+GD γ={g:g}"] >= 0]
 ledger.statistical("real.larger_gamma_faster", "among LR+GD runs that reach accuracy 1.0, a larger gamma needs fewer iterations",
-                   source=src, provenance="paper", expected="non-increasing in gamma",
+                   source=src, provenance="derived", expected="non-increasing in gamma",
                    measured=dict((f"{g:g}", int(t)) for g, t in solved_gd),
                    holds=decisions.larger_gamma_faster(cfg.linear_gammas, [lin[f"LR+GD γ={g:g}"] for g in cfg.linear_gammas]))
 bp, big = lin["Batch Perceptron"], lin.get(f"LR+GD γ={max(cfg.linear_gammas):g}", -1)
 ledger.statistical("real.large_gamma_tracks_perceptron", "at the largest gamma LR+GD needs within 10 % of the Batch Perceptron's iterations",
-                   source=src, provenance="paper", expected="|T_LR+GD - T_BP| <= 0.1 T_BP",
+                   source=src, provenance="derived", expected="|T_LR+GD - T_BP| <= 0.1 T_BP",
                    measured=f"LR+GD {big}, Batch Perceptron {bp}",
                    holds=decisions.tracks_perceptron(int(big), int(bp)))
 gd_idx = [r for r, m in enumerate(linear.methods) if m.rule == "gd" and not m.normalized]
 ups = (np.diff(linear.loss[:, gd_idx], axis=0) > 0).sum(axis=0)          # loss increases per gamma
 ledger.qualitative("real.loss_oscillates_at_large_gamma", "the loss oscillates (goes up at >= 10 steps) at the largest gamma and never goes up at the smallest",
-                   source=src, provenance="paper", expected="increases(gamma max) >= 10, increases(gamma min) = 0",
+                   source="abstract of arXiv 2512.11587 (function-value oscillations); protocol and threshold "
+                          "from Tyurin 2025, arXiv 2412.08424 (spec §8)", provenance="paper", expected="increases(gamma max) >= 10, increases(gamma min) = 0",
                    measured=dict(zip([f"{g:g}" for g in cfg.linear_gammas], ups.tolist())),
                    holds=decisions.loss_oscillates(cfg.linear_gammas, ups.tolist()))
-ledger.statistical("real.two_layer_fewer_iterations", "the best two-layer run reaches accuracy 1.0 in fewer iterations than the best linear run",
-                   source="abstract of arXiv 2512.11587; [3P] summaries", provenance="reconstructed",
-                   expected="best two-layer < best linear",
-                   measured=f"two-layer {real_data.first_solved(list(two_layer.values()))}, "
-                            f"linear {real_data.first_solved([linear])}",
-                   holds=decisions.two_layer_fewer(ours[ours.model != "linear"].iterations.tolist(),
-                                                   ours[ours.model == "linear"].iterations.tolist()))
+gaps = decisions.f8_setting_gaps(cfg.width, {"relu": cfg.relu_gammas, "quadratic": cfg.quadratic_gammas},
+                                 cfg.linear_gammas, cfg.two_layer_steps, cfg.linear_steps)
+fewer = ("real.two_layer_fewer_iterations",
+         "at the spec's F8 setting (width 256, every linear gamma, the linear cap) the best two-layer run reaches "
+         "accuracy 1.0 in fewer iterations than the best linear run")
+src_fewer = "abstract of arXiv 2512.11587; [3P] summaries; setting spec §4 F8"
+if not gaps:
+    ledger.statistical(*fewer, source=src_fewer, provenance="reconstructed", expected="best two-layer < best linear",
+                       measured=f"two-layer {real_data.first_solved(list(two_layer.values()))}, "
+                                f"linear {real_data.first_solved([linear])}",
+                       holds=decisions.two_layer_fewer(ours[ours.model != "linear"].iterations.tolist(),
+                                                       ours[ours.model == "linear"].iterations.tolist()),
+                       requires=(bool((linear.solved_at >= 0).any()),
+                                 "some linear run reaches accuracy 1.0 within its cap (the reference)"))
+else:
+    ledger.skip(*fewer, source=src_fewer, provenance="reconstructed", kind="statistical",
+                expected="best two-layer < best linear",
+                reason=f"this profile's two-layer runs are not at the F8 setting ({'; '.join(gaps)}); at it the "
+                       "runs take about two hours on one core: paper profile only")
 ledger.statistical("real.table1_magnitude", "our counts for Table 1's balanced Fashion-MNIST methods are within a factor 2 of the published ones (class pair unknown)",
-                   source="arXiv 2412.08424 Table 1 (spec §8)", provenance="paper",
+                   source="Tyurin 2025, arXiv 2412.08424 (the author's earlier paper), Table 1 (spec §8)", provenance="derived",
                    expected=dict(zip(side.method, side.iterations_paper.astype(int))),
                    measured=dict(zip(side.method, side.iterations_ours)),
                    holds=decisions.table1_magnitude(side.iterations_ours.tolist(), side.iterations_paper.tolist()))
@@ -136,5 +156,8 @@ nb.finish()
 # **What we saw.** See `tables/07_real_data/`: the large-γ LR+GD runs reach accuracy 1.0 first
 # while their losses are the highest and oscillate, and at γ = 100 LR+GD tracks the Batch
 # Perceptron, as the author reported. Whether the two-layer models beat the linear one on this
-# pair is recorded in `real.two_layer_fewer_iterations` whatever the outcome; with our small,
-# untuned two-layer models it is not a given, and the paper's own models are unknown.
+# pair is decided only at the spec's F8 setting, in the `paper` profile
+# (`real.two_layer_fewer_iterations`; skipped in the smaller profiles, whose width-16 two-layer
+# curves above are an illustration with fewer step sizes and a shorter cap than the linear runs,
+# so their not reaching accuracy 1.0 says nothing about the claim). The paper's own two-layer
+# models are unknown.

@@ -20,14 +20,6 @@ def test_loss_blows_up_false_when_t1_flat():
     assert not decisions.loss_blows_up([1.0, 1.0], [0.3, 0.0])
 
 
-def test_reproduces_count_true_when_one_n_matches():
-    assert decisions.reproduces_count([20, 308, 400], 308)
-
-
-def test_reproduces_count_false_when_none_matches():
-    assert not decisions.reproduces_count([307, 309], 308)
-
-
 def test_reproduces_row_true_when_one_n_gives_the_row():
     assert decisions.reproduces_row({998: [2, 2, 16, 157], 999: [2, 3, 16, 157]}, [2, 2, 16, 157])
 
@@ -66,12 +58,48 @@ def test_perturbed_theta_d_false_outside_bounds_or_nan():
     assert not decisions.perturbed_theta_d(math.nan)
 
 
-def test_heavy_tail_grows_true_when_share_rises():
-    assert decisions.heavy_tail_grows([0.0, 0.0, 0.08, 0.5])
+def test_trivial_draws_shown_true_near_half():
+    # pooled share (0.5 + 0.4 + 0.6) / 3 = 0.5, the derived Phi(sigma sqrt d) ~ 1/2
+    assert decisions.trivial_draws_shown([0.5, 0.4, 0.6])
 
 
-def test_heavy_tail_grows_false_when_share_stays_zero():
-    assert not decisions.heavy_tail_grows([0.0, 0.0, 0.0])
+def test_trivial_draws_shown_false_when_rare_or_empty():
+    # pooled (0.1 + 0.3) / 2 = 0.2 < 0.25
+    assert not decisions.trivial_draws_shown([0.1, 0.3])
+    assert not decisions.trivial_draws_shown([])
+
+
+def test_heavy_tail_true_for_spec_quantiles():
+    # spec §4 F2, d = 16 ... 4096: q90 37 -> 8096 is slope log(8096/37)/log(256) = 0.97,
+    # median 6 -> 135 is slope 0.56
+    import math
+    q90 = math.log(8096 / 37) / math.log(256)
+    med = math.log(135 / 6) / math.log(256)
+    assert decisions.heavy_tail(q90, med)
+
+
+def test_heavy_tail_false_when_tail_moves_with_the_bulk():
+    # q90 slope 0.55, like the median: a light tail, nothing heavy observed
+    assert not decisions.heavy_tail(0.55, 0.5)
+
+
+def test_heavy_tail_false_when_the_bulk_is_linear_too():
+    # q90 slope 1.0 but only 0.05 above the bulk's: a slow bulk, not a widening tail
+    assert not decisions.heavy_tail(1.0, 0.95)
+
+
+def test_heavy_tail_false_when_q90_grows_slower_than_d():
+    # spread 0.3 is enough, but a q90 slope of 0.7 does not "grow like d"
+    assert not decisions.heavy_tail(0.7, 0.4)
+
+
+def test_tail_readable_true_below_ten_percent_capped():
+    assert decisions.tail_readable([0.0, 0.0, 0.09])
+
+
+def test_tail_readable_false_when_capped_or_empty():
+    assert not decisions.tail_readable([0.0, 0.1])
+    assert not decisions.tail_readable([])
 
 
 def test_spec_table_agrees_true_within_factor_at_large_d():
@@ -95,14 +123,19 @@ def test_small_steps_fast_false_when_one_step_suffices():
     assert not decisions.small_steps_fast([1, 2])
 
 
-def test_random_plateau_true_at_share():
-    # 4 of 5 seeds on the GP count: 0.8, the threshold itself
-    assert decisions.random_plateau([5, 6, 7, 8, 1], [5, 6, 7, 8, 9])
+def test_random_plateau_true_when_every_seed_equals():
+    assert decisions.random_plateau([5.0, 6.0, 7.0], [5, 6, 7])
 
 
-def test_random_plateau_false_below_share():
+def test_random_plateau_false_when_one_seed_differs():
+    # 4 of 5 seeds on the GP count is not "equals"
+    assert not decisions.random_plateau([5, 6, 7, 8, 1], [5, 6, 7, 8, 9])
+
+
+def test_random_plateau_false_for_capped_or_no_seeds():
     # NaN marks a capped run, which is never on the plateau
-    assert not decisions.random_plateau([5, 6, 0, math.nan], [5, 6, 7, 8])
+    assert not decisions.random_plateau([5, math.nan], [5, 8])
+    assert not decisions.random_plateau([], [])
 
 
 def test_all_options_used_true_when_every_share_positive():
@@ -173,3 +206,17 @@ def test_table1_magnitude_true_within_factor_two():
 
 def test_table1_magnitude_false_when_one_count_missing():
     assert not decisions.table1_magnitude([3095.0, math.nan], [2778.0, 2928.0])
+
+
+def test_f8_setting_gaps_empty_at_spec_setting():
+    grid = [0.001, 0.01, 0.1, 1.0, 10.0, 100.0]
+    assert decisions.f8_setting_gaps(256, {"relu": grid, "quadratic": grid}, grid, 3500, 3500) == []
+
+
+def test_f8_setting_gaps_names_width_grid_and_cap():
+    # the old default: width 16, ReLU up to 10, quadratic up to 0.1, cap 1500 against 3500
+    grid = [0.001, 0.01, 0.1, 1.0, 10.0, 100.0]
+    gaps = decisions.f8_setting_gaps(16, {"relu": [0.01, 0.1, 1.0, 10.0],
+                                          "quadratic": [0.001, 0.01, 0.1]}, grid, 1500, 3500)
+    assert gaps == ["width 16 < 256", "relu lacks gamma 0.001, 100",
+                    "quadratic lacks gamma 1, 10, 100", "two-layer cap 1500 < linear cap 3500"]

@@ -61,3 +61,14 @@ def test_bad_model_arguments_rejected():
         models.TwoLayer(activation="tanh")
     with pytest.raises(ValueError, match="kind = 'deep'"):
         models.make_model("deep")
+
+
+def test_gram_model_keeps_dataset_a_tie_exact_issue12():
+    # data set A (d = 64): G = [[64, 63], [63, 63]]; after the first GD step a = (g/4, -g/4), so
+    # point 2's output 63 g/4 - 63 g/4 is exactly 0 for every g (a matmul with FMA gave +-1e-19)
+    G = torch.tensor([[64.0, 63.0], [63.0, 63.0]], dtype=torch.float64)
+    g = torch.logspace(-4, 6, 41, dtype=torch.float64)
+    a = torch.stack([g / 4, -g / 4], dim=1)                                     # (R, n)
+    out = models.LinearGram().output(a, G)
+    assert bool((out[:, 1] == 0).all())
+    assert bool((models.LinearGram().output(a, G.expand(41, 2, 2))[:, 1] == 0).all())
