@@ -26,6 +26,7 @@ SLOPE_TOL = 0.15        # a log-log slope in 1 +- 0.15 is a linear response (rec
 SEPARATION = 10.0       # delta >= 10 eps separated, <= eps / 10 degenerate (reconstructed, §4 E8)
 O_EPS = 100.0           # an error below 100 eps is O(eps) (reconstructed, spec §4 E8)
 O_ONE = 0.1             # an error above 0.1 is O(1) (the 0.1 of spec §4 E3 item 3, §6 bypass)
+RARE_SHARE = 1.0e-2     # ReLU unit active on < 1% of inputs: (nearly) dead (reconstructed, §4 E5)
 DECAY = 1.0e-2          # "far below": two decades, smallest to largest n (reconstructed, §1.8)
 
 
@@ -202,3 +203,52 @@ def decays(errors: Sequence[float], factor: float = DECAY) -> bool:
     """Is the last error (largest n) below factor x the first? (spec §1.8; factor reconstructed)"""
     e = np.asarray(errors, dtype=float)
     return bool(len(e) > 1 and e[-1] < factor * e[0])
+
+
+def separation_threshold(tol: float, eps: float) -> float:
+    """The distance that splits 'equal' from 'different': the geometric mean of the rounding
+    tolerance and the smallest genuine perturbation, sqrt(tol eps), so each side has the same
+    margin in decades (reconstructed, spec §4 E2 "functional equality <=> canonical equality")."""
+    return float(np.sqrt(tol * eps))
+
+
+def verdicts_agree(canonical: Sequence[float], functional: Sequence[float],
+                   threshold: float) -> int:
+    """How many pairs get the same verdict from their canonical-form distance and their function
+    distance (both below threshold, or both at or above it)? (spec §4 E2)"""
+    return int(sum((c < threshold) == (f < threshold)
+                   for c, f in zip(canonical, functional, strict=True)))
+
+
+def any_below(values: Sequence[float], threshold: float) -> bool:
+    """Is some value strictly below threshold? (a precondition: some model fits at all)"""
+    return any(v < threshold for v in values)
+
+
+def fitted_are_equivariant(rel_mse: Sequence[float], lv1: Sequence[float], fit_ok: float = FIT_OK,
+                           lv_ok: float = LV_OK) -> bool:
+    """Does every model with rel. MSE < fit_ok have LV1 < lv_ok? Vacuous (True) when none fits,
+    so pair it with the precondition any_below(rel_mse, fit_ok). (spec §3.3, §4 E4 values)"""
+    return all(v < lv_ok for m, v in zip(rel_mse, lv1, strict=True) if m < fit_ok)
+
+
+def select_weight(weights: Sequence[float], validation: Sequence[Sequence[float]]) -> float:
+    """The weight whose seeds have the lowest median validation error (ties: the first listed).
+    (standard selection of a regulariser on a validation split; spec §4 E4 (e) gives no lambda)"""
+    meds = [float(np.median(v)) for v in validation]
+    return float(weights[int(np.argmin(meds))])
+
+
+def rarely_active(min_shares: Sequence[float], share: float = RARE_SHARE) -> bool:
+    """Does some model have a unit active on fewer than `share` of the inputs? (spec §4 E5)"""
+    return any(s < share for s in min_shares)
+
+
+def beats_baselines(accuracies: Sequence[float], reconstruction_errors: Sequence[float],
+                    base_accuracy: float, base_error: float) -> bool:
+    """Does every classifier beat the least-squares linear classifier's test accuracy, and every
+    autoencoder the rank-k linear (PCA) reconstruction error? The bar for "trained to a fit"
+    (reconstructed: an MLP no better than the best linear model has learned nothing nonlinear)."""
+    return (len(accuracies) > 0 and len(reconstruction_errors) > 0
+            and all(a > base_accuracy for a in accuracies)
+            and all(e < base_error for e in reconstruction_errors))

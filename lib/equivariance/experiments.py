@@ -138,7 +138,13 @@ def student_report(theta, act, group: Group, controls: dict, X_fit, X_eval) -> d
     out["bypass_pairs1"] = metrics.bypass_pairs(theta, 0)
     _, H = mlp.forward(theta, X_eval, act, return_hidden=True)
     out["dead1"] = int((np.abs(H[0]).max(axis=0) < 1e-6).sum()) if act == "relu" else 0
+    out["min_active_share1"] = float((H[0] > 0).mean(axis=0).min()) if act == "relu" else 1.0
     return out
+
+
+def rel_mse(theta, act, X: np.ndarray, Y: np.ndarray) -> float:
+    """Relative mean squared error ||f(X) - Y||^2 / ||Y||^2 of one float64 parameter."""
+    return float(((mlp.forward(theta, X, act) - Y) ** 2).sum() / (Y ** 2).sum())
 
 
 def train_students(target, group: Group, acts: list[str], laws: list[tuple[str, bool]],
@@ -164,8 +170,8 @@ def train_students(target, group: Group, acts: list[str], laws: list[tuple[str, 
     Xt = torch.tensor(Xt_np, dtype=f32).expand(M, -1, -1)
     Yt = torch.tensor(np.stack([target(m, Xt_np) for m, _ in models]), dtype=f32)
     Xf = torch.tensor(Xf_np, dtype=f32).expand(M, -1, -1)
-    students = train.init_students(widths, [acts[m] for m, _ in models],
-                                   [1000 * m + s for m, s in models], dtype=f32)
+    inits = rng.integers(2 ** 31, size=len(models))              # from the notebook's seed
+    students = train.init_students(widths, [acts[m] for m, _ in models], inits.tolist(), dtype=f32)
     gens = [group.words.index(w) for w in group.words if len(w) == 1]      # generators
     pen = None if penalties is None else torch.tensor([penalties[m] for m, _ in models], dtype=f32)
     hist = train.fit(students, X, Y, torch.tensor(group.mats, dtype=f32), steps, lr, batch,
@@ -191,7 +197,7 @@ def emergence(teacher, group: Group, act: str, conditions: list[tuple], seeds: l
               n_fit: int, log_every: int, rng: np.random.Generator, controls: dict):
     """E4: one teacher, students of its activation under several conditions
     (law, augment[, penalty lambda])."""
-    labels = [f"{c[0]}{'+aug' if c[1] else ''}{'+penalty' if len(c) > 2 and c[2] else ''}"
+    labels = [f"{c[0]}{'+aug' if c[1] else ''}{f'+penalty{c[2]:g}' if len(c) > 2 and c[2] else ''}"
               for c in conditions]
     pens = [float(c[2]) if len(c) > 2 else 0.0 for c in conditions]
     return train_students(lambda m, Z: mlp.forward(teacher, Z, act), group, [act] * len(conditions),

@@ -147,6 +147,14 @@ def control_permutation(n: int, rng: np.random.Generator) -> np.ndarray:
     return perm_matrix(rng.permutation(n))
 
 
+def control_orthogonal(n: int, rng: np.random.Generator) -> np.ndarray:
+    """A Haar-random orthogonal matrix (QR of a Gaussian, signs fixed by diag R > 0): a control
+    transformation that is neither in G nor close to affine for an odd activation (unlike -I,
+    which an odd tanh layer answers by nearly negating its output)."""
+    Q, R = np.linalg.qr(rng.normal(size=(n, n)))
+    return Q * np.sign(np.diag(R))[None, :]
+
+
 def characters(rho: np.ndarray) -> np.ndarray:
     """tr rho(g) for a stack (|G|, d, d) of representation matrices."""
     return np.trace(rho, axis1=1, axis2=2)

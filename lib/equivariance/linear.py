@@ -80,3 +80,29 @@ def arbitrary_solutions(W1: np.ndarray, R_in: np.ndarray, rng: np.random.Generat
     Z = rng.normal(size=K.shape)
     Z[0] = 0.0
     return K + Z @ proj
+
+
+def mix(W2: np.ndarray, W1: np.ndarray, rng: np.random.Generator):
+    """The same function through a random GL(r') element B: (W_2 B^{-1}, B W_1). After mixing no
+    inner unit is visibly dead: the dead directions hide in the kernel of W_2."""
+    B = rng.normal(size=(W1.shape[0], W1.shape[0]))
+    return W2 @ np.linalg.inv(B), B @ W1
+
+
+def reduce_factorization(W2: np.ndarray, W1: np.ndarray, tol: float = 1e-10):
+    """The linear submodel (spec §1.4): drop the inner directions W_2 kills. With Q an orthonormal
+    basis of the row space of W_2 (range of W_2^T), alpha* = Q^T and alpha = Q give
+    (W_2 Q, Q^T W_1), the same function W_2 Q Q^T W_1 = W_2 W_1, read off the parameters alone."""
+    U, s, _ = np.linalg.svd(W2.T, full_matrices=False)
+    Q = U[:, s > tol * s[0]]                                           # (r', rank W_2)
+    return W2 @ Q, Q.T @ W1
+
+
+def solution_dimension(W1: np.ndarray, tol: float = 1e-10) -> int:
+    """Dimension of the solution set {k : k W_1 = T} (an affine space when non-empty): the kernel
+    of the linear map k -> k W_1 on r' x r' matrices, r' * (r' - rank W_1), computed as
+    r'^2 minus the rank of its matrix kron(W_1^T, I) (row-major vec of k)."""
+    r = W1.shape[0]
+    L = np.kron(np.eye(r), W1.T)                                       # vec(k W_1) = L vec(k)
+    s = np.linalg.svd(L, compute_uv=False)
+    return int(r * r - (s > tol * s[0]).sum())

@@ -139,3 +139,22 @@ def mosaic(filters: np.ndarray, k: int, cols: int) -> np.ndarray:
         out[r * (k + 1):r * (k + 1) + k, c * (k + 1):c * (k + 1) + k] = \
             f.reshape(k, k) / max(np.abs(f).max(), 1e-300)
     return out
+
+
+def linear_baselines(Xtr: np.ndarray, ytr: np.ndarray, Xte: np.ndarray, yte: np.ndarray,
+                     k: int) -> dict:
+    """The best linear models of each task, the bar a trained MLP must clear to count as fitted:
+    the affine rank-k reconstruction (PCA on the training images, k = the autoencoder's
+    bottleneck width; Eckart-Young: the optimal linear autoencoder of that width) and the
+    least-squares affine classifier on one-hot labels. Returns its test relative reconstruction
+    error ||X_hat - X|| / ||X|| (as mlp.relative_error) and its test accuracy."""
+    from lib.equivariance.mlp import relative_error
+    mu = Xtr.mean(axis=0)
+    _, _, Vt = np.linalg.svd(Xtr - mu, full_matrices=False)
+    P = Vt[:k].T @ Vt[:k]                                                   # (d, d) projector
+    recon = (Xte - mu) @ P + mu
+    A = np.column_stack([Xtr, np.ones(len(Xtr))])
+    Y = np.eye(int(max(ytr.max(), yte.max())) + 1)[ytr]
+    C = np.linalg.lstsq(A, Y, rcond=None)[0]
+    pred = (np.column_stack([Xte, np.ones(len(Xte))]) @ C).argmax(axis=1)
+    return {"ae_error": relative_error(recon, Xte), "accuracy": float((pred == yte).mean())}

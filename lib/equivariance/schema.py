@@ -15,6 +15,8 @@ Tol = Annotated[float, Field(gt=0, le=1.0)]
 class LinearWarmup(NotebookParams):
     """00_linear_warmup: E0, linear networks with continuous latent group GL(r)."""
 
+    DISTINCT = ("freqs",)
+
     n: Annotated[int, Field(ge=3)] = param(8, "C_8 acting on R^8 by cyclic shifts (spec §4 E0)")
     freqs: list[Annotated[int, Field(ge=0)]] = param(
         [0, 1], "kept Fourier modes {0, ±1}: rank 3", min_length=1)
@@ -60,6 +62,8 @@ class FibresCanonical(NotebookParams):
     linear_nobias: list[PosInt] = param(
         [5, 3, 4], "(d_0, r, d_2): fibre dimension r^2", min_length=3, max_length=3)
     tol: Tol = param(1e-10, "float64 tolerance for canonical-form agreement")
+    eps_near: Annotated[float, Field(gt=0, lt=1)] = param(
+        1e-05, "relative size of the near-miss perturbations (different function)")
     SMOKE = {
         "n_random": (5, "a few orbit elements exercise the same code"),
         "draws": (2, "two draws per activation"),
@@ -90,6 +94,8 @@ class Counterexamples(NotebookParams):
 class TeacherStudent(NotebookParams):
     """Keys shared by the teacher-student training notebooks (E4, E5)."""
 
+    AT_MOST = (("batch", "n_train"), ("log_every", "steps"))
+
     grid: Annotated[int, Field(ge=2)] = param(4, "D_4 on 4x4 images")
     teacher_channels: list[PosInt] = param(
         [2, 1], "planted teacher widths 16, 8 (spec §4 E4)", min_length=1)
@@ -117,10 +123,20 @@ class TrainingEmergence(TeacherStudent):
         0.3, "controls must exceed this (spec §4 E4)")
     wide_widths: list[PosInt] = param(
         [32, 16], "over-parameterized students (spec §4 E4), iso+aug only", min_length=1)
-    penalty: Annotated[float, Field(gt=0)] = param(
-        1.0, "soft equivariance loss weight, condition (e) (spec's lambda unknown)")
+    penalty_grid: list[Annotated[float, Field(gt=0)]] = param(
+        [0.01, 0.1, 1.0], "soft-penalty weights of condition (e), chosen on a validation split",
+        min_length=1)
+    n_val: Annotated[int, Field(ge=100)] = param(
+        2048, "validation inputs from the anisotropic training law (penalty selection)")
+    PAPER = {
+        "n_seeds": (5, "the spec's five seeds per condition"),
+        "steps": (6000, "the spec's 6000 Adam steps"),
+        "penalty_grid": ([0.01, 0.1, 1.0, 10.0], "a wider grid for the penalty weight"),
+    }
     SMOKE = {
         "n_seeds": (2, "two students per condition"),
+        "penalty_grid": ([0.1], "one penalty weight: the selection code runs on one candidate"),
+        "n_val": (256, "smaller, so the smoke run takes seconds"),
         "steps": (100, "a few steps exercise the whole pipeline"),
         "n_train": (256, "small data"),
         "n_test": (500, "smaller, so the smoke run takes seconds"),
@@ -148,10 +164,13 @@ class ActivationComparison(TeacherStudent):
 class MirrorFashion(NotebookParams):
     """06_mirror_fashion_mnist: E6, soft mirror loss on Fashion-MNIST MLPs (exploratory)."""
 
+    AT_MOST = (("batch", "n_train"),)
+
     n_train: Annotated[int, Field(ge=100, le=20000)] = param(
         5000, "training images (of the 25 000 bundled)")
     n_test: Annotated[int, Field(ge=50, le=5000)] = param(2000, "held-out images")
-    n_seeds: PosInt = param(1, "models per first activation")
+    n_seeds: Annotated[int, Field(ge=1)] = param(
+        3, "models per first activation (issue 12: >= 3 seeds)")
     steps: Annotated[int, Field(ge=2)] = param(1500, "Adam steps per task")
     lr: Annotated[float, Field(gt=0, le=1.0)] = param(0.003, "Adam learning rate, cosine decay")
     batch: PosInt = param(256, "minibatch size")
@@ -161,15 +180,23 @@ class MirrorFashion(NotebookParams):
     n_eval: Annotated[int, Field(ge=50)] = param(2000, "LV evaluation sample")
     SMOKE = {
         "n_train": (300, "tiny data"),
+        "n_seeds": (1, "one model per first activation exercises the pipeline"),
         "n_test": (200, "smaller, so the smoke run takes seconds"),
         "steps": (20, "a few steps exercise the pipeline"),
         "n_fit": (300, "smaller, so the smoke run takes seconds"),
         "n_eval": (200, "smaller, so the smoke run takes seconds"),
     }
+    PAPER = {
+        "n_train": (20000, "all but the held-out images: enough data to fit"),
+        "steps": (8000, "train to a fit before the mirror metrics mean anything"),
+        "n_seeds": (5, "five models per first activation"),
+    }
 
 
 class AttentionHeads(NotebookParams):
     """07_attention_heads: E7, planted Z_2-equivariant MHSA, head permutation recovery."""
+
+    AT_MOST = (("d_head", "d"),)
 
     d: Annotated[int, Field(ge=3)] = param(6, "token feature dimension (spec §4 E7)")
     d_head: Annotated[int, Field(ge=2)] = param(2, "head dimension")
@@ -186,6 +213,8 @@ class AttentionHeads(NotebookParams):
 
 class Stability(NotebookParams):
     """08_stability: E8, perturbations and near-degenerate parameters."""
+
+    INCREASING = ("eps_log10", "delta_log10")
 
     grid: Annotated[int, Field(ge=2)] = param(4, "D_4 on 4x4 images")
     eps_log10: list[Annotated[float, Field(ge=-12, le=0)]] = param(
@@ -207,6 +236,8 @@ class Stability(NotebookParams):
 
 class ConnectedGroup(NotebookParams):
     """09_connected_group: E3 item 5, finite rotation subgroups vs SO(2)."""
+
+    INCREASING = ("ns",)
 
     ns: list[Annotated[int, Field(ge=2, le=128)]] = param(
         [4, 8, 16, 32, 64], "orders of the finite rotation subgroups", min_length=2)

@@ -135,6 +135,12 @@ class Adam:
                     p.sub_(lr * self.wd * p)
 
 
+def penalty_ramp(step: int, steps: int) -> float:
+    """Weight factor of the soft penalty: 0 before steps / 2, then linear up to 1 at 3 steps / 4."""
+    half, quarter = steps // 2, max(steps // 4, 1)
+    return float(min(max((step - half) / quarter, 0.0), 1.0)) if step >= half else 0.0
+
+
 def fit(students: Batch, X: torch.Tensor, Y: torch.Tensor, Rs: torch.Tensor,
         steps: int, lr: float, batch: int, seed: int, log_every: int, X_test: torch.Tensor,
         Y_test: torch.Tensor, X_fit: torch.Tensor, lv_elems: list[int],
@@ -143,7 +149,8 @@ def fit(students: Batch, X: torch.Tensor, Y: torch.Tensor, Rs: torch.Tensor,
     where wanted (`augment`). Rs: (|G|, d, d) group matrices for the metrics, which are taken
     every log_every steps on fresh isotropic inputs. penalty: (M,) weights lambda of the soft
     equivariance loss lambda * mean ||f(g x) - g f(x)||^2 (random g per step, on the batch),
-    switched on in the second half of training (spec §4 E4 condition (e))."""
+    in the second half of training (spec §4 E4 condition (e)), ramped linearly from 0 at
+    steps / 2 to lambda at 3 steps / 4 (`penalty_ramp`) rather than switched on at once."""
     params = [p for layer in students.layers for p in layer]
     adam = Adam(params, lr, steps)
     gen = torch.Generator().manual_seed(seed)
@@ -169,7 +176,8 @@ def fit(students: Batch, X: torch.Tensor, Y: torch.Tensor, Rs: torch.Tensor,
         if penalty is not None and step >= steps // 2:
             R = Rs[int(torch.randint(1, len(Rs), (1,), generator=gen))]          # non-identity g
             gap = students.forward(xb @ R.T) - students.forward(xb) @ R.T
-            per_model = per_model + penalty * (gap ** 2).sum(dim=2).mean(dim=1)
+            weight = penalty_ramp(step, steps) * penalty                            # (M,)
+            per_model = per_model + weight * (gap ** 2).sum(dim=2).mean(dim=1)
         loss = per_model.sum()
         grads = torch.autograd.grad(loss, params)
         adam.step(grads)

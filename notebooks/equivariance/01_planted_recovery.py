@@ -65,8 +65,9 @@ for c in cases:
     ledger.close(f"e1.{key}.recovered_is_planted", f"{tag}: recovered rho = s rho_planted s^-1 (construction)",
                  source="spec §4 E1", provenance="derived", expected=0.0, measured=c.expected_gap,
                  atol=cfg.tol, why="ReLU scales are norm ratios; tanh entries exact")
-    ledger.exact(f"e1.{key}.homomorphism", f"{tag}: rho = k^-1 is a homomorphism (failing pairs)", source=src,
-                 provenance="paper", expected=0, measured=c.failing_inverse)
+    ledger.exact(f"e1.{key}.homomorphism", f"{tag}: rho = k^-1 is a homomorphism (failing pairs)",
+                 source="spec §1.7 step 3 (rho = k^-1: the spec's derivation from Rem 4.2)",
+                 provenance="derived", expected=0, measured=c.failing_inverse)
     ledger.exact(f"e1.{key}.naive_fails", f"{tag}: rho = k fails exactly on the non-commuting pairs",
                  source="spec §1.7 step 3, §5.7", provenance="derived", expected=c.noncommuting,
                  measured=c.failing_naive)

@@ -84,7 +84,8 @@ ledger.close("e3.dead.zeroed_is_beta", "zeroing its incoming row gives beta(thet
              source="spec §1.4", provenance="reconstructed", expected=0.0,
              measured=reduce.beta_residual(fixed, red), atol=cfg.tol, why="float64")
 ledger.close("e3.dead.zeroed_layerwise", "after zeroing, the lifted action makes every layer equivariant",
-             source="spec §1.7 step 5", provenance="paper", expected=0.0, measured=float(lw_fixed.max()),
+             source="spec §1.7 step 5 (lift formula derived there)", provenance="derived",
+             expected=0.0, measured=float(lw_fixed.max()),
              atol=cfg.tol, why="float64")
 
 # %% [markdown]

@@ -18,8 +18,13 @@
 # **Decisions (spec open or changed).** Adam with lr 3e-2 (not the spec's 3e-3: with 3e-3 our
 # students stalled at relative MSE ~1e-2; 3e-2 reaches the spec's 1e-5), batch 256, cosine
 # decay, float32 training and float64 analysis; `n_seeds` seeds per condition instead of 5
-# (2-core budget); condition (e) uses a random non-identity $g$ per step for the soft penalty;
-# the wider students only with augmentation on isotropic inputs and width (32, 16). Projected
+# (2-core budget); condition (e) uses a random non-identity $g$ per step for the soft penalty,
+# ramped linearly from 0 at mid-training to its weight $\lambda$ at three quarters, and
+# $\lambda$ is chosen from `penalty_grid` by the median relative MSE on a held-out validation
+# split drawn from the (anisotropic) training law, never from the isotropic test metrics;
+# controls: a random pixel permutation and a Haar-random orthogonal map (not the spec's
+# $x\mapsto -x$: tanh is odd, so a linear map explains most of a tanh layer's response to
+# $-x$ and that control cannot come out far from equivariant); the wider students only with augmentation on isotropic inputs and width (32, 16). Projected
 # action: the least-squares map of each $g$ rounded to the nearest signed permutation (Hungarian).
 # The "at least 3 of 5 seeds" rule of the spec becomes "at least 60% of the seeds".
 #
@@ -43,30 +48,43 @@ fit_ok = 0.001  # relative MSE counted as a good fit (spec §4 E4)
 lv_ok = 0.03  # layer-1 LV error counted as equivariant (spec §4 E4)
 control_min = 0.3  # controls must exceed this (spec §4 E4)
 wide_widths = [32, 16]  # over-parameterized students (spec §4 E4), iso+aug only
-penalty = 1.0  # soft equivariance loss weight, condition (e) (spec's lambda unknown)
+penalty_grid = [0.01, 0.1, 1.0]  # soft-penalty weights of condition (e), chosen on a validation split
+n_val = 2048  # validation inputs from the anisotropic training law (penalty selection)
 
 # %%
 import numpy as np
+import pandas as pd
 import torch
 
 from lib.companion import notebook, plotting
-from lib.equivariance import construct, decisions, experiments, groups, metrics
+from lib.equivariance import construct, decisions, experiments, groups, metrics, mlp
 
 nb = notebook.start("equivariance/04_training_emergence", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 torch.set_num_threads(1)  # tiny batched ops: one thread avoids pool contention on a shared 2-core box
+torch.use_deterministic_algorithms(True)  # history.csv identical run to run
 D4 = groups.d4_grid(cfg.grid)
 n = cfg.grid ** 2
 teacher = construct.planted_mlp(D4, cfg.teacher_channels, rng)
 widths = [n] + [c * D4.order for c in cfg.teacher_channels] + [n]
-controls = {"random_perm": groups.control_permutation(n, rng), "sign_flip": -np.eye(n)}
-CONDITIONS = [("iso", True), ("iso", False), ("aniso", True), ("aniso", False),
-              ("aniso", False, cfg.penalty)]                       # (e): soft penalty, no augmentation
+controls = {"random_perm": groups.control_permutation(n, rng),
+            "random_orthogonal": groups.control_orthogonal(n, rng)}
+CONDITIONS = [("iso", True), ("iso", False), ("aniso", True), ("aniso", False)] + [
+    ("aniso", False, lam) for lam in cfg.penalty_grid]             # (e): soft penalty, no augmentation
 
 # %%
 history, final, thetas = experiments.emergence(
     teacher, D4, "tanh", CONDITIONS, list(range(cfg.n_seeds)), widths, cfg.steps, cfg.lr, cfg.batch,
     cfg.n_train, cfg.n_test, cfg.n_fit, cfg.log_every, rng, controls)
+X_val = experiments.input_law("aniso", cfg.n_val, n, rng)         # validation split, training law
+Y_val = mlp.forward(teacher, X_val, "tanh")
+final["val_rel_mse"] = [experiments.rel_mse(th, "tanh", X_val, Y_val) for th in thetas]
+pen_rows = [final[final.condition == f"aniso+penalty{lam:g}"] for lam in cfg.penalty_grid]
+lam_star = decisions.select_weight(cfg.penalty_grid, [r.val_rel_mse for r in pen_rows])
+tuning = pd.DataFrame([{"penalty": lam, "median_val_rel_mse": float(r.val_rel_mse.median()),
+                        "median_test_rel_mse": float(r.rel_mse.median()), "selected": lam == lam_star}
+                       for lam, r in zip(cfg.penalty_grid, pen_rows)])
+tuning.to_csv(tables / "penalty_tuning.csv", index=False)
 history.to_csv(tables / "history.csv", index=False)
 final.to_csv(tables / "final.csv", index=False)
 final
@@ -155,43 +173,52 @@ ledger.statistical("e4.wide.less_monomial", "wider students' layer-1 action is f
                    measured={"wide": float(f"{final_w.off_support1.median():.3g}"),
                              "matched": float(f"{a.off_support1.median():.3g}")},
                    holds=decisions.median_greater(final_w.off_support1, a.off_support1))
-pen = final[final.condition == "aniso+penalty"]
+pen = final[final.condition == f"aniso+penalty{lam_star:g}"]
 plain = final[final.condition == "aniso"]
-ledger.statistical("e4.penalty_vs_none", "a soft equivariance penalty (no augmentation) lowers the end-to-end and layer-1 errors vs no penalty",
+ledger.statistical("e4.penalty_vs_none", "a soft equivariance penalty (no augmentation), its weight chosen on a validation "
+                   "split of the training law, lowers the end-to-end and layer-1 errors vs no penalty",
                    source="spec §4 E4 (e); the paper's soft loss", provenance="reconstructed",
                    expected="median equivariance and LV1 lower with the penalty (anisotropic law)",
-                   measured={"penalty": (float(f"{pen.equivariance.median():.3g}"), float(f"{pen.lv1.median():.3g}")),
+                   measured={"lambda": lam_star,
+                             "penalty": (float(f"{pen.equivariance.median():.3g}"), float(f"{pen.lv1.median():.3g}")),
                              "none": (float(f"{plain.equivariance.median():.3g}"), float(f"{plain.lv1.median():.3g}"))},
                    holds=decisions.penalty_lowers([pen.equivariance, pen.lv1], [plain.equivariance, plain.lv1]))
 summary = final.groupby("condition")[["rel_mse", "equivariance", "lv1", "lv2"]].median()
 summary.to_csv(tables / "summary_by_condition.csv")
+no_sym = summary[[c.startswith("aniso") and "+aug" not in c for c in summary.index]]
 ledger.qualitative("e4.conditions", "per condition, the median student's layer 1 is linearly equivariant "
                    f"(LV1 < {cfg.lv_ok:g}) exactly when it fits (rel. MSE < {cfg.fit_ok:g})",
                    source="spec §3.3 conclusion (structure tracks fit, however equivariance was obtained); "
                           "thresholds spec §4 E4", provenance="reconstructed",
                    expected="LV1 < lv_ok iff rel. MSE < fit_ok, for every condition's (rel. MSE, LV1) median",
                    measured={c: (float(f"{r.rel_mse:.3g}"), float(f"{r.lv1:.3g}")) for c, r in summary.iterrows()},
-                   holds=decisions.structure_tracks_fit(summary.rel_mse, summary.lv1, cfg.fit_ok, cfg.lv_ok))
+                   holds=decisions.structure_tracks_fit(summary.rel_mse, summary.lv1, cfg.fit_ok, cfg.lv_ok),
+                   requires=(decisions.any_below(no_sym.rel_mse, cfg.fit_ok),
+                             "some condition without augmentation on the non-invariant law fits; otherwise "
+                             "fit and equivariance both come from the invariant law or augmentation, and the "
+                             "iff holds on the trivial diagonal only"))
 summary
 
 # %%
 nb.finish()
 
 # %% [markdown]
-# **What we saw.** Students that fit the teacher well (relative MSE around $10^{-5}$) have
-# layer-1 and layer-2 LV errors of a few $10^{-3}$, their fitted maps round to signed
+# **What we saw.** Students that fit the teacher well (relative MSE below `fit_ok`) have
+# layer-1 and layer-2 LV errors below `lv_ok` (`e4.aug.fit`, `e4.aug.lv1`), their fitted maps round to signed
 # permutations forming an exact homomorphism with the planted regular characters
 # (`e4.aug.projected_action`), and LV error follows fit error across conditions (`e4.tracks_fit`,
 # `e4.scatter_trend`): equivariance appears in the layers whenever the equivariant identifiable
-# target is learned, with or without augmentation. The anisotropic law is fitted worse on
-# isotropic test inputs and its students are correspondingly less equivariant. The soft penalty
-# of condition (e), switched on abruptly at mid-training with weight `penalty`, did not make the
-# anisotropic students more equivariant; it degraded their fit (`e4.penalty_vs_none`,
-# `e4.conditions`): it enforces equivariance only on the shifted training law, while all metrics
-# use isotropic inputs. We did not tune its weight, schedule or sampling law (the paper's are
-# unknown; E6 adds noise samples for this reason). The sign-flip
-# control is weaker than the spec's prototype suggested (`e4.aug.control_sign_flip`, see the
-# ledger): $x\mapsto -x$ is not a symmetry, but a linear map explains part of the tanh layer's
-# response to it. Wider students fit too; their layer-1 action is compared with the matched one in
+# target is learned, with augmentation or from an invariant (isotropic) input law. The
+# anisotropic law is fitted worse on isotropic test inputs and its students are
+# correspondingly less equivariant, so no condition without augmentation on the non-invariant
+# law fits: `e4.conditions` is recorded `inconclusive`, since its "iff" is then only checked on
+# the trivial diagonal (the spec's prototype, §3.3, reached relative MSE 2e-4 to 1e-3 there; our
+# budget does not). The soft penalty of condition (e), with its weight chosen on the validation
+# split (`tables/04_training_emergence/penalty_tuning.csv`) and ramped in, did not lower both
+# errors (`e4.penalty_vs_none`): it enforces equivariance only on the shifted training law, while
+# all metrics use isotropic inputs (E6 adds noise samples for this reason). Both controls, a
+# random permutation and a random orthogonal map, stay far from equivariant
+# (`e4.aug.control_*`).
+# Wider students fit too; their layer-1 action is compared with the matched one in
 # `e4.wide.*` (spec §3.3: structure only on the teacher-matched units). Deviations from the
 # spec's protocol are listed in the opening cell.

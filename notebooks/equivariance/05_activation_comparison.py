@@ -17,7 +17,8 @@
 # **Decisions.** Same training recipe as E4 (Adam 3e-2, cosine, float32, batch 256). Monomiality
 # = off-support mass of the least-squares map after the activation-appropriate Hungarian
 # projection (tanh: signed; ReLU/GELU: positive entries). Bypass pairs: cosine of incoming rows
-# (with bias) and of outgoing columns both below -0.98. Dead ReLU units: never active on the
+# (with bias) and of outgoing columns both below -0.98. (Nearly) dead ReLU units: active on fewer
+# than 1% (`decisions.RARE_SHARE`) of the
 # evaluation sample. All orderings are reported, none asserted.
 #
 # **Look for:** the per-activation bars; which students have near-zero off-support mass.
@@ -47,6 +48,7 @@ from lib.equivariance import construct, decisions, experiments, groups, latent, 
 nb = notebook.start("equivariance/05_activation_comparison", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 torch.set_num_threads(1)  # tiny batched ops: one thread avoids pool contention on a shared 2-core box
+torch.use_deterministic_algorithms(True)  # history.csv identical run to run
 D4 = groups.d4_grid(cfg.grid)
 n = cfg.grid ** 2
 widths = [n] + [c * D4.order for c in cfg.teacher_channels] + [n]
@@ -102,37 +104,50 @@ nb.save_figure(fig, "bars")
 src = "spec §4 E5 (reconstructed; paper's tanh vs GELU explanation)"
 med = summary.to_dict("index")
 t_off = {a: med[f"{a}/teacher"]["off_support1"] for a in ACTS}
+fit_ok, lv_ok = decisions.FIT_OK, decisions.LV_OK                # E4's thresholds (spec §4 E4)
+fits_own = {a: bool((final[final.condition == f"{a}/teacher"].rel_mse < fit_ok).any()) for a in ACTS}
 ledger.qualitative("e5.tanh_clearest", "with its own teacher, tanh shows the most monomial layer-1 action",
                    source=src, provenance="reconstructed", expected="tanh off-support <= ReLU, GELU (spec expectation)",
                    measured={a: float(f"{v:.3g}") for a, v in t_off.items()},
-                   holds=decisions.is_smallest(t_off, "tanh"))
-fit_ok, lv_ok = decisions.FIT_OK, decisions.LV_OK                # E4's thresholds (spec §4 E4)
+                   holds=decisions.is_smallest(t_off, "tanh"),
+                   requires=(all(fits_own.values()),
+                             f"a student of every activation fits its teacher (rel. MSE < {fit_ok:g}): "
+                             "structure of a student that did not fit says nothing about the activation"))
 for a in ACTS:
-    row = med[f"{a}/teacher"]
-    ledger.statistical(f"e5.{a}.teacher_report", f"{a} student of a {a} teacher: layer 1 is linearly equivariant "
-                       f"(LV1 < {lv_ok:g}) exactly when it fits (rel. MSE < {fit_ok:g})",
+    own = final[final.condition == f"{a}/teacher"]
+    ledger.statistical(f"e5.{a}.teacher_report", f"{a} students that fit their {a} teacher (rel. MSE < {fit_ok:g}) "
+                       f"have a linearly equivariant layer 1 (LV1 < {lv_ok:g})",
                        source="spec §3.3 conclusion (structure tracks fit); thresholds spec §4 E4",
                        provenance="reconstructed",
-                       expected="LV1 < lv_ok iff rel. MSE < fit_ok (spec §3.3 prototypes: tanh 1e-5 to 3e-5 / 0.006-0.008, "
-                                "ReLU 5e-3 to 1e-2 / 0.12-0.18)",
-                       measured={"rel_mse": float(f"{row['rel_mse']:.3g}"), "lv1": float(f"{row['lv1']:.3g}"),
-                                 "off_support1": float(f"{row['off_support1']:.3g}")},
-                       holds=decisions.structure_tracks_fit([row["rel_mse"]], [row["lv1"]], fit_ok, lv_ok))
+                       expected="LV1 < lv_ok for every fitting student (spec §3.3 prototypes: tanh 1e-5 to 3e-5 / "
+                                "0.006-0.008)",
+                       measured={"rel_mse": own.rel_mse.round(6).tolist(), "lv1": own.lv1.round(4).tolist()},
+                       holds=decisions.fitted_are_equivariant(own.rel_mse, own.lv1, fit_ok, lv_ok),
+                       requires=(decisions.any_below(own.rel_mse, fit_ok),
+                                 f"at least one {a} student fits its teacher; otherwise there is nothing to test"))
 g_lv = {a: med[f"{a}/generic"]["lv1"] for a in ACTS}
+g_fit = [med[f"{a}/generic"]["rel_mse"] for a in ACTS]
 ledger.statistical("e5.generic_report", "generic target: tanh's layer-1 LV error is the lowest of the three activations",
                    source=src, provenance="reconstructed",
-                   expected="tanh LV1 <= ReLU, GELU (spec §4 E5 expectation: tanh clearest; recorded, not asserted)",
-                   measured={a: float(f"{v:.3g}") for a, v in g_lv.items()}, holds=decisions.is_smallest(g_lv, "tanh"))
+                   expected="tanh LV1 <= ReLU, GELU (spec §4 E5 expectation: tanh clearest)",
+                   measured={a: float(f"{v:.3g}") for a, v in g_lv.items()}, holds=decisions.is_smallest(g_lv, "tanh"),
+                   requires=(all(decisions.any_below([m], fit_ok) for m in g_fit),
+                             f"every activation's median student fits the generic target (rel. MSE < {fit_ok:g}): "
+                             "LV orderings between students that did not learn an equivariant function say "
+                             "nothing about identifiability, and f* is built from tanh, which favours tanh fits"))
 ledger.statistical("e5.gelu_bypass", "GELU students develop bypass pairs (act(z) - act(-z) = z)",
                    source="spec §2.1 GELU row, §4 E5", provenance="reconstructed",
                    expected="at least one bypass pair in some GELU student",
                    measured=final[final.act == "gelu"].bypass_pairs1.tolist(),
                    holds=decisions.any_positive(final[final.act == "gelu"].bypass_pairs1.tolist()))
-ledger.statistical("e5.relu_dead_units", "ReLU students carry dead units",
-                   source="spec §3.3 (ReLU student), §4 E5", provenance="reconstructed",
-                   expected="at least one dead unit in some ReLU student (spec: ReLU hampered by dead units)",
-                   measured=final[final.act == "relu"].dead1.tolist(),
-                   holds=decisions.any_positive(final[final.act == "relu"].dead1.tolist()))
+relu = final[final.act == "relu"]
+ledger.statistical("e5.relu_dead_units", f"ReLU students carry (nearly) dead units: active on < {decisions.RARE_SHARE:g} "
+                   "of the evaluation inputs",
+                   source="spec §3.3 (ReLU student), §4 E5; share reconstructed", provenance="reconstructed",
+                   expected=f"some layer-1 unit of some ReLU student active on < {decisions.RARE_SHARE:g} of the inputs",
+                   measured={"min_active_share": relu.min_active_share1.round(4).tolist(),
+                             "never_active": relu.dead1.tolist()},
+                   holds=decisions.rarely_active(relu.min_active_share1))
 rho_s = decisions.spearman(final.rel_mse, final.lv1)
 ledger.statistical("e5.lv_tracks_fit", "over all activations and targets, LV error rises with fit error (Spearman > 0.5)",
                    source="spec §3.3 conclusion", provenance="reconstructed", expected=f"Spearman > {decisions.MIN_SPEARMAN:g}",
@@ -144,12 +159,16 @@ nb.finish()
 # %% [markdown]
 # **What we saw.** The table and the ledger (`e5.*`) give the medians per activation and
 # target. tanh students of a tanh teacher fit it and carry an almost exactly monomial layer-1
-# action, as the spec expected (`e5.tanh_clearest`). ReLU students fit their own teacher worst
-# (`e5.relu.teacher_report`), although no unit is dead on the evaluation sample
-# (`e5.relu_dead_units` is recorded as not holding): optimization, not dead units, is what hampers
-# them here. GELU students
-# fit better and come out close to monomial, without any exact bypass pair
+# action (`e5.tanh.teacher_report`). No ReLU or GELU student fits its own teacher to `fit_ok`,
+# so whether fitting students of those activations are layerwise equivariant is `inconclusive`
+# (`e5.relu.teacher_report`, `e5.gelu.teacher_report`), and so is the spec's expectation that
+# tanh shows the clearest structure (`e5.tanh_clearest`: the others' structure is that of
+# students that did not fit);
+# their relative MSE and LV error are in the table. ReLU students fit worst, yet every layer-1
+# unit fires on a sizeable share of the inputs (`e5.relu_dead_units` is recorded as not holding,
+# with the smallest active share per student): optimization, not dead units, is what hampers
+# them here. GELU students come out close to monomial without any exact bypass pair
 # (`e5.gelu_bypass` is recorded as not holding: the spec's "may develop" did not happen at this
-# scale). With the generic target no student fits and the layer errors stay large for every
-# activation. Orderings are reported only; LV error follows fit error across all students
-# (`e5.lv_tracks_fit`).
+# scale). With the generic target no student fits, so the activation ordering there is
+# `inconclusive` (`e5.generic_report`; the target is also built from tanh, which favours tanh
+# fits). LV error follows fit error across all students (`e5.lv_tracks_fit`).

@@ -20,6 +20,9 @@
 # `data/equivariance/mirror_table_cifar10.csv` (provenance `paper`, via the notes). Per the spec the
 # outcome is exploratory: orderings are recorded, never asserted.
 #
+# "Trained to a fit" means beating the best linear model of the task on the same split (rank-32
+# PCA reconstruction; least-squares linear classifier); the mirror claims require it.
+#
 # **Look for:** left–right errors below the up–down control; whether tanh's $f_1$ beats GELU's.
 
 # %% tags=["parameters"]
@@ -27,7 +30,7 @@ profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
 n_train = 5000  # training images (of the 25 000 bundled)
 n_test = 2000  # held-out images
-n_seeds = 1  # models per first activation
+n_seeds = 3  # models per first activation (issue 12: ≥ 3 seeds)
 steps = 1500  # Adam steps per task
 lr = 0.003  # Adam learning rate, cosine decay
 batch = 256  # minibatch size
@@ -73,16 +76,24 @@ side.to_csv(tables / "paper_vs_ours.csv", index=False)
 side[["task", "layer", "mirror", "tanh_ours", "tanh_paper", "gelu_ours", "gelu_paper"]]
 
 # %%
-acc = {a: float((mlp.forward(th, Xte, [a, "gelu"]).argmax(axis=1) == yte).mean())
-       for th, a in zip(runs["classifier"][0], first)}
-fe = {a: mlp.relative_error(mlp.forward(th, Xte, [a, "gelu", "gelu"]), Xte)
-      for th, a in zip(runs["autoencoder"][0], first)}
-types = mirror.filter_types(runs["autoencoder"][0][0], "tanh", LR, samples["noise"][0])
+acc = [float((mlp.forward(th, Xte, [a, "gelu"]).argmax(axis=1) == yte).mean())
+       for th, a in zip(runs["classifier"][0], first)]                   # one per (act, seed)
+fe = [mlp.relative_error(mlp.forward(th, Xte, [a, "gelu", "gelu"]), Xte)
+      for th, a in zip(runs["autoencoder"][0], first)]
+base = mirror.linear_baselines(Xtr, ytr, Xte, yte, WIDTHS["autoencoder"][2])
+fitted = {"classifier": decisions.beats_baselines(acc, [0.0], base["accuracy"], 1.0),
+          "autoencoder": decisions.beats_baselines([1.0], fe, 0.0, base["ae_error"])}
+types = mirror.filter_types(runs["autoencoder"][0][0], "tanh", LR, samples["noise"][0])  # tanh, seed 0
 counts = {t: int((types == t).sum()) for t in ("self", "pair", "negated")}
-pd.DataFrame([{"model": f"classifier/{a}", "test_accuracy": v} for a, v in acc.items()]
-             + [{"model": f"autoencoder/{a}", "relative_reconstruction_error": v} for a, v in fe.items()]
-             ).to_csv(tables / "task_performance.csv", index=False)
+perf = pd.DataFrame([{"model": f"classifier/{a}", "seed": s, "test_accuracy": v} for a, s, v in zip(first, seeds, acc)]
+                    + [{"model": f"autoencoder/{a}", "seed": s, "relative_reconstruction_error": v}
+                       for a, s, v in zip(first, seeds, fe)]
+                    + [{"model": "linear baseline", "seed": np.nan, "test_accuracy": base["accuracy"],
+                        "relative_reconstruction_error": base["ae_error"]}])
+perf.to_csv(tables / "task_performance.csv", index=False)
+perf
 
+# %%
 fig, axes = plotting.figure(1, 2, width=6.8, height=2.6)
 for ax, task in zip(axes, WIDTHS):
     sub = ours[(ours.task == task) & (ours["sample"] == "noise")]
@@ -121,34 +132,40 @@ for task in WIDTHS:
                            source=src, provenance="reconstructed", expected="both below control (paper: yes)",
                            measured={"f1": round(float(lr_err[0]), 4), "f2": round(float(lr_err[1]), 4),
                                      "control_f1": round(float(control), 4)},
-                           holds=decisions.below_control(lr_err, control))
+                           holds=decisions.below_control(lr_err, control),
+                           requires=(fitted[task], f"every {task} beats the linear baseline of its task (trained to a fit)"))
     t1, g1 = noise.loc[(task, "f1", "left-right"), "tanh"], noise.loc[(task, "f1", "left-right"), "gelu"]
     pp = paper[(paper.task == task) & (paper.layer == "f1") & (paper.mirror == "left-right")].iloc[0]
     ledger.statistical(f"e6.{task}.paper_ordering_f1", f"{task}: tanh's f1 more mirror-equivariant than GELU's (paper's ordering)",
                        source=src, provenance="paper", expected=f"tanh < gelu (paper {pp.tanh} vs {pp.gelu})",
-                       measured=f"tanh {t1:.3g} vs gelu {g1:.3g}", holds=decisions.paper_ordering(t1, g1))
+                       measured=f"tanh {t1:.3g} vs gelu {g1:.3g}", holds=decisions.paper_ordering(t1, g1),
+                       requires=(fitted[task], f"every {task} beats the linear baseline of its task (trained to a fit)"))
 ledger.qualitative("e6.filter_types", "tanh autoencoder filters split into self-symmetric, mirrored-pair and negated types",
                    source="paper filter figure via notes (spec §3.1)", provenance="paper",
-                   expected="all three types present", measured=counts, holds=decisions.all_filter_types(counts))
-chance = float(np.bincount(yte).max() / len(yte))                    # always the most frequent class
-ledger.statistical("e6.task_performance", "the networks learn their tasks: classifiers beat chance, autoencoders the zero map",
-                   source="spec §4 E6 (no number given; reconstructed: the trivial predictors)", provenance="reconstructed",
-                   expected=f"accuracy > {chance:.3g} (majority class) and relative reconstruction error < 1 (zero output)",
-                   measured={**{f"acc_{a}": round(v, 3) for a, v in acc.items()},
-                             **{f"ae_err_{a}": round(v, 3) for a, v in fe.items()}},
-                   holds=decisions.tasks_learned(list(acc.values()), list(fe.values()), chance))
+                   expected="all three types present", measured=counts, holds=decisions.all_filter_types(counts),
+                   requires=(fitted["autoencoder"], "every autoencoder beats the rank-32 linear (PCA) reconstruction"))
+ledger.statistical("e6.task_performance", "the networks are trained to a fit: every classifier beats the least-squares "
+                   "linear classifier, every autoencoder the rank-32 linear (PCA) reconstruction",
+                   source="reconstructed: the best linear model of each task (spec §4 E6 gives no number)",
+                   provenance="reconstructed",
+                   expected=f"accuracy > {base['accuracy']:.3g} and relative reconstruction error < {base['ae_error']:.3g} "
+                            "(linear baselines on the same split)",
+                   measured={"accuracy": [round(v, 3) for v in acc], "ae_error": [round(v, 3) for v in fe]},
+                   holds=fitted["classifier"] and fitted["autoencoder"])
 
 # %%
 nb.finish()
 
 # %% [markdown]
-# **What we saw.** See `tables/06_mirror_fashion_mnist/paper_vs_ours.csv` and the `e6.*`
-# records. At this small scale the first-layer LV errors on noise stay large (about 0.6–0.7) for
-# both activations, only somewhat below the up–down control, and far from the paper's 0.03 for
-# tanh; the autoencoder's second layer is clearly more mirror-equivariant than its first. The
-# first-layer filters stay close to their random initialisation (filter figure), so the
-# filter-type split of the paper does not appear (`e6.filter_types`). Whether tanh beats GELU at
-# $f_1$ is recorded in `e6.*.paper_ordering_f1`, not asserted. This matches the spec's own
-# prototype (§3.3: "did not reproduce the tanh < GELU separation at f1") more than the paper's
-# CIFAR-10 numbers; data set, image size, widths, training length and the soft-loss weight all
-# differ from the unknown originals, so the comparison stays exploratory (spec §4 E6).
+# **What we saw.** See `tables/06_mirror_fashion_mnist/paper_vs_ours.csv`,
+# `task_performance.csv` and the `e6.*` records. In the default profile (`steps` Adam steps on
+# `n_train` images, `n_seeds` models per first activation) no autoencoder beats the rank-32 linear
+# (PCA) reconstruction and the classifiers do not all beat the least-squares linear classifier
+# (`e6.task_performance` fails): the networks are not trained to a fit, so every mirror claim is
+# recorded `inconclusive` rather than read as a failure to reproduce the paper. The numbers are
+# still in the tables: first-layer LV errors on noise stay large for both activations, only
+# somewhat below the up–down control, far from the paper's 0.03 for tanh, and the autoencoder's
+# second layer is more mirror-equivariant than its first. The `paper` profile (all 20 000
+# training images, longer training, five seeds) is the run meant to reach a fit; it is beyond the
+# default budget. Data set, image size, widths and the soft-loss weight differ from the unknown
+# originals, so even a fitted comparison stays exploratory (spec §4 E6).

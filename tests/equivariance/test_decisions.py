@@ -172,3 +172,79 @@ def test_decays_two_decades():
     assert D.decays([1e-2, 1e-3, 5e-5])
     assert not D.decays([1e-2, 1e-3, 2e-4])
     assert not D.decays([1e-2])
+
+
+# ---- issue 12 rules (expected values computed by hand from the stated inputs)
+
+def test_separation_threshold_geometric_mean():
+    # sqrt(1e-10 * 1e-6) = 1e-8
+    assert abs(D.separation_threshold(1e-10, 1e-6) - 1e-8) < 1e-20
+
+
+def test_verdicts_agree_counts_matching_sides():
+    # pairs: both small (agree), both large (agree), canon small / function large (disagree)
+    assert D.verdicts_agree([1e-12, 1.0, 1e-12], [1e-12, 0.5, 0.3], 1e-8) == 2
+    assert D.verdicts_agree([], [], 1e-8) == 0
+
+
+def test_any_below():
+    assert D.any_below([0.5, 1e-4], 1e-3)
+    assert not D.any_below([0.5, 1e-3], 1e-3)      # strict
+    assert not D.any_below([], 1e-3)
+
+
+def test_fitted_are_equivariant_only_fitting_models_count():
+    # model 2 does not fit, so its large LV does not matter
+    assert D.fitted_are_equivariant([1e-5, 0.1], [0.01, 0.5], 1e-3, 0.03)
+    # a fitting model with LV above 0.03 breaks it
+    assert not D.fitted_are_equivariant([1e-5, 1e-4], [0.01, 0.05], 1e-3, 0.03)
+    # vacuous when nothing fits (hence the requires= precondition)
+    assert D.fitted_are_equivariant([0.1], [0.9], 1e-3, 0.03)
+
+
+def test_select_weight_lowest_median_first_on_ties():
+    # medians 2, 1, 1 -> the second weight (first of the tie)
+    assert D.select_weight([0.01, 0.1, 1.0], [[1, 2, 3], [0, 1, 5], [1, 1, 1]]) == 0.1
+
+
+def test_rarely_active_strict_share():
+    assert D.rarely_active([0.2, 0.005])
+    assert not D.rarely_active([0.2, 0.01])          # 1% exactly is not below
+    assert not D.rarely_active([])
+
+
+def test_beats_baselines_both_tasks():
+    assert D.beats_baselines([0.85, 0.9], [0.2], 0.8, 0.25)
+    assert not D.beats_baselines([0.85, 0.79], [0.2], 0.8, 0.25)
+    assert not D.beats_baselines([0.85], [0.25], 0.8, 0.25)   # strict
+    assert not D.beats_baselines([], [0.2], 0.8, 0.25)
+
+
+def test_penalty_ramp_schedule():
+    from lib.equivariance.train import penalty_ramp
+    # 100 steps: off before 50, 0 at 50, half at 62.5, full from 75
+    assert penalty_ramp(49, 100) == 0.0 and penalty_ramp(50, 100) == 0.0
+    assert abs(penalty_ramp(62, 100) - 12 / 25) < 1e-12
+    assert penalty_ramp(75, 100) == 1.0 and penalty_ramp(99, 100) == 1.0
+
+
+def test_linear_submodel_and_solution_dimension():
+    from lib.equivariance import groups
+    from lib.equivariance import linear as lin
+    rng = np.random.default_rng(3)
+    G = groups.cyclic_shift(7)
+    M = lin.low_rank_circulant(7, [0, 1], rng)                 # rank 3
+    W2, W1 = lin.mix(*lin.inflate(*lin.rank_factorization(M, rng), 2, rng), rng)
+    W2s, W1s = lin.reduce_factorization(W2, W1)
+    assert W1s.shape[0] == 3                                   # rank of M
+    assert_close("submodel function", M, W2s @ W1s, rtol=1e-10, atol=1e-10)  # float64
+    assert lin.intertwining_residual(W1, G.mats) > 1e-3        # hidden dead rows: no action
+    assert lin.intertwining_residual(W1s, G.mats) < 1e-10      # submodel: exact action
+    # k W_1 = T for r' x n W_1 of rank n < r': kernel dimension r'(r' - n) = 10 * 3
+    assert lin.solution_dimension(rng.normal(size=(10, 7))) == 30
+
+
+def test_control_orthogonal_is_orthogonal():
+    from lib.equivariance import groups
+    Q = groups.control_orthogonal(9, np.random.default_rng(0))
+    assert_close("Q^T Q", np.eye(9), Q.T @ Q, rtol=0, atol=1e-12)   # float64 QR
