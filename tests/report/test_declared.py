@@ -1,5 +1,5 @@
 """The declarations tell the truth about a run: each notebook saved exactly the figures its
-paper.yaml lists, and wrote its claims.
+paper.yaml lists, wrote its claims, and every recorded outcome agrees with its evidence.
 
     pytest tests/report --report-dir build/smoke/results/report      (run by `make test`)
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from lib.companion import papers
+from lib.companion import claims, papers
 
 
 @pytest.fixture(scope="module")
@@ -44,4 +44,18 @@ def test_claims_file_was_written(results, notebook):
     ran(results, paper)
     path = results / paper / "claims" / f"{stem}.json"
     assert path.exists(), f"{notebook} wrote no claims file {path}"
-    assert json.loads(path.read_text())["claims"], f"{notebook} recorded no claim"
+    # an overview notebook may record none: a number nothing can contradict is not a claim
+
+
+@pytest.mark.parametrize("notebook", papers.all_notebooks())
+def test_recorded_outcomes_agree_with_their_evidence(results, notebook):
+    """A deviation's measured value differs from what the paper says; an inconclusive claim names
+    the precondition that was not met; every status is one the ledger knows."""
+    paper, stem = notebook.split("/")
+    ran(results, paper)
+    for c in json.loads((results / paper / "claims" / f"{stem}.json").read_text())["claims"]:
+        assert c["status"] in claims.STATUSES, c
+        if c["status"] == "deviation":
+            assert c["measured"] != c["expected"], f"{c['id']}: deviation without a difference"
+        if c["status"] == "inconclusive":
+            assert "NOT met" in c["tolerance"], f"{c['id']}: inconclusive without its reason"
