@@ -1,0 +1,123 @@
+"""Parameters of the tinn notebooks: the one place each is declared (type, range, default,
+reason, profile overrides); params.yaml and the parameters cells are generated from it."""
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field, model_validator
+
+from lib.companion.params import NotebookParams, param
+
+PosInt = Annotated[int, Field(ge=1)]
+Pos = Annotated[float, Field(gt=0.0)]
+Modes = Annotated[int, Field(ge=8, le=16384, multiple_of=2)]
+
+
+class Reference(NotebookParams):
+    """01_reference_solver: Burgers by spectral ETDRK4, checked against Cole-Hopf (spec §3.2)."""
+
+    nu_pi: Pos = param(0.01, "viscosity nu = nu_pi / pi; the paper's Burgers case (spec §1.5)")
+    modes_coarsest: Modes = param(1024, "coarsest spectral resolution (spec §3.2)")
+    n_levels: Annotated[int, Field(ge=2, le=4)] = param(
+        2, "resolutions, each doubling the modes and halving dt (1024, 2048)")
+    steps_coarsest: PosInt = param(
+        100, "time steps per output interval at the coarsest level (dt = 2e-4, CFL 0.21)")
+    cfl_max: Annotated[float, Field(gt=0.0, le=2.8)] = param(
+        1.0, "decision: refuse dt * max|u| * k_max > 1 (RK4's imaginary-axis limit is 2.83)")
+    t_max: Annotated[float, Field(gt=0.0, le=1.0)] = param(1.0, "final time (spec §1.5)")
+    n_t: Annotated[int, Field(ge=2)] = param(51, "output times on [0, t_max] (spec §3.3 grid)")
+    n_x: Annotated[int, Field(ge=2)] = param(128, "evaluation points on [-1, 1] (spec §3.3)")
+    ch_nodes: Annotated[int, Field(ge=101)] = param(2001, "Cole-Hopf trapezoid nodes (spec §3.2)")
+    bad_dt_factor: Annotated[float, Field(gt=1.0)] = param(
+        20.0, "the CFL check is shown on dt_coarsest times this (must violate the limit)")
+    SMOKE = {
+        "modes_coarsest": (256, "two cheap resolutions, 256 and 512"),
+        "steps_coarsest": (20, "dt = 1e-3: CFL 0.27 at 256 modes"),
+        "t_max": (0.2, "before the shock forms, so 512 modes resolve it"),
+        "n_t": (11, "few output times"),
+        "n_x": (32, "coarse grid"),
+        "bad_dt_factor": (10.0, "CFL 2.7 at 256 modes: still violates cfl_max = 1"),
+    }
+    PAPER = {
+        "n_levels": (3, "one more doubling (spec §3.2: 4096 modes, 1.8e-12)"),
+        "steps_coarsest": (50, "dt = 2e-4 on the 0.01 output spacing"),
+        "n_t": (101, "t = 0, 0.01, ..., 1: the paper's 100 times plus t = 1 (spec §1.5)"),
+        "n_x": (256, "the paper's 256 points in x (spec §1.5)"),
+    }
+
+
+class Comparison(NotebookParams):
+    """02_burgers_tinn_vs_pinn: TINN+LM, PINN+LM, PINN+Adam at equal size (spec §3.3)."""
+
+    AT_MOST = (("eval_every", "lm_steps"),)
+
+    nu_pi: Pos = param(0.01, "viscosity nu = nu_pi / pi (spec §7 Q3: keep the paper's case)")
+    time_widths: list[PosInt] = param([1, 8, 8, 5], "TINN time network (spec §3.3 default)",
+                                      min_length=2)
+    tinn_widths: list[PosInt] = param([1, 10, 10, 1], "TINN backbone (spec §3.3 default)",
+                                      min_length=2)
+    pinn_widths: list[PosInt] = param([2, 18, 18, 1], "PINN of about the same size (415 vs 413)",
+                                      min_length=2)
+    n_col: PosInt = param(2000, "collocation points (spec §3.3 default: the shock needs them)")
+    n_ic: PosInt = param(200, "initial-condition points (spec §3.3 default)")
+    n_bc: PosInt = param(100, "boundary points per side (spec §3.3 default)")
+    lam_ic: Pos = param(2.0, "IC weight (code, spec §1.5)")
+    lam_bc: Pos = param(1.0, "BC weight (code, spec §1.5)")
+    lm_steps: PosInt = param(400, "LM steps per LM arm (spec §3.3 default)")
+    adam_steps: PosInt = param(3000, "Adam steps: about the CPU time of one LM arm (measured)")
+    adam_lr0: Pos = param(1e-3, "Adam lr at the start [RECON, spec §3.3]")
+    adam_lr1: Pos = param(1e-4, "Adam lr at the end (exponential decay) [RECON]")
+    eval_every: PosInt = param(10, "relative L2 on the grid every this many steps (Adam: x6)")
+    resample_every: Annotated[int, Field(ge=0)] = param(
+        5, "check the resampling rule every this many steps (0: never)")
+    mu_min: Annotated[float, Field(ge=0.0)] = param(1e-12, "LM damping floor (code, spec §1.4)")
+    rcond_min: Annotated[float, Field(gt=0.0, lt=1.0)] = param(
+        1e-15, "decision: refuse an LM system with reciprocal condition below this")
+    ref_modes: Modes = param(2048, "spectral reference resolution (notebook 01: 3e-10 error)")
+    ref_steps: PosInt = param(200, "spectral steps per output interval (dt = 1e-4 at n_t = 51)")
+    n_x: Annotated[int, Field(ge=2)] = param(128, "evaluation grid in x (spec §3.3)")
+    n_t: Annotated[int, Field(ge=2)] = param(51, "evaluation grid in t (spec §3.3)")
+    n_jac_check: PosInt = param(40, "points of the torch.func Jacobian check")
+    SMOKE = {
+        "time_widths": ([1, 4, 4, 5], "spec §3.3 smoke sizes"),
+        "tinn_widths": ([1, 6, 6, 1], "spec §3.3 smoke sizes"),
+        "pinn_widths": ([2, 11, 11, 1], "spec §3.3 smoke sizes (177 vs 173)"),
+        "n_col": (200, "spec §3.3 smoke"),
+        "n_ic": (20, "spec §3.3 smoke"),
+        "n_bc": (10, "spec §3.3 smoke"),
+        "lm_steps": (20, "spec §3.3 smoke"),
+        "adam_steps": (60, "a few steps"),
+        "eval_every": (10, "two evaluations per LM arm"),
+        "ref_modes": (512, "cheap reference"),
+        "ref_steps": (250, "dt = 4e-4 at n_t = 11: CFL 0.21 at 512 modes"),
+        "n_x": (32, "coarse grid"),
+        "n_t": (11, "coarse grid"),
+        "n_jac_check": (10, "a few points"),
+    }
+    PAPER = {
+        "time_widths": ([1, 10, 10, 5], "the paper's time network (spec §1.3)"),
+        "tinn_widths": ([1, 20, 20, 1], "the paper's backbone: 1145 parameters"),
+        "pinn_widths": ([2, 31, 31, 1], "equal-size PINN: 1117 parameters"),
+        "n_col": (10000, "the paper's points (spec §1.5)"),
+        "n_ic": (500, "the paper's points"),
+        "n_bc": (200, "the paper's points"),
+        "lm_steps": (30000, "the paper's LM steps (a GPU-day per arm on this CPU)"),
+        "adam_steps": (30000, "spec §3.3 paper row"),
+        "eval_every": (100, "fewer evaluations"),
+        "n_x": (256, "the paper's 256 points in x (spec §1.5)"),
+        "n_t": (101, "t = 0, 0.01, ..., 1: the paper's 100 times plus t = 1"),
+        "ref_steps": (100, "dt = 1e-4 on the 0.01 output spacing"),
+    }
+
+    @model_validator(mode="after")
+    def _shapes(self):
+        layers = len(self.tinn_widths) - 1
+        if self.time_widths[0] != 1 or self.time_widths[-1] != 2 * layers - 1:
+            raise ValueError(f"time_widths = {self.time_widths} must map 1 -> 2L-1 = "
+                             f"{2 * layers - 1} for tinn_widths = {self.tinn_widths}")
+        if self.tinn_widths[0] != 1 or self.tinn_widths[-1] != 1:
+            raise ValueError(f"tinn_widths = {self.tinn_widths}: allowed: input 1 (x), output 1")
+        if self.pinn_widths[0] != 2 or self.pinn_widths[-1] != 1:
+            raise ValueError(f"pinn_widths = {self.pinn_widths}: allowed: input 2 (x, t), "
+                             "output 1")
+        return self

@@ -1,0 +1,284 @@
+# %% [markdown]
+# # TINN miniature, part 2: TINN + LM against PINN + LM and PINN + Adam on viscous Burgers
+#
+# **What this miniature shows.** Burgers at the paper's viscosity $\nu = 0.01/\pi$, three arms at
+# the same parameter count (413 vs 415), the same points and seed, in float64:
+# TINN + Levenberg–Marquardt (the paper's damping rule and resampling rule, spec §1.4),
+# PINN + LM (same rule) and PINN + Adam. Relative L² against the spectral reference of part 1,
+# logged against iteration (CPU seconds go only to a timing table outside the DVC outputs), a
+# space-time error map per arm and the slope error $|u_x(0,t) - u_{x,\mathrm{ref}}(0,t)|$. Before
+# training, the mechanism is checked to machine precision: the batched per-point Jacobian against
+# `torch.func` (vmap of jacrev with nested input derivatives), the LM step against a dense
+# normal-equations solve, the parameter counts, and a singular LM system refused by name.
+#
+# **What it cannot show (spec §8).** The paper's accuracy (TINN 6.89e-7 on Burgers with 1145
+# parameters, 10,000 points and 30,000 LM steps; PINN 2.19e-4 with 309,440 parameters; PirateNet +
+# SOAP 1.97e-6: paper's numbers as reproduced by the spec's notes) needs about a CPU-day per arm;
+# here 400 LM steps on 2,000 points. Ours are reduced-scale numbers, never the paper's. The
+# paper's baselines are large Adam-trained networks from other papers; our equal-size PINN + LM is
+# our own, sharper test of the architecture (spec §7 Q2). GPU wall-clock claims (0.75 h) are not
+# comparable with CPU seconds.
+#
+# **Decisions where the spec is open** (each a parameter): the time network's output layer has no
+# bias (the reading that gives the paper's 1145), IC/BC residuals multiplied by λ as coded, the
+# resampling rule checked every 5 steps, Adam lr 1e-3 → 1e-4 exponentially [RECON], Adam steps set
+# to about the CPU time of an LM arm, 2,000 collocation points and 400 LM steps (spec §3.3's
+# default), LM systems with reciprocal condition < 1e-15 refused.
+# "Faster convergence" is measured in steps to reach 1e-2 (the two LM arms cost the same per
+# step), so the claim is deterministic.
+
+# %% tags=["parameters"]
+profile = "default"  # smoke | default | paper
+seed = 0  # every random draw derives from this
+nu_pi = 0.01  # viscosity nu is nu_pi / pi (spec §7 Q3: keep the paper's case)
+time_widths = [1, 8, 8, 5]  # TINN time network (spec §3.3 default)
+tinn_widths = [1, 10, 10, 1]  # TINN backbone (spec §3.3 default)
+pinn_widths = [2, 18, 18, 1]  # PINN of about the same size (415 vs 413)
+n_col = 2000  # collocation points (spec §3.3 default: the shock needs them)
+n_ic = 200  # initial-condition points (spec §3.3 default)
+n_bc = 100  # boundary points per side (spec §3.3 default)
+lam_ic = 2.0  # IC weight (code, spec §1.5)
+lam_bc = 1.0  # BC weight (code, spec §1.5)
+lm_steps = 400  # LM steps per LM arm (spec §3.3 default)
+adam_steps = 3000  # Adam steps: about the CPU time of one LM arm (measured)
+adam_lr0 = 0.001  # Adam lr at the start [RECON, spec §3.3]
+adam_lr1 = 0.0001  # Adam lr at the end (exponential decay) [RECON]
+eval_every = 10  # relative L2 on the grid every this many steps (Adam: x6)
+resample_every = 5  # check the resampling rule every this many steps (0: never)
+mu_min = 1e-12  # LM damping floor (code, spec §1.4)
+rcond_min = 1e-15  # decision: refuse an LM system with reciprocal condition below this
+ref_modes = 2048  # spectral reference resolution (notebook 01: 3e-10 error)
+ref_steps = 200  # spectral steps per output interval (dt is 1e-4 at n_t is 51)
+n_x = 128  # evaluation grid in x (spec §3.3)
+n_t = 51  # evaluation grid in t (spec §3.3)
+n_jac_check = 40  # points of the torch.func Jacobian check
+
+# %%
+import numpy as np
+import pandas as pd
+import torch
+
+from lib.companion import notebook, plotting
+from lib.tinn import decisions, lm, models, naive, references, residuals
+
+torch.set_num_threads(1)
+nb = notebook.start("tinn/02_burgers_tinn_vs_pinn", globals())
+cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
+nu = cfg.nu_pi / np.pi
+tinn = models.make_tinn(cfg.time_widths, cfg.tinn_widths)
+pinn = models.make_pinn(cfg.pinn_widths)
+
+# %% [markdown]
+# ## Parameter counts
+
+# %%
+ledger.exact("param_count", "TINN layout size equals the closed form 2 N_D + time network + gate",
+             source="spec §1.3", provenance="derived",
+             expected=models.tinn_count(cfg.time_widths, cfg.tinn_widths), measured=tinn.size)
+paper_tinn = models.make_tinn([1, 10, 10, 5], [1, 20, 20, 1])
+ledger.exact("param_count_paper", "TINN [1,10,10,5] / [1,20,20,1] has the paper's 1145 parameters",
+             source="paper's main table (spec §2 T5, [NOTE])", provenance="paper",
+             expected=1145, measured=paper_tinn.size)
+ledger.bound("param_match", "PINN / TINN parameter ratio (equal budgets)", source="spec §3.3",
+             provenance="reconstructed", measured=pinn.size / tinn.size, lower=0.9, upper=1.1,
+             why="spec §3.3: equal parameter count, within 10% (the width is an integer)")
+print(f"TINN {tinn.size} parameters, PINN {pinn.size}")
+
+# %% [markdown]
+# ## The reference (spectral ETDRK4 of part 1) on the evaluation grid
+
+# %%
+x_eval = np.linspace(-1, 1, cfg.n_x)
+t_eval = np.linspace(0, 1, cfg.n_t)
+ref_dt = 1.0 / (cfg.n_t - 1) / cfg.ref_steps
+coef, _ = references.burgers_spectral(nu, cfg.ref_modes, ref_dt, t_eval)
+u_ref = references.evaluate_fourier(coef, cfg.ref_modes, x_eval)
+ux0_ref = references.evaluate_fourier(coef, cfg.ref_modes, np.array([0.0]), deriv=1)[:, 0]
+
+# %% [markdown]
+# ## Mechanism checks: Jacobian, LM step, singular system
+
+# %%
+probe = residuals.sample_points(np.random.default_rng(cfg.seed + 1), cfg.n_jac_check, 3, 2)
+theta_probe = tinn.init(cfg.seed) + 0.1 * torch.as_tensor(
+    np.random.default_rng(cfg.seed + 2).standard_normal(tinn.size))
+r_probe, jac_probe = residuals.residual_and_jacobian(tinn, theta_probe, probe, nu, cfg.lam_ic,
+                                                     cfg.lam_bc)
+jac_func = naive.jacobian_func(tinn, theta_probe, probe.xr, probe.tr, nu) / np.sqrt(cfg.n_jac_check)
+ledger.close("jacobian.matches_reference", "batched per-point Jacobian of the PDE residual (one "
+             "backward into per-point weight copies) equals torch.func vmap(jacrev) with nested "
+             "grad input derivatives", source="spec §3.3, §4", provenance="derived", expected=0.0,
+             measured=float((jac_probe[:cfg.n_jac_check] - jac_func).abs().max()), atol=1e-12,
+             why="two exact autodiff routes; rounding only")
+mu_probe = 1e-3
+step = lm.lm_step(jac_probe, r_probe, mu_probe, cfg.rcond_min).numpy()
+dense = naive.lm_step_dense(jac_probe.numpy(), r_probe.numpy(), mu_probe)
+ledger.close("lm.step_matches_dense", "Cholesky LM step equals numpy.linalg.solve of the dense "
+             "normal equations (J^T J + mu I) delta = -J^T r (relative difference)",
+             source="spec §1.4", provenance="derived", expected=0.0,
+             measured=float(np.linalg.norm(step - dense) / np.linalg.norm(dense)), atol=1e-8,
+             why="two direct solves of one SPD system of condition <= ||J||^2/mu; float64")
+jac_dup = torch.cat([jac_probe, jac_probe[:, :1]], dim=1)        # a duplicated column
+try:
+    lm.lm_step(jac_dup, r_probe, 0.0, cfg.rcond_min)
+    singular = "no error"
+except lm.SingularSystemError as err:
+    singular = type(err).__name__
+    print(err)
+ledger.exact("lm.singular_refused", "an LM system with a duplicated Jacobian column and mu = 0 is "
+             "refused with SingularSystemError instead of a NaN step",
+             source="issue 13 (bad input)", provenance="derived", expected="SingularSystemError",
+             measured=singular)
+
+# %% [markdown]
+# ## Training the three arms
+
+# %%
+def sampler(seed):
+    gen = np.random.default_rng(seed)
+
+    def sample(kind):
+        k = 1 if kind == "train" else 2          # validation set: half the size (spec §1.4)
+        return residuals.sample_points(gen, cfg.n_col // k, cfg.n_ic // k, max(cfg.n_bc // k, 1))
+    return sample
+
+
+def run_lm(model):
+    def res_jac(th, pts):
+        return residuals.residual_and_jacobian(model, th, pts, nu, cfg.lam_ic, cfg.lam_bc)
+
+    def res(th, pts):
+        with torch.enable_grad():
+            return residuals.residual(model, th, pts, nu, cfg.lam_ic, cfg.lam_bc).detach()
+
+    def evaluate(th):
+        return residuals.relative_l2(residuals.predict(model, th, x_eval, t_eval), u_ref)
+    return lm.train_lm(model.init(cfg.seed), res_jac, res, sampler(cfg.seed + 10), evaluate,
+                       cfg.lm_steps, cfg.eval_every, lm.Damping(mu_min=cfg.mu_min),
+                       cfg.resample_every, cfg.rcond_min)
+
+
+def run_adam(model):
+    def res(th, pts):
+        return residuals.residual(model, th, pts, nu, cfg.lam_ic, cfg.lam_bc)
+
+    def evaluate(th):
+        return residuals.relative_l2(residuals.predict(model, th, x_eval, t_eval), u_ref)
+    return lm.train_adam(model.init(cfg.seed), res, sampler(cfg.seed + 10), evaluate,
+                         cfg.adam_steps, 6 * cfg.eval_every, cfg.adam_lr0, cfg.adam_lr1,
+                         cfg.resample_every)
+
+
+arms = {"TINN+LM": (tinn, run_lm), "PINN+LM": (pinn, run_lm), "PINN+Adam": (pinn, run_adam)}
+final, hists, timing = {}, {}, []
+for name, (model, run) in arms.items():
+    theta, hist = run(model)
+    final[name], hists[name] = theta, hist
+    timing.append({"arm": name, "steps": hist.step[-1], "cpu_s": hist.cpu_s[-1],
+                   "resamples": hist.resamples})
+    print(f"{name}: final relative L2 {hist.error[-1]:.3e}, {hist.resamples} resamples")
+nb.save_timing(pd.DataFrame(timing), "arms")
+curves = pd.concat([pd.DataFrame({"arm": n, "step": h.step, "loss": h.loss, "rel_l2": h.error,
+                                  "mu": h.mu}) for n, h in hists.items()])
+curves.to_csv(tables / "curves.csv", index=False)
+err = {n: h.error[-1] for n, h in hists.items()}
+pd.DataFrame({"arm": list(err), "params": [arms[n][0].size for n in err],
+              "final_rel_l2": list(err.values()),
+              "min_rel_l2_last_quarter": [min(e for s, e in zip(h.step, h.error)
+                                              if s >= 0.75 * h.step[-1]) for h in hists.values()]}
+             ).to_csv(tables / "final.csv", index=False)
+pd.DataFrame({"method": ["PINN (309,440 params)", "PirateNet+SOAP", "TINN (1145 params)"],
+              "paper_rel_l2": [2.19e-4, 1.97e-6, 6.89e-7],
+              "source": ["paper's table via spec §2 T5 [NOTE]"] * 3}
+             ).to_csv(tables / "paper_numbers.csv", index=False)
+
+# %% [markdown]
+# ## Headline claims (thresholds fixed in lib/tinn/decisions.py before the run)
+#
+# Each needs a run long enough to mean something (>= 100 LM steps): in the smoke profile they are
+# recorded as inconclusive.
+
+# %%
+enough = (cfg.lm_steps >= 100, "at least 100 LM steps per arm")
+ledger.statistical("burgers.tinn_lm_error", "TINN + LM final relative L2 on Burgers (nu = "
+                   "0.01/pi) at reduced scale", source="spec §3.3 (paper: 6.89e-7 at full scale)",
+                   provenance="reconstructed", expected=f"<= {decisions.TINN_ERROR_MAX:g}",
+                   measured=err["TINN+LM"], holds=decisions.below(err["TINN+LM"]),
+                   requires=enough)
+ledger.statistical("burgers.tinn_vs_pinn_lm", "equal-size PINN + LM error over TINN + LM error "
+                   "(same LM rule, points, steps)", source="abstract: 'up to 4x improved "
+                   "relative L2' (spec §2 T4)", provenance="reconstructed",
+                   expected=f">= {decisions.PINN_OVER_TINN_MIN:g}",
+                   measured=err["PINN+LM"] / err["TINN+LM"],
+                   holds=decisions.ratio_at_least(err["PINN+LM"], err["TINN+LM"],
+                                                  decisions.PINN_OVER_TINN_MIN), requires=enough)
+ledger.statistical("burgers.lm_vs_adam", "PINN + Adam error over PINN + LM error at about equal "
+                   "CPU work", source="spec §2 T3 (LM solves the least-squares problem "
+                   "efficiently)", provenance="reconstructed",
+                   expected=f">= {decisions.ADAM_OVER_LM_MIN:g}",
+                   measured=err["PINN+Adam"] / err["PINN+LM"],
+                   holds=decisions.ratio_at_least(err["PINN+Adam"], err["PINN+LM"],
+                                                  decisions.ADAM_OVER_LM_MIN), requires=enough)
+reach = {n: decisions.first_reach(hists[n].step, hists[n].error) for n in ("TINN+LM", "PINN+LM")}
+ledger.statistical("burgers.steps_to_1e-2", "LM steps to first reach relative L2 <= 1e-2: TINN at "
+                   "least 3x sooner than PINN (or within a third of the run if PINN never does)",
+                   source="abstract: '10x faster convergence' (spec §2 T4, §3.3)",
+                   provenance="reconstructed", expected=f">= {decisions.SPEEDUP_MIN:g}x sooner",
+                   measured=f"TINN {reach['TINN+LM']}, PINN {reach['PINN+LM']} "
+                   f"(of {cfg.lm_steps})",
+                   holds=decisions.faster(reach["TINN+LM"], reach["PINN+LM"], cfg.lm_steps),
+                   requires=enough)
+late = t_eval >= 0.4
+slope_err = {n: np.abs(residuals.slope_at_origin(m, final[n], t_eval) - ux0_ref)
+             for n, (m, _) in arms.items()}
+mean_slope = {n: float(v[late].mean()) for n, v in slope_err.items()}
+ledger.qualitative("burgers.slope_error_after_shock", "mean |u_x(0,t) - ref| over t in [0.4, 1]: "
+                   "TINN + LM below PINN + LM", source="spec §2 T7 [NOTE]",
+                   provenance="reconstructed", expected="TINN < PINN+LM",
+                   measured=f"TINN {mean_slope['TINN+LM']:.3g}, PINN+LM "
+                   f"{mean_slope['PINN+LM']:.3g}, PINN+Adam {mean_slope['PINN+Adam']:.3g}",
+                   holds=mean_slope["TINN+LM"] < mean_slope["PINN+LM"], requires=enough)
+
+# %% [markdown]
+# ## Figures
+
+# %%
+fig, ax = plotting.figure()
+for n, h in hists.items():
+    ax.semilogy(h.step, h.error, label=f"{n} ({arms[n][0].size} params)")
+ax.axhline(6.89e-7, color="k", ls=":", label="paper's TINN, full scale (6.89e-7)")
+ax.set(xlabel="iteration", ylabel="relative L² vs spectral reference",
+       title="Burgers ν = 0.01/π: error against iteration")
+ax.legend(fontsize=7)
+nb.save_figure(fig, "curves")
+
+# %%
+fig, axes = plotting.figure(ncols=3)
+for axis, (n, (m, _)) in zip(axes, arms.items()):
+    e = np.abs(residuals.predict(m, final[n], x_eval, t_eval) - u_ref)
+    im = axis.pcolormesh(t_eval, x_eval, np.log10(e.T + 1e-16), cmap="magma", shading="auto",
+                         vmin=-6, vmax=0)
+    axis.set(xlabel="t", ylabel="x", title=f"{n}: log10 |u − u_ref|")
+fig.colorbar(im, ax=list(axes))
+nb.save_figure(fig, "error_maps")
+
+# %%
+fig, ax = plotting.figure()
+for n, v in slope_err.items():
+    ax.semilogy(t_eval, v + 1e-16, label=n)
+ax.set(xlabel="t", ylabel="|u_x(0,t) − ref|", title="slope error at the origin")
+ax.legend()
+nb.save_figure(fig, "slope_error")
+
+# %%
+nb.finish()
+
+# %% [markdown]
+# **What we saw** (default profile; the claims table is the record). The mechanism checks hold
+# to rounding. At 413 parameters, 2,000 points and 400 steps, TINN + LM ends around 3e-3 (below
+# 1e-3 at some logged steps late in the run, but the paper's always-accept LM rule with frequent
+# resampling makes the error oscillate, and the claim reads the final value), so
+# `burgers.tinn_lm_error` fails its 1e-3 threshold; the equal-size PINN + LM is about 4x worse
+# (`burgers.tinn_vs_pinn_lm`, at the threshold), Adam at equal CPU work is far behind both, and
+# TINN reaches 1e-2 first, but not within a third of the run as `burgers.steps_to_1e-2` demands.
+# None of this is the paper's 6.89e-7 (full scale, GPU), quoted in `paper_numbers.csv` beside ours.
