@@ -138,11 +138,24 @@ def field_info(annotation: Any) -> tuple[Any, dict]:
         base, *meta = typing.get_args(annotation)
         for m in meta:
             for item in getattr(m, "metadata", [m]):
-                for name in ("ge", "gt", "le", "lt", "min_length", "max_length", "multiple_of"):
-                    if getattr(item, name, None) is not None:
-                        cons[name] = getattr(item, name)
+                cons.update(range_of(item))
         return base, cons
     return annotation, cons
+
+
+def constraints(schema: type, key: str) -> tuple[Any, dict]:
+    """A field's bare type and its range (from the field and from an Annotated type)."""
+    field = schema.model_fields[key]
+    base, cons = field_info(field.annotation)
+    for m in field.metadata:
+        cons.update(range_of(m))
+    return base, cons
+
+
+def range_of(item: Any) -> dict:
+    """The range constraints one pydantic/annotated_types metadata item carries."""
+    names = ("ge", "gt", "le", "lt", "min_length", "max_length", "multiple_of")
+    return {n: getattr(item, n) for n in names if getattr(item, n, None) is not None}
 
 
 def bad_values(annotation: Any, cons: dict, key: str) -> list[tuple[Any, str]]:
@@ -220,12 +233,8 @@ def section_edits(notebook: str, schema: type, raw: dict) -> list[dict]:
     edits: list[dict] = []
     for key in schema.section_keys():
         field = schema.model_fields[key]
-        cons = {k: v for m in field.metadata for k in ("ge", "gt", "le", "lt", "min_length",
-                                                      "max_length") if (v := getattr(m, k,
-                                                                                     None))
-                is not None}
         default = section.get(key)
-        for value, kind in bad_values(field.annotation, cons, key):
+        for value, kind in bad_values(field.annotation, constraints(schema, key)[1], key):
             if isinstance(value, list) and value[:1] == ["ELEMENT"]:
                 value = into_first_element(default, value)
                 if value is None:

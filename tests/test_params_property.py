@@ -29,17 +29,6 @@ SETTINGS = settings(max_examples=150, deadline=None, derandomize=True,
 WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyz_", min_size=1, max_size=12)
 
 
-def constraints(schema: type, key: str) -> tuple[typing.Any, dict]:
-    """A field's bare type and its range (from the field and from an Annotated type)."""
-    field = schema.model_fields[key]
-    base, cons = pe.field_info(field.annotation)
-    for m in field.metadata:
-        for name in ("ge", "gt", "le", "lt", "min_length", "max_length", "multiple_of"):
-            if getattr(m, name, None) is not None:
-                cons[name] = getattr(m, name)
-    return base, cons
-
-
 def bad(annotation: typing.Any, cons: dict, default: typing.Any) -> st.SearchStrategy:
     """Values of no schema of this type and range."""
     base, inner = pe.field_info(annotation)
@@ -96,7 +85,7 @@ def bad_edit(draw) -> tuple[str, str, typing.Any, str]:
     notebook, schema = draw(st.sampled_from(NOTEBOOKS))
     key = draw(st.sampled_from(schema.section_keys()))
     paper, stem = notebook.split("/")
-    base, cons = constraints(schema, key)
+    base, cons = pe.constraints(schema, key)
     value = draw(bad(schema.model_fields[key].annotation, cons, RAW[paper][stem][key]))
     return notebook, key, value, draw(st.sampled_from(["section", "smoke", "override"]))
 
@@ -184,7 +173,6 @@ def related(schema: type, notebook: str) -> set[str]:
     keys = {k for pair in schema.AT_MOST for k in pair}
     keys |= {k for k in schema.model_fields if k.endswith(("_min", "_max"))}
     keys |= {k for values, names in pe.CROSS.get(notebook, []) for k in [*values, *names]}
-    keys |= {"dgc_id_bits"}
     return keys
 
 
@@ -193,11 +181,11 @@ def related(schema: type, notebook: str) -> set[str]:
 def test_good_values_validate(tmp_path, data):
     notebook, schema = data.draw(st.sampled_from(NOTEBOOKS))
     keys = [k for k in schema.section_keys() if k not in related(schema, notebook)
-            and good(*constraints(schema, k)) is not None]
+            and good(*pe.constraints(schema, k)) is not None]
     if not keys:
         return
     key = data.draw(st.sampled_from(keys))
-    value = data.draw(good(*constraints(schema, key)))
+    value = data.draw(good(*pe.constraints(schema, key)))
     paper, stem = notebook.split("/")
     edit = {"kind": "value", "values": [[[paper, stem, key], value]]}
     assert refusal(notebook, tmp_path / "p.yaml", edit) == ""

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import torch
 
-from lib.caffnet import certificates, naive, problems, projection
+from lib.caffnet import certificates, decisions, naive, problems, projection
 
 
 def _t(a: np.ndarray) -> torch.Tensor:
@@ -70,7 +70,7 @@ def summary(fams: list[dict]) -> pd.DataFrame:
         rows.append({"family": d["family"], "m": m, "n": n, "rank": r,
                      "instances": len(d["f"]), "max_viol_f": d["viol_f"].max(),
                      "max_viol_hardnet": d["viol_hardnet"].max(),
-                     "hardnet_share_violating": float((d["viol_hardnet"] > 1e-6).mean()),
+                     "hardnet_share_violating": decisions.share_violating(d["viol_hardnet"]),
                      "max_viol_caffnet": d["viol_caffnet"].max(),
                      "max_viol_caffnet_big_w": d["viol_caffnet_big_w"].max(),
                      "f_feasible": int(d["f_feasible"].sum()),

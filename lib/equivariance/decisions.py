@@ -116,14 +116,6 @@ def all_filter_types(counts: Mapping[str, int], types: Sequence[str] = FILTER_TY
     return all(counts.get(t, 0) > 0 for t in types)
 
 
-def tasks_learned(accuracies: Sequence[float], reconstruction_errors: Sequence[float],
-                  chance: float) -> bool:
-    """Do classifiers beat chance and autoencoders the zero map? (reconstructed; §4 E6 no number)"""
-    return (len(accuracies) > 0 and len(reconstruction_errors) > 0
-            and all(a > chance for a in accuracies)
-            and all(e < 1.0 for e in reconstruction_errors))
-
-
 def all_discrete(fibres: Sequence[int]) -> bool:
     """Does every draw have fibre dimension 0 (a discrete fibre)? (spec §2.2 GELU row)."""
     return len(fibres) > 0 and all(f == 0 for f in fibres)

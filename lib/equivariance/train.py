@@ -138,7 +138,7 @@ class Adam:
 def penalty_ramp(step: int, steps: int) -> float:
     """Weight factor of the soft penalty: 0 before steps / 2, then linear up to 1 at 3 steps / 4."""
     half, quarter = steps // 2, max(steps // 4, 1)
-    return float(min(max((step - half) / quarter, 0.0), 1.0)) if step >= half else 0.0
+    return float(min(max((step - half) / quarter, 0.0), 1.0))
 
 
 def fit(students: Batch, X: torch.Tensor, Y: torch.Tensor, Rs: torch.Tensor,

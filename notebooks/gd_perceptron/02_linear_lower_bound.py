@@ -128,9 +128,10 @@ ledger.deviation("linear.perturbed_trivial_draws",
 # counts on the tie-free perturbed data must agree draw by draw, not only in distribution.
 
 # %%
-by_eta = {k: lower_bound.float_counts(cfg.perturbed_ds, "gp", 2.0 ** k, "A_perturbed",
-                                      list(range(cfg.seed, cfg.seed + cfg.perturbed_seeds)),
-                                      sigma=cfg.perturbed_sigma) for k in cfg.eta_powers}   # k -> (D, S)
+by_eta = {k: pert if k == 0 else                                                      # eta = 1: above
+          lower_bound.float_counts(cfg.perturbed_ds, "gp", 2.0 ** k, "A_perturbed",
+                                   list(range(cfg.seed, cfg.seed + cfg.perturbed_seeds)),
+                                   sigma=cfg.perturbed_sigma) for k in cfg.eta_powers}   # k -> (D, S)
 ref_k = min(cfg.eta_powers, key=abs)
 pd.DataFrame({f"median_T_eta_2^{k}": np.median(c, axis=1) for k, c in by_eta.items()},
              index=pd.Index(cfg.perturbed_ds, name="d")).to_csv(tables / "eta_invariance.csv")

@@ -90,12 +90,6 @@ def test_all_filter_types_needs_each_type():
     assert not D.all_filter_types({"self": 26, "pair": 38, "negated": 0})
 
 
-def test_tasks_learned_against_trivial_predictors():
-    assert D.tasks_learned([0.8, 0.2], [0.3, 0.9], chance=0.1)
-    assert not D.tasks_learned([0.8, 0.1], [0.3], chance=0.1)       # at chance is not above it
-    assert not D.tasks_learned([0.8], [1.0], chance=0.1)            # no better than the zero map
-
-
 def test_all_discrete_needs_every_draw_zero():
     assert D.all_discrete([0, 0, 0])
     assert not D.all_discrete([0, 1, 0])

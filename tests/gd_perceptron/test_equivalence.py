@@ -27,7 +27,7 @@ def test_thm41_runs_exact_first_iterate():
     assert_close("theta_1/gamma", [[0.5, 0.75]] * 2, run.theta1, rtol=0, atol=1e-15)
 
 
-def test_worst_case_n_1000_reproduces_table1():
+def test_worst_case_n_1000_regression():
     # arXiv 2412.08424 Table 1: LR+GD at gamma = 100 needs 308 iterations; n = 1000 is the
     # fit of notebook 01 (n is not printed there), pinned here as a regression value
     assert examples.worst_case_count(1000, 100.0, False, 2000) == (308, False)

@@ -101,19 +101,19 @@ def test_beats_majority_matches_train_learned_checks():
 
 def test_ordering_precondition_needs_the_winner_to_learn_in_distribution():
     # winner 0.04 above its ID majority (< 0.05): the OOD ordering compares an untrained winner
-    assert not decisions.ordering_precondition(0.04, [0.3, 0.0], strict=True)
-    assert decisions.ordering_precondition(0.05, [0.0, 0.0], strict=True)
+    assert not decisions.ordering_precondition(0.04, [0.3, 0.0], strict=True, ood_margin=0.15)
+    assert decisions.ordering_precondition(0.05, [0.0, 0.0], strict=True, ood_margin=0.15)
 
 
 def test_ordering_precondition_ge_orderings_need_someone_above_majority_ood():
     # ">=" with both families at the OOD majority baseline (gaps 0.01, -0.02) is a tie: unmet
-    assert not decisions.ordering_precondition(0.2, [0.01, -0.02], strict=False)
+    assert not decisions.ordering_precondition(0.2, [0.01, -0.02], strict=False, ood_margin=0.15)
     # both at one shortcut 0.05 above the baseline: still below the 0.15 margin, unmet
-    assert not decisions.ordering_precondition(0.2, [0.05, 0.05], strict=False)
+    assert not decisions.ordering_precondition(0.2, [0.05, 0.05], strict=False, ood_margin=0.15)
     # the loser 0.16 above the OOD majority: the ">=" comparison can fail, so it is met
-    assert decisions.ordering_precondition(0.2, [0.0, 0.16], strict=False)
+    assert decisions.ordering_precondition(0.2, [0.0, 0.16], strict=False, ood_margin=0.15)
     # the winner must still have learned in distribution
-    assert not decisions.ordering_precondition(0.0, [0.3, 0.3], strict=False)
+    assert not decisions.ordering_precondition(0.0, [0.3, 0.3], strict=False, ood_margin=0.15)
 
 
 def test_mean_majority_gaps_averages_seeds_per_task_and_family():

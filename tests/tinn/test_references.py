@@ -40,8 +40,9 @@ def test_heat_limit_matches_exact_decay():
 
 def test_colehopf_initial_condition_and_symmetry():
     x = np.linspace(-1, 1, 33)
-    u, ux = references.burgers_colehopf(x, np.array([0.0, 0.3]), NU, 2001)
-    assert np.abs(u[0] + np.sin(np.pi * x)).max() == 0
+    u, ux = references.burgers_colehopf(x, np.array([1e-4, 0.3]), NU, 2001)
+    # the integral itself (t = 0 is written as -sin(pi x) directly): within O(t) of the IC
+    assert np.abs(u[0] + np.sin(np.pi * x)).max() < 1e-3
     assert np.abs(u[1] + u[1][::-1]).max() < 1e-14
 
 
