@@ -58,11 +58,24 @@ class Notebook:
         return out
 
     def finish(self) -> claims.Ledger:
-        """Publish the plotted tables, write the claims file and return the ledger (it renders
-        as a table in the lab)."""
+        """Publish the plotted tables, write the claims file, check that every claim the
+        declaration sets beside a figure was recorded, and return the ledger (it renders as a
+        table in the lab)."""
         self.publish_plots()
         self.ledger.write()
+        check_figure_claims(self.id, [c.id.split(".", 1)[1] for c in self.ledger.claims])
         return self.ledger
+
+
+def check_figure_claims(notebook: str, recorded: list[str]) -> None:
+    """Refuse a declaration whose figures name claims the notebook did not record (the book
+    would show an empty place beside the figure)."""
+    for fig in papers.notebook_entry(notebook).figures:
+        missing = [c for c in fig.claims if c not in recorded]
+        if missing:
+            raise papers.DeclarationError(
+                f"notebooks/{notebook.split('/')[0]}/{papers.DECLARATION}: figure {fig.name} "
+                f"lists claims {missing} that {notebook} did not record; it recorded {recorded}")
 
 
 def check_inputs(notebook: str) -> None:

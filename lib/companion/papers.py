@@ -27,10 +27,22 @@ class Strict(BaseModel):
 
 
 class Figure(Strict):
-    """One saved figure: <stem>[_<panel>].png and .pdf, and the caption line the README shows."""
+    """One saved figure: <stem>[_<panel>].png and .pdf, the caption line the README and the book
+    show, and the claims the book sets beside it (the notebook checks it recorded each)."""
 
     name: str = Field(description="file stem: the notebook stem, or <stem>_<panel>")
     caption: str = Field(min_length=3)
+    claims: list[str] = Field(default_factory=list,
+                              description="ids of the notebook's claims this figure shows, "
+                                          "without the '<paper>.' prefix, in the book's order")
+
+    @field_validator("claims")
+    @classmethod
+    def _distinct(cls, value: list[str]) -> list[str]:
+        twice = sorted({c for c in value if value.count(c) > 1})
+        if twice:
+            raise ValueError(f"claims listed twice: {twice}")
+        return value
 
 
 class Plot(Strict):
