@@ -43,7 +43,7 @@ repro: data
 	@test -z "$(PAPER)" -o -n "$(STAGES)" || { echo "PAPER=$(PAPER) is not a declared paper (notebooks/<paper>/paper.yaml)"; exit 2; }
 	$(DVC) repro $(STAGES)
 	$(if $(PAPER),$(PY) -m lib.companion.claims && $(PY) -m lib.companion.report)
-	@echo "report: results/report/index.html   claims: results/CLAIMS.md"
+	@echo "book: results/report/index.html   claims: results/CLAIMS.md"
 
 test: data path lint generated unit nbval report-smoke browser
 
@@ -85,7 +85,7 @@ chromium:
 
 report: setup
 	$(PY) -m lib.companion.claims && $(PY) -m lib.companion.report
-	@echo "report: results/report/index.html"
+	@echo "book: results/report/index.html"
 
 lab: setup
 	$(BIN)/jupyter lab --notebook-dir=.

@@ -132,8 +132,9 @@ def test_new_paper_stage_runs_and_appears_everywhere(copy):
     assert "['toy/01_hello']" in smoke.stdout
     run([sys.executable, "-m", "lib.companion.claims"], copy)
     run([sys.executable, "-m", "lib.companion.report"], copy)
-    page = (copy / "results/report/toy/index.html").read_text()
-    assert "A Toy Paper" in page and "toy.line.rise" in page
+    chapter = (copy / "results/report/toy/index.html").read_text()
+    ledger = (copy / "results/report/toy/claims.html").read_text()
+    assert "A Toy Paper" in chapter and "line.rise" in chapter and "toy.line.rise" in ledger
 
 
 def test_new_paper_sweeps_with_dvc_experiments(copy):

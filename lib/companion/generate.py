@@ -185,7 +185,7 @@ def dvc_stages() -> dict:
     outputs = [rel(p) for nid in papers.all_notebooks() for p in
                (paths.executed_file(nid), paths.figures_dir(nid), paths.tables_dir(nid))]
     stages["report"] = {"cmd": "python -m lib.companion.report",
-                        "deps": [*REPORT_INFRA, *declarations,
+                        "deps": [*REPORT_INFRA, "lib/companion/book_site", *declarations,
                                  *(rel(paths.notebook_source(n)) for n in papers.all_notebooks()),
                                  rel(ledger["json"]), *claim_dirs, *outputs],
                         "outs": [{"results/report": {"cache": False}}]}

@@ -1,237 +1,57 @@
-"""The static report: every figure, every claim, every notebook, opened with no server.
+"""The book: every paper's figures, claims and executed notebooks, built by Sphinx and opened from
+disk with no network.
 
-    python -m lib.companion.report
+    python -m lib.companion.report             (the `report` stage; `make report`)
 
-Reads what is under `paths.RESULTS` (results/claims.json, results/<paper>/{claims,figures,tables,
-executed}/, results/timings/*.json, results/bench/*.json) and the notebook sources, and rewrites
-`paths.RESULTS / "report"` whole:
-
-    index.html             the three papers: claim counts, profile(s), git revision, when made
-    performance.html       each notebook stage's wall time, benchmark ratios
-    <paper>/index.html     figures in reading order with captions, the claims table (filterable)
-    <paper>/<stem>.html    the executed notebook rendered by nbconvert (lab template, offline)
-    <paper>/src/<stem>.py  the notebook source, and <stem>.py.html highlighted
-    <paper>/figures/..., <paper>/tables/...   copies, so every link is relative and resolves
-
-Only index.html holds volatile values (build time, revision, result times); every other page is a
-function of the inputs. Every page carries a hidden `#selfcheck` element that an inline script
-fills after load (images loaded, claims rows shown): tests/report/test_browser.py reads it from
-headless Chromium. Nothing is fetched: no CDN, no network.
+Writes a Sphinx project into build/book/ (conf.py and static files from lib/companion/book_site/,
+the MyST pages of `lib.companion.book`, copies of the figures, tables and notebooks) and builds it
+with warnings as errors into results/report/, swapped in whole at the end so that a failed build
+leaves the previous book. It reads the declarations, results/claims.json (the merged ledger),
+results/<paper>/{figures,tables,executed}/, and, as found, results/timings/ and results/bench/
+(wall-clock values: volatile, outside every DVC output). Only the index holds volatile values
+(build time, revision, result times).
 """
 from __future__ import annotations
 
 import argparse
-import ast
 import datetime as dt
 import json
 import re
 import shutil
 import subprocess
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from lib.companion import papers, paths
-from lib.companion import report_html as ui
+from lib.companion import book, papers, paths
 
-SITE = "report"
-HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$", re.M)
-LEDGER_CALLS = ("exact", "close", "bound", "statistical", "qualitative", "deviation")
-TEX = {**{f"\\{g}": c for g, c in zip(
-    "alpha beta gamma delta epsilon varepsilon eta theta lambda mu nu pi rho sigma tau phi "
-    "varphi chi psi omega Gamma Delta Theta Lambda Pi Sigma Phi Psi Omega".split(),
-    "αβγδεεηθλμνπρστφφχψωΓΔΘΛΠΣΦΨΩ")},
-       "\\to": "→", "\\rightarrow": "→", "\\infty": "∞", "\\leq": "≤", "\\le": "≤",
-       "\\geq": "≥", "\\ge": "≥", "\\neq": "≠", "\\cdot": "·", "\\times": "×",
-       "\\sqrt": "√", "\\in": "∈", "\\approx": "≈", "\\sim": "~", "\\ell": "ℓ",
-       "\\ldots": "…", "\\dots": "…", "\\log": "log", "\\mid": "|"}
+SITE = Path(__file__).with_name("book_site")
+HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.M)
 
 
-# ---------------------------------------------------------------- notebook source: outline
-@dataclass
-class Section:
-    """A stretch of a notebook between two markdown headings: its figures and claim ids."""
-
-    heading: str
-    figures: list[str] = field(default_factory=list)     # regexes for figure file stems
-    claims: list[str] = field(default_factory=list)      # regexes for claim ids (no paper prefix)
+class BookError(RuntimeError):
+    """Sphinx refused the book (a warning is an error: a broken reference, a missing image)."""
 
 
-def string_pattern(node: ast.expr) -> str | None:
-    """A regex for the values a str literal or f-string can take ({...}: anything); None for
-    any other expression."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return re.escape(node.value)
-    if isinstance(node, ast.JoinedStr):
-        return "".join(re.escape(v.value) if isinstance(v, ast.Constant) else ".+?"
-                       for v in node.values)
-    return None
+def site_dir() -> Path:
+    """results/report: the built book."""
+    return paths.RESULTS / "report"
 
 
-def code_calls(source: str, stem: str) -> tuple[list[str], list[str]]:
-    """Regexes of the figure file stems a code cell saves and of the claim ids it records
-    (calls on a name containing "ledger"), in source order. A panel that is not a string gives
-    <stem>_.+; unparsable code, nothing."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return [], []
-    figures, claims = [], []
-    calls = sorted((n for n in ast.walk(tree) if isinstance(n, ast.Call)),
-                   key=lambda n: (n.lineno, n.col_offset))
-    for call in calls:
-        name = getattr(call.func, "attr", getattr(call.func, "id", None))
-        if name == "save_figure":
-            panel = call.args[2] if len(call.args) > 2 else next(
-                (k.value for k in call.keywords if k.arg == "panel"), None)
-            if panel is None or (isinstance(panel, ast.Constant) and panel.value is None):
-                figures.append(re.escape(stem))
-            else:
-                figures.append(f"{re.escape(stem)}_{string_pattern(panel) or '.+'}")
-        elif name in LEDGER_CALLS and call.args and "ledger" in getattr(
-                getattr(call.func, "value", None), "id", "").lower():
-            found = string_pattern(call.args[0])
-            if found:
-                claims.append(found)
-    return figures, claims
-
-
-def tex_plain(math: str) -> str:
-    """Inline TeX as readable text: common commands to Unicode, braces and spacing dropped."""
-    for cmd, char in TEX.items():
-        math = re.sub(re.escape(cmd) + r"(?![A-Za-z])", char, math)
-    math = re.sub(r"\\(?:tilde|widetilde)\s*\{?O\}?", "Õ", math)
-    math = re.sub(r"\\(?:math[a-z]*|text[a-z]*|operatorname|bar|hat|tilde|widetilde|overline|"
-                  r"boldsymbol|left|right)(?![A-Za-z])\s*", "", math)
-    math = re.sub(r"\\[,;!: ]", " ", math)
-    return math.replace("{", "").replace("}", "").replace("\\", "")
-
-
-def plain_heading(text: str) -> str:
-    """A markdown heading as plain text: emphasis and code marks removed, $TeX$ made readable."""
-    text = re.sub(r"(\*{1,3}|`)(.+?)\1", r"\2", text)
-    text = re.sub(r"(?<!\w)(_{1,3})(?=\S)(.+?)(?<=\S)\1(?!\w)", r"\2", text)
-    return re.sub(r"\$([^$]+)\$", lambda m: tex_plain(m.group(1)), text).strip()
-
-
-def outline(cells: list[tuple[str, str]], stem: str) -> tuple[str, list[Section]]:
-    """The title (first heading of the opening markdown cell) and the sections, in source order.
-
-    `cells` are (cell_type, source) pairs. A figure saved with panel p is the file <stem>_p, with
-    no panel <stem>. Code before the first heading after the title belongs to a section headed by
-    the title itself.
-    """
-    title, sections = "", []
-    for kind, source in cells:
-        if kind == "markdown":
-            for _level, text in HEADING.findall(source):
-                if not title:
-                    title = plain_heading(text)
-                else:
-                    sections.append(Section(plain_heading(text)))
-            continue
-        if kind != "code":
-            continue
-        if not sections:
-            sections.append(Section(title or stem))
-        figures, claims = code_calls(source, stem)
-        sections[-1].figures += figures
-        sections[-1].claims += claims
-    return title or stem, sections
-
-
-def figure_order(names: list[str], sections: list[Section]) -> list[tuple[str, list[str]]]:
-    """Group figure file stems by the section that saves them, in reading order.
-
-    Figures no section claims (a name built at run time) come last, in file order, under "".
-    """
-    left, groups = sorted(names), []
-    for sec in sections:
-        got = [n for pat in sec.figures for n in left if re.fullmatch(pat, n)]
-        got = list(dict.fromkeys(got))
-        left = [n for n in left if n not in got]
-        if got:
-            groups.append((sec.heading, got))
-    if left:
-        groups.append(("", left))
-    return groups
-
-
-def section_claims(heading: str, sections: list[Section], claims: list[dict]) -> list[dict]:
-    """The claims recorded in the section(s) with this heading, in ledger order."""
-    pats = [p for s in sections if s.heading == heading for p in s.claims]
-    return [c for c in claims
-            if any(re.fullmatch(p, c["id"].split(".", 1)[-1]) for p in pats)]
+def source_dir() -> Path:
+    """build/book: the generated Sphinx project (rewritten whole on every build)."""
+    return paths.ROOT / "build" / "book"
 
 
 # ---------------------------------------------------------------- inputs
-@dataclass
-class Notebook:
-    paper: str
-    stem: str
-    title: str = ""
-    intro: str = ""                 # opening markdown cell less its title, TeX made readable
-    sections: list[Section] = field(default_factory=list)
-    figures: list[Path] = field(default_factory=list)
-    tables: list[Path] = field(default_factory=list)      # relative to the tables folder
-    claims: list[dict] = field(default_factory=list)      # from results/claims.json
-    profile: str | None = None
-    executed: Path | None = None
-    source: Path | None = None
-    groups: list[Group] = field(default_factory=list)   # figures in reading order
-
-
-@dataclass
-class Group:
-    """Figures a notebook section saves, with the claims recorded in that section."""
-
-    heading: str
-    figures: list[Path]
-    claims: list[dict]
-
-
-@dataclass
-class IndexRow:
-    """One paper on the index page."""
-
-    paper: str
-    notebooks: list[Notebook]
-    built: bool
-    made: str = ""
-
-    @property
-    def claims(self) -> list[dict]:
-        return [c for nb in self.notebooks for c in nb.claims]
-
-    @property
-    def profiles(self) -> list[str]:
-        return sorted({nb.profile for nb in self.notebooks if nb.profile})
-
-    @property
-    def figures(self) -> list[str]:
-        """Site-relative paths of the paper's figures, in reading order."""
-        return [f"{self.paper}/figures/{nb.stem}/{f.name}"
-                for nb in self.notebooks for g in nb.groups for f in g.figures]
-
-
-def read_cells(nb: Notebook) -> list[tuple[str, str]]:
-    """The notebook's cells: from the .py source, else from the executed copy, else none."""
-    if nb.source:
-        import jupytext
-        return [(c.cell_type, c.source) for c in jupytext.read(nb.source).cells]
-    if nb.executed:
-        import nbformat
-        return [(c.cell_type, c.source) for c in nbformat.read(nb.executed, as_version=4).cells]
-    return []
-
-
-def stems_of(paper: str) -> list[str]:
-    """Every notebook of a paper that has a source or any result, in reading (name) order."""
-    found = {p.stem for p in (paths.NOTEBOOKS / paper).glob("*.py")}
-    for kind, pattern in (("claims", "*.json"), ("executed", "*.ipynb"), ("figures", "*/")):
-        folder = paths.results_dir(paper, kind)
-        found |= {p.stem for p in folder.glob(pattern)} if folder.exists() else set()
-    return sorted(found)
+def read_json(path: Path) -> dict | None:
+    """A JSON object from a file; None when absent, {"error": ...} when unreadable."""
+    if not path.exists():
+        return None
+    try:
+        doc = json.loads(path.read_text())
+    except (ValueError, OSError) as err:
+        return {"error": f"unreadable: {err}"}
+    return doc if isinstance(doc, dict) else {"error": "not a JSON object"}
 
 
 def _merged_differs(doc: dict, notebook: str, own: dict) -> bool:
@@ -244,55 +64,44 @@ def _merged_differs(doc: dict, notebook: str, own: dict) -> bool:
 
 
 def load_ledger() -> tuple[dict, str]:
-    """results/claims.json, or (with a note) the per-notebook files merged in memory."""
+    """results/claims.json and a warning when it is missing or older than a notebook's claims
+    (then the per-notebook files, the ledger's own records, are merged in memory)."""
+    from lib.companion import claims as ledger
     merged = paths.ledger_files()["json"]
     if merged.exists():
         doc = json.loads(merged.read_text())
         newer = [f"{paper}/{f.stem}" for paper in papers.names()
                  for f in sorted(paths.results_dir(paper, "claims").glob("*.json"))
                  if _merged_differs(doc, f"{paper}/{f.stem}", json.loads(f.read_text()))]
-        return doc, ("results/claims.json is older than the claims of " + ", ".join(newer)
-                     + ": run `python -m lib.companion.claims` (make report does) and rebuild "
-                     "the report."
-                     if newer else "")
-    from lib.companion import claims as ledger
+        if not newer:
+            return doc, ""
+        note = ("results/claims.json is older than the claims of " + ", ".join(newer)
+                + ": this book shows the per-notebook claim files; run `python -m "
+                "lib.companion.claims` (make report does) to merge them.")
+    else:
+        note = ("results/claims.json is missing (run `python -m lib.companion.claims`): this "
+                "book shows the per-notebook claim files.")
     docs = ledger.load_all()
     return ({"claims": [c for d in docs for c in d["claims"]],
-             "profiles": {d["notebook"]: d["params"].get("profile") for d in docs}},
-            "results/claims.json is missing (run `python -m lib.companion.claims`): counts are "
-            "read from the per-notebook claim files.")
+             "profiles": {d["notebook"]: d["params"].get("profile") for d in docs}}, note)
 
 
-def collect(paper: str, ledger: dict) -> list[Notebook]:
-    """What the results hold for one paper, notebook by notebook."""
-    out = []
-    for stem in stems_of(paper):
-        nid = f"{paper}/{stem}"
-        own = read_json(paths.claims_file(nid)) or {}
-        nb = Notebook(paper, stem, profile=own.get("params", {}).get("profile")
-                      or ledger.get("profiles", {}).get(nid))
-        src, exe = paths.NOTEBOOKS / paper / f"{stem}.py", paths.executed_file(nid)
-        nb.source, nb.executed = (src if src.exists() else None), (exe if exe.exists() else None)
-        fig_dir, tab_dir = paths.figures_dir(nid), paths.tables_dir(nid)
-        nb.figures = sorted(fig_dir.glob("*.png")) if fig_dir.exists() else []
-        nb.tables = sorted(p.relative_to(tab_dir) for p in tab_dir.rglob("*") if p.is_file()) \
-            if tab_dir.exists() else []
-        nb.claims = [c for c in ledger.get("claims", [])
-                     if c.get("notebook") == f"notebooks/{nid}.py"]
-        cells = read_cells(nb)
-        nb.title, nb.sections = outline(cells, stem)
-        intro = HEADING.sub("", next((s for k, s in cells if k == "markdown"), ""), count=1)
-        nb.intro = re.sub(r"\$\$?([^$]+?)\$\$?", lambda m: tex_plain(m.group(1)), intro)
-        by_name = {f.stem: f for f in nb.figures}
-        nb.groups = [Group(head or "Other figures", [by_name[n] for n in names],
-                           section_claims(head, nb.sections, nb.claims) if head else [])
-                     for head, names in figure_order(list(by_name), nb.sections)]
-        out.append(nb)
-    return out
+def notebook_title(cells: list) -> str:
+    """The first heading of the opening markdown cell (MyST, mathematics kept)."""
+    first = next((c.source for c in cells if c.cell_type == "markdown"), "")
+    found = HEADING.search(first)
+    return found.group(1) if found else ""
 
 
-def has_results(notebooks: list[Notebook]) -> bool:
-    return any(nb.claims or nb.figures or nb.executed for nb in notebooks)
+def utc(timestamp: float) -> str:
+    return dt.datetime.fromtimestamp(timestamp, dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def results_time(notebooks: list[str]) -> str:
+    """When a paper's results were made: its newest claims file or executed notebook."""
+    files = [p for n in notebooks for p in (paths.claims_file(n), paths.executed_file(n))
+             if p.exists()]
+    return utc(max(p.stat().st_mtime for p in files)) if files else "n/a"
 
 
 def git_revision(root: Path) -> str:
@@ -314,146 +123,168 @@ def git_revision(root: Path) -> str:
     return rev.stdout.strip() + (" (with uncommitted changes)" if dirty.stdout.strip() else "")
 
 
-def utc(timestamp: float) -> str:
-    return dt.datetime.fromtimestamp(timestamp, dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-
-
-def results_time(notebooks: list[Notebook]) -> str:
-    """When the paper's results were made: the newest claims file or executed notebook."""
-    files = [p for nb in notebooks
-             for p in [paths.claims_file(f"{nb.paper}/{nb.stem}"), nb.executed] if p and p.exists()]
-    return utc(max(p.stat().st_mtime for p in files)) if files else "n/a"
-
-
-def read_json(path: Path) -> dict | None:
-    """A JSON object from a file; None when absent, {"error": ...} when unreadable."""
-    if not path.exists():
-        return None
-    try:
-        doc = json.loads(path.read_text())
-    except (ValueError, OSError) as err:
-        return {"error": f"unreadable: {err}"}
-    return doc if isinstance(doc, dict) else {"error": "not a JSON object"}
-
-
-# ---------------------------------------------------------------- the site
-def write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
+# ---------------------------------------------------------------- the source tree
 def copy(src: Path, dst: Path) -> Path:
     dst.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(src, dst)
     return dst
 
 
-def build_notebook_assets(nb: Notebook, site: Path) -> dict[str, str]:
-    """Copy figures, tables and source; render the executed notebook; return relative links."""
-    base, links = site / nb.paper, {}
-    for png in nb.figures:
-        copy(png, base / "figures" / nb.stem / png.name)
-        pdf = png.with_suffix(".pdf")
-        if pdf.exists():
-            copy(pdf, base / "figures" / nb.stem / pdf.name)
-    for rel in nb.tables:
-        copy(paths.tables_dir(f"{nb.paper}/{nb.stem}") / rel, base / "tables" / nb.stem / rel)
-    if nb.source:
-        copy(nb.source, base / "src" / nb.source.name)
-        write(base / "src" / f"{nb.source.name}.html", ui.source_page(nb, nb.source.read_text()))
-        links["source"], links["source_raw"] = f"src/{nb.stem}.py.html", f"src/{nb.stem}.py"
-    if nb.executed:
-        write(base / f"{nb.stem}.html", render_notebook(nb.executed))
-        links["executed"] = f"{nb.stem}.html"
-    return links
-
-
-def render_notebook(executed: Path) -> str:
-    """The executed notebook as standalone HTML: nbconvert's lab template minus every script
-    that would load from a CDN (require.js, MathJax, mermaid, widgets); CSS is inlined."""
+def notebook_page(notebook: str, dst: Path, profile: str | None) -> bool:
+    """Write the notebook's page: the executed copy when the run kept one, else the source
+    without outputs; a note under the title says which. True when executed."""
+    import jupytext
     import nbformat
-    from jinja2 import DictLoader
-    from nbconvert import HTMLExporter
-
-    offline = ("{%- extends 'index.html.j2' -%}\n"
-               "{% block html_head_js %}{% endblock html_head_js %}\n"
-               "{% block jupyter_widgets %}{% endblock jupyter_widgets %}\n"
-               "{% block html_head_js_mathjax %}{% endblock html_head_js_mathjax %}\n"
-               "{% block html_head_js_mermaidjs %}{% endblock html_head_js_mermaidjs %}\n"
-               "{% block body_header %}{{ super() }}<p style=\"margin:1em\">"
-               "<a href=\"index.html\">&larr; back to the paper's page</a></p>"
-               "{% endblock body_header %}\n")
-    exporter = HTMLExporter(template_name="lab", extra_loaders=[DictLoader(
-        {"offline.html.j2": offline})], template_file="offline.html.j2")
-    body, _ = exporter.from_notebook_node(nbformat.read(executed, as_version=4))
-    return body
-
-
-def site_dir() -> Path:
-    """results/report: the site (rewritten whole by `build`)."""
-    return paths.RESULTS / SITE
+    executed = paths.executed_file(notebook)
+    node = (nbformat.read(executed, as_version=4) if executed.exists()
+            else jupytext.read(paths.notebook_source(notebook)))
+    stem = notebook.split("/")[1]
+    back = (f'<a href="../index.html#{book.anchor(*notebook.split("/"))}">the chapter</a> · '
+            f'<a href="../claims.html#notebook={stem}">its claims</a>')
+    note = (f"Executed by the `{stem}` stage with profile `{profile or 'n/a'}`; rendered as it "
+            f"ran, nothing re-executed. Back to {back}." if executed.exists() else
+            f"This build kept no executed copy of `{notebook}` (the smoke run of `make test` "
+            "checks notebooks under nbval, which keeps no outputs): the source is shown without "
+            f"outputs; `make repro` renders them. Back to {back}.")
+    node.cells.insert(1, nbformat.v4.new_markdown_cell(f"```{{note}}\n{note}\n```"))
+    node.metadata.pop("papermill", None)
+    node.metadata.setdefault("language_info", {"name": "python"})   # jupytext's source has none
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(node, dst)
+    return executed.exists()
 
 
-def bench_dir() -> Path:
-    """results/bench: one JSON per benchmark (bench/<paper>_<kernel>.py writes them)."""
-    return paths.RESULTS / "bench"
+def chapter(notebook: str, ledger: dict, src: Path) -> book.Chapter:
+    """Copy one notebook's figures, tables and page into the book; return what it shows."""
+    paper, stem = notebook.split("/")
+    base = src / paper
+    own = read_json(paths.claims_file(notebook)) or {}
+    profile = own.get("params", {}).get("profile") or ledger.get("profiles", {}).get(notebook)
+    figures = {}
+    fig_dir = paths.figures_dir(notebook)
+    for png in sorted(fig_dir.glob("*.png")) if fig_dir.exists() else []:
+        figures[png.stem] = copy(png, base / "figures" / stem / png.name)
+        if png.with_suffix(".pdf").exists():
+            copy(png.with_suffix(".pdf"), base / "figures" / stem / f"{png.stem}.pdf")
+    tab_dir, tables = paths.tables_dir(notebook), []
+    for f in sorted(tab_dir.rglob("*")) if tab_dir.exists() else []:
+        if f.is_file():
+            rel = f"tables/{stem}/{f.relative_to(tab_dir).as_posix()}"
+            tables.append(copy(f, base / rel).relative_to(base).as_posix())
+    page = base / "notebooks" / f"{stem}.ipynb"
+    executed = notebook_page(notebook, page, profile)
+    import nbformat
+    title = notebook_title(nbformat.read(page, as_version=4).cells) or stem
+    source = f"notebooks/{notebook}.py"                     # how each claim names its notebook
+    claims = [c for c in ledger.get("claims", []) if c.get("notebook") == source]
+    return book.Chapter(papers.notebook_entry(notebook), title, claims, figures, tables,
+                        executed, profile)
 
 
-def read_timing(notebook: str) -> dict | None:
-    """The runner's record of a notebook's last run, or None when it was not timed."""
+def read_timings(notebooks: list[str]) -> list[tuple[str, dict | None]]:
+    """The runner's record of each notebook's last run (None when it was not timed)."""
     from lib.companion import runner
-    found = read_json(runner.timing_file(notebook))
-    return found if found and "error" not in found else None
+    out = []
+    for n in notebooks:
+        doc = read_json(runner.timing_file(n))
+        out.append((n.replace("/", "-"), doc if doc and "error" not in doc else None))
+    return out
 
 
 def read_timing_tables() -> list[tuple[str, list[list[str]]]]:
-    """The notebooks' own timing tables (results/timings/<paper>__<stem>__<name>.csv) as rows."""
+    """The notebooks' own timing tables (results/timings/<paper>__<stem>__<name>.csv)."""
     import csv
     folder = paths.timings_dir()
     return [(f.stem.replace("__", "/", 1), list(csv.reader(f.open())))
             for f in sorted(folder.glob("*.csv"))] if folder.exists() else []
 
 
-def build(now: dt.datetime | None = None) -> Path:
-    """Rewrite results/report whole from what is under results/; return the index path.
+def read_bench() -> list[tuple[str, dict]]:
+    folder = paths.RESULTS / "bench"
+    found = [(f.stem, read_json(f)) for f in sorted(folder.glob("*.json"))] \
+        if folder.exists() else []
+    return [(name, doc) for name, doc in found if doc and "error" not in doc]
 
-    The site is built in a sibling folder and swapped in at the end, so a failed build leaves
-    the previous report in place."""
-    final = site_dir()
-    site = final.with_name(final.name + ".partial")
-    shutil.rmtree(site, ignore_errors=True)
-    site.mkdir(parents=True)
+
+def bench_plot(bench: list[tuple[str, dict]], dst: Path) -> str | None:
+    """A bar chart of every benchmark ratio (log scale); None when there is none."""
+    bars = [(f"{name}\n{key}", value) for name, doc in bench
+            for key, value in book.ratio_items(doc)]
+    if not bars:
+        return None
+    from lib.companion import plotting
+    fig, ax = plotting.figure(width=6.0, height=0.5 + 0.55 * len(bars))
+    labels, values = zip(*bars)
+    ax.barh(range(len(bars)), values, color=plotting.palette(1)[0])
+    ax.set(yticks=range(len(bars)), yticklabels=labels, xscale="log",
+           xlabel="speed-up over the naive reference (×)")
+    for i, v in enumerate(values):
+        ax.annotate(f"{v:.3g}×", (v, i), xytext=(3, 0), textcoords="offset points",
+                    va="center", fontsize=7)
+    ax.invert_yaxis()
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(dst, metadata={"Software": None})
+    import matplotlib.pyplot as plt
+    plt.close(fig)
+    return dst.name
+
+
+def write_sources(src: Path, now: dt.datetime) -> Path:
+    """The whole Sphinx project under `src` (rewritten from scratch)."""
+    shutil.rmtree(src, ignore_errors=True)
+    shutil.copytree(SITE, src, ignore=shutil.ignore_patterns("__pycache__"))
     ledger, note = load_ledger()
     rows = []
-    for paper in papers.names():
-        notebooks = collect(paper, ledger)
-        built = has_results(notebooks)
-        if built:
-            links = {nb.stem: build_notebook_assets(nb, site) for nb in notebooks}
-            write(site / paper / "index.html", ui.paper_page(paper, notebooks, links, ledger))
-        rows.append(IndexRow(paper, notebooks, built, results_time(notebooks) if built else ""))
-    stages = [(r.paper, nb.stem) for r in rows if r.built for nb in r.notebooks]
-    timings = {f"{p}__{s}": read_timing(f"{p}/{s}") for p, s in stages}
-    bench = [(f.stem, read_json(f)) for f in sorted(bench_dir().glob("*.json"))] \
-        if bench_dir().exists() else []
-    tables = read_timing_tables()
-    write(site / "performance.html", ui.performance_page(stages, timings, bench, tables))
-    write(site / "style.css", ui.CSS)
-    now = now or dt.datetime.now(dt.timezone.utc)
-    write(site / "index.html", ui.index_page(rows, git_revision(paths.ROOT),
-                                             now.strftime("%Y-%m-%d %H:%M:%S UTC"), note))
+    for p in papers.all_papers():
+        chapters = [chapter(n, ledger, src) for n in p.notebook_ids()]
+        rows.append(book.PaperRow(p, chapters, results_time(p.notebook_ids())))
+    for row in rows:
+        (src / row.paper.short / "index.md").write_text(book.chapter_page(row), encoding="utf-8")
+        (src / row.paper.short / "claims.md").write_text(book.claims_page(row), encoding="utf-8")
+    built = [n for row in rows if row.built for n in row.paper.notebook_ids()]
+    bench = read_bench()
+    plot = bench_plot(bench, src / "bench_ratios.png")
+    (src / "performance.md").write_text(
+        book.performance_page(read_timings(built), bench, read_timing_tables(), plot),
+        encoding="utf-8")
+    (src / "index.md").write_text(book.index_page(
+        rows, git_revision(paths.ROOT), now.strftime("%Y-%m-%d %H:%M:%S UTC"), note),
+        encoding="utf-8")
+    return src
+
+
+def sphinx_build(src: Path, out: Path) -> None:
+    """Sphinx's HTML builder, warnings as errors, a fresh environment every time."""
+    done = subprocess.run([sys.executable, "-m", "sphinx", "-b", "html", "-W", "--keep-going",
+                           "-q", "-E", "-d", str(src.parent / f"{src.name}.doctrees"), str(src),
+                           str(out)], capture_output=True, text=True)
+    if done.returncode:
+        raise BookError(f"sphinx-build refused the book in {src} (warnings are errors):\n"
+                        + (done.stderr or done.stdout)[-6000:])
+
+
+def build(now: dt.datetime | None = None) -> Path:
+    """Rewrite results/report whole from what is under results/; return the index path."""
+    final = site_dir()
+    partial = final.with_name(final.name + ".partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    src = write_sources(source_dir(), now or dt.datetime.now(dt.timezone.utc))
+    sphinx_build(src, partial)
     shutil.rmtree(final, ignore_errors=True)
-    site.rename(final)
+    partial.rename(final)
     return final / "index.html"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m lib.companion.report",
-                                     description="build the static report under results/report")
+                                     description="build the book under results/report")
     parser.parse_args(argv)
-    index = build()
-    print(f"report: {index}  (open it in a browser; no server needed)")
+    try:
+        index = build()
+    except BookError as err:
+        print(err, file=sys.stderr)
+        return 1
+    print(f"book: {index}  (open it in a browser; no server needed)")
     return 0
 
 

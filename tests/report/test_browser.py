@@ -1,15 +1,17 @@
-"""The report in a real browser: headless Chromium renders the index, the performance page and
-each paper page.
+"""The book in a real browser, with the network off: headless Chromium opens the built site from
+disk.
 
     pytest tests/report --report-dir build/smoke/results/report      (run by `make test`)
 
-Without --report-dir the module is skipped. Each page carries a hidden #selfcheck element that
-its inline script fills after the load event; Chromium's --dump-dom hands back the DOM with it.
-Checks: every image loaded (natural width > 0), every internal link and image source resolves to
-a file of the site (and every same-page #anchor to an element), each paper page's claims table
-shows as many rows as results/claims.json holds for that paper (and the status filter works),
-no page loads anything from the network; the other pages (rendered notebooks, sources) are
-checked as files. Screenshots go to <report-dir>/screenshots/.
+Without --report-dir the module is skipped. Every page loads /_static/selfcheck.js, which fills a
+hidden #selfcheck element once the page and its mathematics are ready; Chromium's --dump-dom
+hands back the DOM with it. Checks: every image of the rendered pages loaded, and each chapter
+shows every figure its results hold; every internal link and source of every page resolves (to
+a file of the site, and a fragment to an element of its target); each claims table has as many
+rows as results/claims.json holds for its paper and the filters narrow it, from the address as
+a link would carry them; a search for a claim id finds its ledger page; a notebook page's
+mathematics is typeset by the local MathJax, without errors and without raw `$...$` left in
+its text; nothing is loaded from the network. Screenshots go to <report-dir>/../screenshots/.
 """
 from __future__ import annotations
 
@@ -20,18 +22,20 @@ import shutil
 import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 import pytest
 
 from lib.companion import papers
 
-PAGES = ["index.html", "performance.html", *(f"{paper}/index.html" for paper in papers.names())]
+# --host-resolver-rules and the dead proxy: any attempt to reach a host fails at once
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
          "--no-first-run", "--disable-background-networking", "--disable-component-update",
-         "--disable-sync", "--hide-scrollbars", "--virtual-time-budget=10000"]
+         "--disable-sync", "--hide-scrollbars", "--virtual-time-budget=15000",
+         "--host-resolver-rules=MAP * ~NOTFOUND", "--proxy-server=http://127.0.0.1:9"]
 SELFCHECK = re.compile(r'<pre id="selfcheck"[^>]*>(.*?)</pre>', re.S)
 EXTERNAL = ("http:", "https:", "mailto:", "data:", "javascript:")
+RAW_MATH = re.compile(r"\$[^$\s][^$]*\$")
 
 
 @pytest.fixture(scope="module")
@@ -62,6 +66,10 @@ def ledger(report) -> dict:
     return json.loads(merged.read_text())
 
 
+def built_papers(ledger: dict) -> list[str]:
+    return [p for p in papers.names() if any(c["paper"] == p for c in ledger["claims"])]
+
+
 def browse(chromium: str, tmp: Path, url: str, *args: str) -> str:
     """Run Chromium once with a fresh profile; return its stdout."""
     profile = tmp / f"profile{len(list(tmp.glob('profile*')))}"
@@ -73,31 +81,42 @@ def browse(chromium: str, tmp: Path, url: str, *args: str) -> str:
 
 @pytest.fixture(scope="module")
 def rendered(report, chromium, tmp_path_factory):
-    """page -> (DOM after load, selfcheck dict); screenshots saved as a side effect."""
+    """(page, address suffix) -> (DOM after load, selfcheck dict or None)."""
     tmp, cache = tmp_path_factory.mktemp("chromium"), {}
-    shots = report / "screenshots"
-    shots.mkdir(exist_ok=True)
 
-    def render(page: str, fragment: str = "") -> tuple[str, dict]:
-        key = page + fragment
-        if key not in cache:
-            url = (report / page).as_uri() + fragment
-            dom = browse(chromium, tmp, url, "--window-size=1280,800", "--dump-dom")
+    def render(page: str, suffix: str = "") -> tuple[str, dict | None]:
+        if (page, suffix) not in cache:
+            dom = browse(chromium, tmp, (report / page).as_uri() + suffix, "--dump-dom",
+                         "--window-size=1280,900")
             found = SELFCHECK.search(dom)
-            assert found and found.group(1).strip(), f"{page}: the page's selfcheck never ran"
-            check = json.loads(html.unescape(found.group(1)))
-            if not fragment:
-                height = min(max(int(check.get("height", 800)), 600), 16000)
-                name = page.split("/")[0].removesuffix(".html")
-                browse(chromium, tmp, url, f"--window-size=1280,{height}",
-                       f"--screenshot={shots / (name + '.png')}")
-            cache[key] = (dom, check)
-        return cache[key]
+            check = json.loads(html.unescape(found.group(1))) if found else None
+            cache[page, suffix] = (dom, check)
+        return cache[page, suffix]
     return render
 
 
+@pytest.fixture(scope="module")
+def screenshot(report, chromium, tmp_path_factory):
+    """Save a full-page screenshot of a page as <report>/../screenshots/<name>.png."""
+    tmp, shots = tmp_path_factory.mktemp("shots"), report.parent / "screenshots"
+    shots.mkdir(exist_ok=True)
+
+    def take(page: str, name: str, height: int) -> Path:
+        out = shots / f"{name}.png"
+        browse(chromium, tmp, (report / page).as_uri(), f"--window-size=1280,{height}",
+               f"--screenshot={out}")
+        return out
+    return take
+
+
+def checked(rendered, page: str, suffix: str = "") -> tuple[str, dict]:
+    dom, check = rendered(page, suffix)
+    assert check is not None, f"{page}{suffix}: the page's selfcheck never ran"
+    return dom, check
+
+
 class Refs(HTMLParser):
-    """Every href/src of a DOM, and every element id."""
+    """Every href/src of a page, and every element id."""
 
     def __init__(self):
         super().__init__()
@@ -111,96 +130,184 @@ class Refs(HTMLParser):
                 self.ids.add(value)
 
 
-def page_or_skip(report: Path, ledger: dict, page: str) -> None:
-    """A paper page must exist when the ledger has claims for the paper; else it is not built."""
-    if "/" not in page:
-        return
-    paper = page.split("/")[0]
-    if not (report / page).exists():
-        assert not any(c["paper"] == paper for c in ledger["claims"]), \
-            f"{paper} has claims in results/claims.json but no page {page}"
-        pytest.skip(f"{paper}: not yet built")
-
-
-@pytest.mark.parametrize("page", PAGES)
-def test_every_image_loaded(report, ledger, rendered, page):
-    page_or_skip(report, ledger, page)
-    _, check = rendered(page)
-    broken = [im["src"] for im in check["images"] if not im["complete"] or im["naturalWidth"] <= 0]
-    assert not broken, f"{page}: images that did not load: {broken}"
-    if "/" in page:                         # a paper page shows every figure its results hold
-        paper = page.split("/")[0]
-        made = sorted(p.relative_to(report.parent / paper).as_posix()
-                      for p in (report.parent / paper).glob("figures/*/*.png"))
-        shown = {unquote(im["src"]) for im in check["images"]}
-        missing = [f for f in made if f not in shown]
-        assert not missing, f"{page}: figures under results/{paper}/ not shown: {missing}"
-
-
-@pytest.mark.parametrize("page", PAGES)
-def test_every_internal_link_resolves(report, ledger, rendered, page):
-    page_or_skip(report, ledger, page)
-    dom, _ = rendered(page)
-    bad = unresolved(report, page, dom)
-    assert not bad, f"{page}: links that do not resolve inside the site: {bad}"
-
-
-def test_every_other_page_links_resolve(report):
-    """Notebook, source and performance pages, read as files (no script changes their links)."""
-    bad = {str(p.relative_to(report)): unresolved(report, str(p.relative_to(report)),
-                                                  p.read_text(encoding="utf-8"))
-           for p in sorted(report.rglob("*.html"))}
-    assert not {k: v for k, v in bad.items() if v}, f"links that do not resolve: {bad}"
-
-
-def unresolved(report: Path, page: str, dom: str) -> list[str]:
-    """The internal links and sources of a page that point at no file of the site."""
+def parse(text: str) -> Refs:
     refs = Refs()
-    refs.feed(dom)
-    where, bad = (report / page).parent, []
-    for tag, ref in refs.refs:
-        if ref.startswith(EXTERNAL):
-            assert not (tag in ("img", "script", "link") and ref.startswith(("http:", "https:"))), \
-                f"{page}: <{tag}> loads {ref} from the network"
-            continue
-        parts = urlsplit(ref)
-        if not parts.path:
-            # a browser tries the fragment as written, then percent-decoded (HTML spec)
-            if parts.fragment and not {parts.fragment, unquote(parts.fragment)} & refs.ids:
-                bad.append(f"{ref} (no element with that id)")
-            continue
-        target = (where / unquote(parts.path)).resolve()
-        if not target.is_file() or not target.is_relative_to(report):
-            bad.append(f"{ref} -> {target}")
-    return bad
+    refs.feed(text)
+    return refs
+
+
+def pages(report: Path) -> list[str]:
+    """The site's pages (the theme's _static/ holds template fragments, not pages)."""
+    return sorted(p.relative_to(report).as_posix() for p in report.rglob("*.html")
+                  if p.relative_to(report).parts[0] != "_static")
+
+
+def chapter_pages(ledger) -> list[str]:
+    return [f"{p}/index.html" for p in built_papers(ledger)]
+
+
+def test_every_image_loaded(report, ledger, rendered):
+    """The index, performance page and every chapter: each <img> decoded, and each chapter
+    shows every figure its paper's results hold."""
+    for page in ["index.html", "performance.html", *chapter_pages(ledger)]:
+        _, check = checked(rendered, page)
+        broken = [im["src"] for im in check["images"]
+                  if not im["complete"] or im["naturalWidth"] <= 0]
+        assert not broken, f"{page}: images that did not load: {broken}"
+        if page.endswith("/index.html"):
+            paper = page.split("/")[0]
+            made = sorted(p.name for p in (report.parent / paper).glob("figures/*/*.png"))
+            shown = {unquote(im["src"]).rsplit("/", 1)[-1] for im in check["images"]}
+            assert made, f"{paper}: no figures under results/{paper}/figures"
+            missing = [f for f in made if f not in shown]
+            assert not missing, f"{page}: figures under results/{paper}/ not shown: {missing}"
+
+
+def test_every_internal_link_resolves(report):
+    """Every href and src of every page of the site: a file of the site, and a fragment an
+    element of the target (filter fragments like #status=pass are the ledger's, not ids)."""
+    ids, bad = {}, []
+    for page in pages(report):
+        refs = parse((report / page).read_text(encoding="utf-8"))
+        ids[page] = refs.ids
+        for tag, ref in refs.refs:
+            if ref.startswith(EXTERNAL):
+                assert not (tag in ("img", "script", "link", "iframe")
+                            and ref.startswith(("http:", "https:"))), \
+                    f"{page}: <{tag}> loads {ref} from the network"
+                continue
+            parts = urlsplit(ref)
+            target = (report / page).parent / unquote(parts.path) if parts.path else report / page
+            target = target.resolve()
+            if not target.is_file() or not target.is_relative_to(report):
+                bad.append(f"{page}: {ref} -> no file {target}")
+            elif parts.fragment and "=" not in parts.fragment and target.suffix == ".html":
+                bad.append((page, ref, target.relative_to(report).as_posix(), parts.fragment))
+    missing = [b for b in bad if isinstance(b, str)]
+    missing += [f"{page}: {ref} (no element with that id in {rel})" for page, ref, rel, frag
+                in (b for b in bad if not isinstance(b, str))
+                if not {frag, unquote(frag)} & ids.get(rel, set())]
+    assert not missing, "links that do not resolve:\n" + "\n".join(missing[:40])
+
+
+def test_nothing_loads_from_the_network(report, rendered):
+    """The DOM after scripts ran (MathJax, the theme) loads nothing from another host."""
+    dom, _ = rendered("index.html")
+    remote = [ref for tag, ref in parse(dom).refs
+              if tag in ("img", "script", "link", "iframe") and ref.startswith(("http:", "https:"))]
+    assert not remote, f"index.html loads from the network: {remote}"
 
 
 @pytest.mark.parametrize("paper", papers.names())
 def test_claims_table_rows_match_ledger(report, ledger, rendered, paper):
-    page = f"{paper}/index.html"
-    page_or_skip(report, ledger, page)
-    _, check = rendered(page)
+    if paper not in built_papers(ledger):
+        pytest.skip(f"{paper}: no claims in this run")
+    page = f"{paper}/claims.html"
     expected = [c for c in ledger["claims"] if c["paper"] == paper]
+    _, check = checked(rendered, page)
     assert check["claims_rows"] == len(expected), f"{paper}: table rows vs results/claims.json"
     assert check["claims_shown"] == len(expected), f"{paper}: rows hidden with no filter set"
-    _, filtered = rendered(page, "#status=pass")
-    passing = sum(c["status"] == "pass" for c in expected)
-    assert filtered["claims_shown"] == passing, f"{paper}: status filter shows the wrong rows"
+    for suffix, keep in (("#status=pass", lambda c: c["status"] == "pass"),
+                         ("#provenance=derived", lambda c: c["provenance"] == "derived"),
+                         ("#status=pass&provenance=derived",
+                          lambda c: c["status"] == "pass" and c["provenance"] == "derived")):
+        _, filtered = checked(rendered, page, suffix)
+        assert filtered["claims_shown"] == sum(map(keep, expected)), \
+            f"{page}{suffix}: the filter shows the wrong rows"
+    assert sum(c["status"] == "pass" for c in expected) < len(expected) or \
+        len({c["provenance"] for c in expected}) > 1, f"{paper}: no filter could narrow this table"
 
 
-def test_index_lists_every_paper(report, ledger, rendered):
-    dom, _ = rendered("index.html")
+@pytest.mark.parametrize("paper", papers.names())
+def test_search_finds_a_claim_on_its_page(report, ledger, rendered, paper):
+    if paper not in built_papers(ledger):
+        pytest.skip(f"{paper}: no claims in this run")
+    claim = [c for c in ledger["claims"] if c["paper"] == paper][-1]["id"]
+    dom, _ = rendered("search.html", f"?q={quote(claim)}")
+    results = Within("search-results")
+    results.feed(dom)
+    hits = [ref for ref in results.links if urlsplit(ref).path.endswith(f"{paper}/claims.html")]
+    assert hits, f"searching {claim!r} does not find {paper}/claims.html: {results.links}"
+
+
+class Within(HTMLParser):
+    """The links inside the element with a given id (the search page's results list; the
+    navigation around it links every page and must not count)."""
+
+    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+            "track", "wbr"}
+
+    def __init__(self, element_id: str):
+        super().__init__()
+        self.element_id, self.depth, self.links = element_id, 0, []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if self.depth and tag not in self.VOID:
+            self.depth += 1
+        elif not self.depth and attrs.get("id") == self.element_id:
+            self.depth = 1
+        if self.depth and tag == "a" and attrs.get("href"):
+            self.links.append(unquote(attrs["href"]))
+
+    def handle_endtag(self, tag):
+        if self.depth and tag not in self.VOID:
+            self.depth -= 1
+
+
+def math_page(paper: str) -> str:
+    """The paper's first notebook whose markdown has a formula."""
+    for stem in (e.stem for e in papers.paper(paper).notebooks):
+        source = (papers.declaration_file(paper).parent / f"{stem}.py").read_text()
+        if re.search(r"^# .*\$[^$]+\$", source, re.M):
+            return f"{paper}/notebooks/{stem}.html"
+    pytest.skip(f"{paper}: no notebook has a formula in its text")
+
+
+class Text(HTMLParser):
+    """A page's visible prose: text outside code, scripts, styles and typeset formulas."""
+
+    SKIP = {"pre", "code", "script", "style", "mjx-container", "textarea", "svg", "kbd"}
+
+    def __init__(self):
+        super().__init__()
+        self.depth, self.parts = 0, []
+
+    def handle_starttag(self, tag, attrs):
+        self.depth += tag in self.SKIP
+
+    def handle_endtag(self, tag):
+        self.depth -= tag in self.SKIP and self.depth > 0
+
+    def handle_data(self, data):
+        if not self.depth:
+            self.parts.append(data)
+
+
+@pytest.mark.parametrize("paper", papers.names())
+def test_mathematics_is_typeset_offline(report, ledger, rendered, paper):
+    if paper not in built_papers(ledger):
+        pytest.skip(f"{paper}: no claims in this run")
+    page = math_page(paper)
+    dom, check = checked(rendered, page)
+    assert check["math"] > 0, f"{page}: MathJax typeset nothing (no mjx-container)"
+    assert check["math_errors"] == 0, f"{page}: {check['math_errors']} formulas failed to typeset"
+    prose = Text()
+    prose.feed(dom)
+    raw = RAW_MATH.findall(" ".join(prose.parts))
+    assert not raw, f"{page}: raw TeX left in the text: {raw[:5]}"
+
+
+def test_index_lists_every_paper_and_screenshots(report, ledger, rendered, screenshot):
+    dom, _ = checked(rendered, "index.html")
     for paper in papers.names():
-        assert paper in dom, f"index does not mention {paper}"
-        if not (report / paper / "index.html").exists():
-            row = dom[dom.index(paper):]
-            assert "not yet built" in row[:2000], f"index: {paper} should say 'not yet built'"
-    assert (report / "screenshots" / "index.png").stat().st_size > 0
-
-
-def test_no_page_loads_from_the_network(report):
-    pattern = re.compile(r"<(?:script|img|link|iframe)\b[^>]*\b(?:src|href)=[\"']?(?:https?:)?//",
-                         re.I)
-    offenders = [str(p.relative_to(report)) for p in report.rglob("*.html")
-                 if pattern.search(p.read_text(encoding="utf-8"))]
-    assert not offenders, f"pages that would load from the network: {offenders}"
+        assert f'href="{paper}/index.html"' in dom, f"index does not link {paper}"
+        if paper not in built_papers(ledger):
+            row = dom[dom.index(f'href="{paper}/index.html"'):]
+            assert "not yet built" in row[:3000], f"index: {paper} should say 'not yet built'"
+    built = built_papers(ledger)
+    shots = [screenshot("index.html", "index", 900)]
+    if built:
+        shots.append(screenshot(f"{built[0]}/index.html", "chapter", 2200))
+        shots.append(screenshot(math_page(built[0]), "notebook", 1400))
+    assert all(s.stat().st_size > 0 for s in shots)

@@ -59,3 +59,16 @@ def test_recorded_outcomes_agree_with_their_evidence(results, notebook):
             assert c["measured"] != c["expected"], f"{c['id']}: deviation without a difference"
         if c["status"] == "inconclusive":
             assert "NOT met" in c["tolerance"], f"{c['id']}: inconclusive without its reason"
+
+
+@pytest.mark.parametrize("notebook", papers.all_notebooks())
+def test_claims_set_beside_figures_were_recorded_once(results, notebook):
+    """The book sets each figure's declared claims beside it: every one must be a record of this
+    run, and none beside two figures."""
+    paper, stem = notebook.split("/")
+    ran(results, paper)
+    recorded = [c["id"].split(".", 1)[1] for c in
+                json.loads((results / paper / "claims" / f"{stem}.json").read_text())["claims"]]
+    listed = [c for f in papers.notebook_entry(notebook).figures for c in f.claims]
+    assert sorted(set(listed) - set(recorded)) == [], f"{notebook}: declared, never recorded"
+    assert len(listed) == len(set(listed)), f"{notebook}: a claim declared beside two figures"

@@ -1,13 +1,13 @@
-"""lib/companion/report.py and report_html.py without a browser: outline, ordering, pages, builds.
+"""lib/companion/book.py and report.py without a browser: the MyST pages, and builds of a small
+results tree with Sphinx (warnings as errors).
 
-The browser checks (images load, links resolve in Chromium) live in test_browser.py.
+The browser checks (images load, links resolve, filters, search, MathJax) are test_browser.py.
 """
 from __future__ import annotations
 
-import ast
 import datetime as dt
+import html
 import json
-import re
 import shutil
 import struct
 import subprocess
@@ -16,170 +16,79 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from lib.companion import papers, paths, report
-from lib.companion import report_html as ui
+from lib.companion import book, papers, paths, report
 
-CELLS = [  # (cell_type, source) of a small notebook in the house shape
-    ("markdown", "# Claim in **one** sentence\n\nSource: Thm 2. ## not a heading mid-line"),
-    ("code", 'profile = "default"  # smoke | default | paper'),
-    ("code", "ledger = claims.Ledger(NOTEBOOK, cfg)"),
-    ("markdown", "## F1: first panel group\ntext"),
-    ("code", 'plotting.save_figure(fig, NOTEBOOK, "zeta")\n'
-             'ledger.exact("f1.count", "s", source="x", provenance="paper", expected=1, '
-             'measured=1)'),
-    ("markdown", "## F2: loops over panels"),
-    ("code", 'for act in acts:\n    plotting.save_figure(fig, NOTEBOOK, f"gap_{act}")\n'
-             '    ledger.bound(f"f2.{act}_max", "s", source="x", provenance="derived", '
-             'measured=0.0, upper=1.0)\nplotting.save_figure(fig, NOTEBOOK)'),
-]
+NOW = dt.datetime(2026, 1, 2, 3, 4, 5, tzinfo=dt.timezone.utc)
 
 
+def myst_html(source: str) -> str:
+    """MyST block markdown (with the book's extensions) rendered to HTML by myst-parser."""
+    from markdown_it.renderer import RendererHTML
+    from myst_parser.config.main import MdParserConfig
+    from myst_parser.parsers.mdit import create_md_parser
+    config = MdParserConfig(enable_extensions={"dollarmath", "amsmath"})
+    return create_md_parser(config, RendererHTML).render(source)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")),
+               min_size=1))
+def test_text_reads_back_as_itself_in_myst(value):
+    """Whatever a claim's statement holds (markdown, $, <, list markers), MyST shows it as
+    written: one paragraph of the same text, no markup, no formula."""
+    flat = " ".join(value.split())
+    rendered = myst_html(book.text(value)).strip()
+    if not flat:
+        assert rendered == ""
+        return
+    assert rendered.startswith("<p>") and rendered.endswith("</p>"), rendered
+    assert html.unescape(rendered[3:-4]) == flat
+
+
+def test_code_fences_any_backticks():
+    for value in ("plain", "a`b", "``x``"):
+        assert html.unescape(myst_html(book.code(value))).strip() == f"<p><code>{value}</code></p>"
+
+
+def test_counts_list_every_status_with_zeros():
+    assert book.counts([claim("a"), claim("b", "fail"), claim("c", "fail")]) == {
+        "pass": 1, "fail": 2, "deviation": 0, "inconclusive": 0, "skipped": 0}
+
+
+def test_list_table_has_a_row_per_item_and_the_classes():
+    table = book.list_table(("a", "b"), [["1", "2"], ["3", ""]], "claims x")
+    rendered = myst_html(table)          # without Sphinx the directive is a fenced block
+    assert table.startswith("```{list-table}") and ":class: claims x" in table
+    assert table.count("\n* - ") == 3 and "  - " in table and "{list-table}" in rendered
+
+
+# ---------------------------------------------------------------- pages of a small paper
 def claim(cid: str, status: str = "pass", provenance: str = "paper", stem: str = "01_a",
-          paper: str = "gd_perceptron", **kw) -> dict:
+          paper: str = "alpha") -> dict:
     return {"id": f"{paper}.{cid}", "paper": paper, "notebook": f"notebooks/{paper}/{stem}.py",
-            "statement": kw.get("statement", "s"), "source": "src", "provenance": provenance,
+            "statement": f"statement of {cid}", "source": "src", "provenance": provenance,
             "kind": "exact", "expected": "1", "measured": "1", "tolerance": "", "status": status}
 
 
-def test_outline_title_sections_and_patterns():
-    title, sections = report.outline(CELLS, "01_a")
-    assert title == "Claim in one sentence"
-    assert [s.heading for s in sections] == ["Claim in one sentence", "F1: first panel group",
-                                             "F2: loops over panels"]
-    assert sections[0].figures == [] and sections[0].claims == []
-    assert sections[1].figures == [re.escape("01_a_zeta")] and sections[1].claims == ["f1\\.count"]
-    assert sections[2].figures == ["01_a_gap_.+?", "01_a"]     # f-string panel; no panel
-    assert sections[2].claims == ["f2\\..+?_max"]
-
-
-def test_outline_without_any_heading_is_titled_by_stem():
-    title, sections = report.outline([("code", 'plotting.save_figure(f, NOTEBOOK, "p")')], "07_b")
-    assert title == "07_b" and sections[0].heading == "07_b"
-    assert report.outline([], "07_b") == ("07_b", [])
-
-
-@pytest.mark.parametrize("expr,matches,rejects", [
-    ('"a.b"', ["a.b"], ["axb"]),                          # dots are literal
-    ('f"gap_{act}"', ["gap_relu", "gap_x_y"], ["gap_"]),
-    ('f"{a}.{b}_max"', ["q.r_max"], ["q_max"]),
-])
-def test_string_pattern(expr, matches, rejects):
-    pat = report.string_pattern(ast.parse(expr, mode="eval").body)
-    assert all(re.fullmatch(pat, m) for m in matches)
-    assert not any(re.fullmatch(pat, r) for r in rejects)
-    assert report.string_pattern(ast.parse("name", mode="eval").body) is None
-
-
-def test_code_calls_read_any_call_shape():
-    source = ('save_figure(make(fig), NOTEBOOK, panel="p")\nplotting.save_figure(fig, NOTEBOOK, '
-              'name)\nplotting.save_figure(fig, NOTEBOOK, None)\nledger.close(cid, "s")\n'
-              'ledger.qualitative(\n    "q.id", "s")\nx = np.exact("not a claim")')
-    assert report.code_calls(source, "05_c") == (["05_c_p", "05_c_.+", "05_c"],
-                                                 ["q\\.id"])
-    assert report.code_calls("%matplotlib inline", "05_c") == ([], [])
-
-
-@pytest.mark.parametrize("text,plain", [
-    ("**Claim** in `code` and _it_ ", "Claim in code and it"),
-    ("e_1 and e_2 stay", "e_1 and e_2 stay"),              # not emphasis: inside words
-    (r"GD $\to$ GP as $\gamma\to\infty$", "GD → GP as γ→∞"),
-    (r"$\tilde O(\sqrt{d})$ against $\Theta(d)$", "Õ(√d) against Θ(d)"),
-    (r"from $\alpha\bar W_0$, $\mathrm{PNC}^1$, $d \le 10$", "from αW_0, PNC^1, d ≤ 10"),
-])
-def test_plain_heading(text, plain):
-    assert report.plain_heading(text) == plain
-
-
-def test_short_keeps_short_text_and_cuts_long():
-    assert ui.short("abc") == "abc"
-    cut = ui.short("x" * 500)
-    assert len(cut) < 130 and cut.endswith("(see table)")
-
-
-def test_figure_order_is_reading_order_then_file_order():
-    _, sections = report.outline(CELLS, "01_a")
-    names = ["01_a", "01_a_alpha", "01_a_gap_relu", "01_a_gap_quad", "01_a_zeta"]
-    assert report.figure_order(names, sections) == [
-        ("F1: first panel group", ["01_a_zeta"]),
-        ("F2: loops over panels", ["01_a_gap_quad", "01_a_gap_relu", "01_a"]),
-        ("", ["01_a_alpha"]),                            # saved under a name built at run time
-    ]
-    assert report.figure_order([], sections) == []
-    assert report.figure_order(["x"], []) == [("", ["x"])]
-
-
-def test_section_claims_stay_in_their_section():
-    _, sections = report.outline(CELLS, "01_a")
-    claims = [claim("f1.count"), claim("f2.relu_max"), claim("f2.quad_max"), claim("other")]
-    got = report.section_claims("F2: loops over panels", sections, claims)
-    assert [c["id"] for c in got] == ["gd_perceptron.f2.relu_max", "gd_perceptron.f2.quad_max"]
-    assert [c["id"] for c in report.section_claims("F1: first panel group", sections, claims)] \
-        == ["gd_perceptron.f1.count"]
-
-
-def test_git_revision_outside_a_checkout(tmp_path):
-    assert report.git_revision(tmp_path) == "unknown (not a git checkout)"
-
-
-def test_git_revision_of_a_checkout(tmp_path):
-    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(tmp_path)]
-    subprocess.run([*git, "init", "-q"], check=True)
-    (tmp_path / "f").write_text("x")
-    subprocess.run([*git, "add", "f"], check=True)
-    subprocess.run([*git, "commit", "-qm", "m"], check=True)
-    head = subprocess.run([*git, "rev-parse", "--short", "HEAD"], check=True, text=True,
-                          capture_output=True).stdout.strip()
-    assert report.git_revision(tmp_path) == head
-    (tmp_path / "f").write_text("y")
-    assert report.git_revision(tmp_path) == f"{head} (with uncommitted changes)"
-
-
-def test_claims_table_has_one_escaped_row_per_claim():
-    claims = [claim("a"), claim("b", "fail", "derived"),
-              claim("c", "deviation", "reconstructed", statement="<script>x</script> & y")]
-    text = ui.claims_table(claims)
-    assert text.count("<tr data-status=") == 3
-    assert '<tr data-status="fail" data-provenance="derived">' in text
-    assert "<script>x</script>" not in text and "&lt;script&gt;x&lt;/script&gt; &amp; y" in text
-    assert '<option value="pass">pass (1)</option>' in text
-    assert '<option value="">all (3)</option>' in text
-
-
-def test_status_counts_include_zeros():
-    assert ui.status_counts([claim("a"), claim("b", "fail")]) == \
-        {"pass": 1, "fail": 1, "deviation": 0, "inconclusive": 0, "skipped": 0}
-    assert ui.status_counts([]) == {"pass": 0, "fail": 0, "deviation": 0, "inconclusive": 0,
-                                          "skipped": 0}
-
-
-def test_performance_page_says_not_measured_and_shows_ratios():
-    timings = {"gd_perceptron__01_a": {"profile": "default", "wall_s": 12.5}}
-    bench = [("gd_perceptron_scan", {"naive_median_s": 0.25, "fast_median_s": 0.01,
-                                     "ratio": 25.0, "sizes": {"n": 3}})]
-    text = ui.performance_page([("gd_perceptron", "01_a"), ("gd_perceptron", "02_b")],
-                               timings, bench)
-    assert "12.50" in text and text.count("not measured") == 1
-    assert "ratio = <b>25</b>" in text and "sizes.n" in text
-    assert "no benchmarks measured" in ui.performance_page([], {}, [])
-
-
-def test_scalar_items_flatten_one_level():
-    doc = {"a": 1, "b": {"c": 2.5, "d": {"e": 3}}, "f": [1, 2], "g": None}
-    assert ui.scalar_items(doc) == [("a", 1), ("b.c", 2.5), ("g", None)]
-
-
-def test_render_notebook_is_offline(tmp_path):
-    nb = nbformat.v4.new_notebook(cells=[
-        nbformat.v4.new_markdown_cell("# Title with $\\gamma$"),
-        nbformat.v4.new_code_cell("1 + 1", execution_count=1, outputs=[
-            nbformat.v4.new_output("execute_result", {"text/plain": "2"}, execution_count=1)])])
-    path = tmp_path / "nb.ipynb"
-    nbformat.write(nb, str(path))
-    text = report.render_notebook(path)
-    assert "Title with" in text and 'href="index.html"' in text
-    assert not re.search(r"<(script|link|img)\b[^>]*(src|href)=\"?(https?:)?//", text)
-    assert "<script src" not in text
+DECLARATION = """short: alpha
+title: 'Alpha: a paper with $x^2$ in the title'
+authors: [Someone]
+arxiv: '2601.00001'
+notebooks:
+- stem: 01_a
+  params: A
+  figures:
+  - name: 01_a_zeta
+    caption: first figure
+    claims: [f1.count]
+  - name: 01_a_never
+    caption: a figure the run did not make
+- stem: 02_b
+  params: B
+"""
 
 
 def png(path: Path, width: int = 3, height: int = 2) -> Path:
@@ -197,95 +106,100 @@ def png(path: Path, width: int = 3, height: int = 2) -> Path:
 
 @pytest.fixture
 def tree(tmp_path, monkeypatch):
-    """A results tree with one notebook of gd_perceptron (no executed copy, no timing) and a
-    source-only second notebook; the other papers have nothing."""
-    real = paths.NOTEBOOKS
+    """Two declared papers: alpha (01_a has results: two figures, one undeclared, a table and
+    two claims; 02_b only a source) and beta (declared, nothing run)."""
     monkeypatch.setattr(paths, "ROOT", tmp_path)
     monkeypatch.setattr(paths, "RESULTS", tmp_path / "results")
     monkeypatch.setattr(paths, "NOTEBOOKS", tmp_path / "notebooks")
-    src = tmp_path / "notebooks" / "gd_perceptron"
-    src.mkdir(parents=True)
-    for declaration in real.glob("*/paper.yaml"):  # the papers the report lists
-        (tmp_path / "notebooks" / declaration.parent.name).mkdir(exist_ok=True)
-        shutil.copy(declaration, tmp_path / "notebooks" / declaration.parent.name)
-    shutil.copy(real / "papers.yaml", tmp_path / "notebooks")
-    (src / "01_a.py").write_text("\n\n".join(
-        "# %% [markdown]\n" + "\n".join("# " + line for line in s.splitlines())
-        if k == "markdown" else f"# %%\n{s}" for k, s in CELLS) + "\n")
-    (src / "02_b.py").write_text("# %% [markdown]\n# # Second claim\n")
-    figs = paths.figures_dir("gd_perceptron/01_a")
-    for name in ("01_a_zeta", "01_a_gap_relu", "01_a"):
-        png(figs / f"{name}.png")
+    alpha, beta = tmp_path / "notebooks" / "alpha", tmp_path / "notebooks" / "beta"
+    alpha.mkdir(parents=True)
+    beta.mkdir()
+    (alpha / "paper.yaml").write_text(DECLARATION)
+    (beta / "paper.yaml").write_text("short: beta\ntitle: Beta\nauthors: [B]\narxiv: '1'\n"
+                                     "notebooks:\n- stem: 01_c\n  params: C\n")
+    for folder, stem, title in ((alpha, "01_a", "First: $a+b$"), (alpha, "02_b", "Second"),
+                                (beta, "01_c", "Third")):
+        (folder / f"{stem}.py").write_text(f"# %% [markdown]\n# # {title}\n#\n# Text with "
+                                           "$\\sum_j x_j$.\n\n# %%\nx = 1\n")
+    figs = paths.figures_dir("alpha/01_a")
+    png(figs / "01_a_zeta.png")
+    png(figs / "01_a_extra.png")
     (figs / "01_a_zeta.pdf").write_bytes(b"%PDF-1.4\n")
-    tables = paths.tables_dir("gd_perceptron/01_a")
-    tables.mkdir(parents=True)
+    tables = paths.tables_dir("alpha/01_a")
+    (tables / "sub").mkdir(parents=True)
     (tables / "t.csv").write_text("a,b\n1,2\n")
-    (tables / "sub").mkdir()
     (tables / "sub" / "t 2.csv").write_text("a\n1\n")
-    rows = [claim("f1.count", stem="01_a"), claim("f2.relu_max", "fail", "derived", stem="01_a")]
-    claims_file = paths.claims_file("gd_perceptron/01_a")
-    claims_file.parent.mkdir(parents=True)
-    claims_file.write_text(json.dumps({"notebook": "gd_perceptron/01_a",
-                                       "params": {"profile": "smoke"}, "claims": rows}))
-    return tmp_path
-
-
-NOW = dt.datetime(2026, 1, 2, 3, 4, 5, tzinfo=dt.timezone.utc)
-
-
-def site_files(site: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(site)): p.read_bytes() for p in sorted(site.rglob("*"))
-            if p.is_file()}
-
-
-def test_build_writes_pages_copies_and_marks_unbuilt_papers(tree):
-    (paths.results_dir("gd_perceptron", "figures") / "stray.txt").write_text("not a notebook")
-    index = report.build(NOW)
-    site = index.parent
-    text = index.read_text()
-    assert "2026-01-02 03:04:05 UTC" in text and "unknown (not a git checkout)" in text
-    assert "results/claims.json is missing" in text          # fell back to per-notebook files
-    assert text.count("not yet built") == len(papers.names()) - 1   # all but gd_perceptron
-    page = (site / "gd_perceptron" / "index.html").read_text()
-    order = [page.index(f"figures/01_a/{n}.png") for n in ("01_a_zeta", "01_a_gap_relu", "01_a")]
-    assert order == sorted(order)                            # reading order, not file order
-    assert page.count("<tr data-status=") == 2
-    assert "executed notebook: not kept by this run" in page
-    assert "no results yet" in page                          # 02_b: source only
-    assert "stray" not in page
-    assert 'href="tables/01_a/sub/t%202.csv"' in page
-    assert (site / "gd_perceptron" / "tables" / "01_a" / "sub" / "t 2.csv").is_file()
-    for rel in ("gd_perceptron/figures/01_a/01_a_zeta.png", "gd_perceptron/figures/01_a/"
-                "01_a_zeta.pdf", "gd_perceptron/tables/01_a/t.csv", "gd_perceptron/src/01_a.py",
-                "gd_perceptron/src/01_a.py.html", "performance.html", "style.css"):
-        assert (site / rel).is_file(), rel
-    assert not (site / "equivariance").exists()
-    assert "not measured" in (site / "performance.html").read_text()
-
-
-def test_build_is_deterministic_except_the_index(tree):
-    first = site_files(report.build(NOW).parent)
-    later = site_files(report.build(NOW + dt.timedelta(hours=1)).parent)
-    assert first.keys() == later.keys()
-    assert [k for k in first if first[k] != later[k]] == ["index.html"]
-
-
-def test_build_uses_the_merged_ledger_and_renders_executed_notebooks(tree):
-    from lib.companion import claims
-    claims.merge()
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# Claim")])
-    out = paths.executed_file("gd_perceptron/01_a")
+    rows = [claim("f1.count"), claim("f2.other", "fail", "derived")]
+    out = paths.claims_file("alpha/01_a")
     out.parent.mkdir(parents=True)
-    nbformat.write(nb, str(out))
-    timing = paths.RESULTS / "timings" / "gd_perceptron__01_a.json"
+    out.write_text(json.dumps({"notebook": "alpha/01_a", "params": {"profile": "smoke"},
+                               "claims": rows}))
+    papers._read.cache_clear()
+    yield tmp_path
+    papers._read.cache_clear()
+
+
+def page(name: str) -> str:
+    return (report.site_dir() / name).read_text(encoding="utf-8")
+
+
+def test_chapter_sets_the_declared_claims_beside_their_figure(tree):
+    src = report.write_sources(report.source_dir(), NOW)
+    chapter = (src / "alpha" / "index.md").read_text()
+    zeta, never = chapter.index("01_a_zeta.png"), chapter.index("a figure the run did not make")
+    beside, rest = chapter.index("f1.count"), chapter.index("f2.other")
+    assert zeta < beside < never < chapter.index("01_a_extra.png") < rest
+    assert "Claims no figure shows" in chapter[never:]
+    assert book.text("01_a_never.png was not made by this run") in chapter
+    assert book.text("(saved, but not declared in paper.yaml)") in chapter
+    assert "{download}`t 2.csv <tables/01_a/sub/t 2.csv>`" in chapter
+    assert (src / "alpha" / "tables" / "01_a" / "sub" / "t 2.csv").is_file()
+    ledger_page = (src / "alpha" / "claims.md").read_text()
+    assert ledger_page.count("\n* - ") == 3                 # header and one row per claim
+    index = (src / "index.md").read_text()
+    assert "results/claims.json is missing" in index        # merged in memory, said so
+    assert index.count("not yet built") == 1 and "beta/index" in index
+
+
+def test_build_renders_every_page_and_the_source_only_note(tree):
+    index = report.build(NOW)
+    assert index == report.site_dir() / "index.html"
+    text = page("index.html")
+    assert "2026-01-02 03:04:05 UTC" in text and "unknown (not a git checkout)" in text
+    for name in ("alpha/index.html", "alpha/claims.html", "alpha/notebooks/01_a.html",
+                 "alpha/notebooks/02_b.html", "beta/index.html", "beta/notebooks/01_c.html",
+                 "performance.html", "search.html", "searchindex.js",
+                 "_static/mathjax/tex-svg.js"):
+        assert (report.site_dir() / name).is_file(), name
+    assert "kept no executed copy" in page("alpha/notebooks/01_a.html")
+    assert 'class="math' in page("alpha/notebooks/01_a.html")      # a formula for MathJax
+    assert "not measured" in page("performance.html")
+    notebook = page("alpha/notebooks/01_a.html")
+    assert 'src="../../_static/mathjax/tex-svg.js' in notebook
+    assert not [p for p in report.site_dir().rglob("*.html") if "cdn.jsdelivr" in p.read_text()]
+
+
+def test_build_uses_the_merged_ledger_executed_copy_and_timings(tree):
+    from lib.companion import claims, runner
+    claims.merge()
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# Ran $x$"),
+                                         nbformat.v4.new_code_cell("1 + 1")])
+    nb.cells[1].outputs = [nbformat.v4.new_output("execute_result", {"text/plain": "2"},
+                                                  execution_count=1)]
+    nb.metadata["language_info"] = {"name": "python"}
+    out = paths.executed_file("alpha/01_a")
+    out.parent.mkdir(parents=True)
+    nbformat.write(nb, out)
+    timing = runner.timing_file("alpha/01_a")
     timing.parent.mkdir(parents=True)
-    timing.write_text(json.dumps({"notebook": "gd_perceptron/01_a", "profile": "smoke",
+    timing.write_text(json.dumps({"notebook": "alpha/01_a", "profile": "smoke",
                                   "wall_s": 3.25, "finished": "2026-01-01T00:00:00Z"}))
-    site = report.build(NOW).parent
-    assert "results/claims.json is missing" not in (site / "index.html").read_text()
-    assert (site / "gd_perceptron" / "01_a.html").is_file()
-    assert 'href="01_a.html"' in (site / "gd_perceptron" / "index.html").read_text()
-    assert "3.25" in (site / "performance.html").read_text()
+    report.build(NOW)
+    assert "results/claims.json is missing" not in page("index.html")
+    executed = page("alpha/notebooks/01_a.html")
+    assert "Executed by the" in executed and "Ran" in executed and "kept no executed" not in \
+        executed
+    assert "3.25" in page("performance.html")
 
 
 def test_index_warns_when_the_merged_ledger_is_stale(tree):
@@ -294,24 +208,65 @@ def test_index_warns_when_the_merged_ledger_is_stale(tree):
     from lib.companion import claims
     claims.merge()
     merged = paths.ledger_files()["json"]
-    own = paths.results_dir("gd_perceptron", "claims") / "01_a.json"
+    own = paths.claims_file("alpha/01_a")
     # a re-run that rewrites the same claims later (DVC then skips the claims stage): no warning
     os.utime(merged, (merged.stat().st_mtime - 60,) * 2)
-    assert "is older than the claims" not in report.build(NOW).read_text()
+    assert report.load_ledger()[1] == ""
     doc = json.loads(own.read_text())                          # a claim that changed: warning
     doc["claims"][0]["measured"] = "something else"
     own.write_text(json.dumps(doc))
-    text = report.build(NOW).read_text()
-    assert "results/claims.json is older than the claims of gd_perceptron/01_a" in text
+    ledger, note = report.load_ledger()
+    assert "results/claims.json is older than the claims of alpha/01_a" in note
+    assert ledger["claims"][0]["measured"] == "something else"    # the notebook's own record
 
 
-def test_a_failed_build_leaves_the_previous_report(tree, monkeypatch):
-    index = report.build(NOW)
-    before = site_files(index.parent)
+@pytest.mark.parametrize("break_it,named", [
+    (lambda src: (src / "alpha" / "index.md").open("a").write("\n[gone](nowhere.md)\n"),
+     "nowhere"),
+    (lambda src: (src / "alpha" / "figures" / "01_a" / "01_a_zeta.png").unlink(), "01_a_zeta"),
+])
+def test_a_broken_reference_or_missing_image_fails_and_keeps_the_previous_book(
+        tree, monkeypatch, break_it, named):
+    report.build(NOW)
+    before = {p: p.read_bytes() for p in sorted(report.site_dir().rglob("*")) if p.is_file()}
+    real = report.write_sources
 
-    def broken(*args, **kwargs):
-        raise RuntimeError("rendering failed")
-    monkeypatch.setattr(ui, "performance_page", broken)
-    with pytest.raises(RuntimeError):
+    def broken(src, now):
+        real(src, now)
+        break_it(src)
+        return src
+    monkeypatch.setattr(report, "write_sources", broken)
+    with pytest.raises(report.BookError, match=named):
         report.build(NOW)
-    assert site_files(index.parent) == before
+    after = {p: p.read_bytes() for p in sorted(report.site_dir().rglob("*")) if p.is_file()}
+    assert after == before
+
+
+def test_only_the_index_changes_with_the_build_time(tree):
+    def files(now: dt.datetime) -> dict[str, bytes]:
+        site = report.build(now).parent
+        return {p.relative_to(site).as_posix(): p.read_bytes() for p in sorted(site.rglob("*"))
+                if p.is_file()}
+    first, later = files(NOW), files(NOW + dt.timedelta(hours=1))
+    assert first.keys() == later.keys()
+    assert [k for k in first if first[k] != later[k]] == ["index.html"]
+
+
+def test_git_revision_outside_a_checkout(tmp_path):
+    assert report.git_revision(tmp_path) == "unknown (not a git checkout)"
+
+
+def test_git_revision_of_a_checkout(tmp_path):
+    if not shutil.which("git"):
+        pytest.skip("git not installed")
+    run = {"cwd": tmp_path, "check": True, "capture_output": True}
+    subprocess.run(["git", "init", "-q"], **run)
+    assert report.git_revision(tmp_path) == "unknown (no commit)"
+    (tmp_path / "f").write_text("1")
+    subprocess.run(["git", "add", "f"], **run)
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x"],
+                   **run)
+    rev = report.git_revision(tmp_path)
+    assert len(rev) >= 7 and "uncommitted" not in rev
+    (tmp_path / "f").write_text("2")
+    assert report.git_revision(tmp_path).endswith("(with uncommitted changes)")
