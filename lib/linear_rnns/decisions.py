@@ -18,6 +18,7 @@ RNN_HIGH = 0.9               # T1: "nonlinear RNN >= 0.9 on all bins" (spec §7.
 LEARNED_MARGIN = 0.05        # beat the majority baseline by 5 points (reconstructed; §6.5 [I])
 NEAR_PERFECT_PERCENT = 95.0  # "near-perfect" in Figure 2a (reconstructed; RNN 96.5-100%)
 IN_DISTRIBUTION_FLOOR_PERCENT = 80.0  # spec §9.11: "ID accuracy below 80%" contradicts the prose
+FITS_IN_DISTRIBUTION = 0.95  # "fits the in-distribution data": >= 95% (reconstructed, as above)
 REPAIRED_SHORTCUT_MAX = 0.56  # spec §7.2 row 09: shortcut <= 56% on the repaired generator
 
 
@@ -32,6 +33,15 @@ def _in_enough_seeds(hits: Sequence[bool]) -> bool:
     if not hits:
         raise ValueError("no seeds to decide on: a claim over zero seeds cannot fail")
     return sum(hits) >= seeds_needed(len(hits))
+
+
+def misfits(id_accuracy: dict[tuple[str, int], float],
+            floor: float = FITS_IN_DISTRIBUTION) -> list[str]:
+    """The (family, seed) runs whose in-distribution accuracy is below `floor` ("every model fits
+    the in-distribution data", §6.5: the claim holds iff this list is empty)."""
+    if not id_accuracy:
+        raise ValueError("no runs to decide on: a claim over zero runs cannot fail")
+    return [f"{fam}/s{seed}" for (fam, seed), acc in id_accuracy.items() if acc < floor]
 
 
 def classes_separated(upper: Sequence[str], lower: Sequence[str], chain: Sequence[str]) -> bool:

@@ -3,7 +3,9 @@
 Every model is embedding -> `layers` pre-norm blocks (sequence mixer + ReLU MLP, residual) ->
 norm -> per-position class logits. Mixers ("families"):
 
-- `rnn`: Elman ReLU RNN, h_t = relu(W h_{t-1} + U x_t + b) (torch nn.RNN, spec §2.2).
+- `rnn`: Elman ReLU RNN, h_t = min(relu(W h_{t-1} + U x_t + b), 6) (spec §2.2; clamped and
+  initialised as the released code's ClampedReLURNN).
+- `gru`: GRU (the released IMM launchers' nonlinear RNN).
 - `diag_pos` / `diag_neg`: selective diagonal LRNN h_t = a(x_t) * h_{t-1} + b(x_t), with
   a = sigmoid(.) in (0,1) (Mamba-like) or a = 2 sigmoid(.) - 1 in (-1,1) (Grazzi et al.).
 - `pd`: PD LRNN h_t = P(x_t) D(x_t) h_{t-1} + b(x_t): P column one-hot (straight-through argmax
@@ -13,6 +15,9 @@ norm -> per-position class logits. Mixers ("families"):
 - `rwkv7`: RWKV-7-lite, the same matrix state with a diagonal decay plus a rank-1 removal,
   S_t = S_{t-1} (diag(w_t) - kh_t^T (a_t * kh_t)) + v_t^T k_t (spec §7.1 "optional RWKV-7-lite").
 - `transformer`: causal self-attention with sinusoidal positions.
+
+Every mixer is plain tensor code (loops over time, no fused RNN or attention kernels), so
+`torch.func.vmap` can run the seeds of one family as one batched model (`seeds.py`).
 
 The linear recurrences are written as affine pairs (A_t, b_t) with h_t = A_t h_{t-1} + b_t
 (column convention, h_0 = 0) and run by `affine_scan`: a Hillis-Steele doubling scan
@@ -29,7 +34,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-FAMILIES = ("rnn", "diag_pos", "diag_neg", "pd", "deltanet", "rwkv7", "transformer")
+FAMILIES = ("rnn", "gru", "diag_pos", "diag_neg", "pd", "deltanet", "rwkv7", "transformer")
 
 
 # --- scans ---------------------------------------------------------------------------------
@@ -76,12 +81,42 @@ def affine_scan(A: torch.Tensor, b: torch.Tensor, parallel: bool | None = None) 
 # --- mixers --------------------------------------------------------------------------------
 
 class ReLURNN(nn.Module):
-    def __init__(self, d: int, **_):
+    """Clamped Elman ReLU RNN, h_t = min(relu(W h_{t-1} + U x_t + b), act_clip), W initialised
+    orthogonal x hh_shrink (the released code's ClampedReLURNN: clip 6.0, shrink 0.3; the clamp
+    keeps the state finite on long inputs). An explicit loop, so torch.func.vmap can batch seeds."""
+
+    def __init__(self, d: int, act_clip: float = 6.0, hh_shrink: float = 0.3, **_):
         super().__init__()
-        self.rnn = nn.RNN(d, d, nonlinearity="relu", batch_first=True)
+        self.act_clip = act_clip
+        self.ih, self.hh = nn.Linear(d, d), nn.Linear(d, d)
+        nn.init.orthogonal_(self.hh.weight)
+        with torch.no_grad():
+            self.hh.weight.mul_(hh_shrink)
 
     def forward(self, x: torch.Tensor, parallel: bool | None = None) -> torch.Tensor:
-        return self.rnn(x)[0]
+        u, h, out = self.ih(x), x.new_zeros(x.shape[0], x.shape[2]), []   # u: (B, T, d)
+        for t in range(x.shape[1]):
+            h = torch.clamp(torch.relu(u[:, t] + self.hh(h)), max=self.act_clip)
+            out.append(h)
+        return torch.stack(out, dim=1)                                # (B, T, d)
+
+
+class GRU(nn.Module):
+    """Gated recurrent unit (the released IMM launchers' default "nonlinear RNN"), torch.nn.GRU's
+    equations written as a loop: r, z = sigmoid(.), n = tanh(W_n x + r * (U_n h)), h = (1-z) n + z h."""
+
+    def __init__(self, d: int, **_):
+        super().__init__()
+        self.ih, self.hh = nn.Linear(d, 3 * d), nn.Linear(d, 3 * d)
+
+    def forward(self, x: torch.Tensor, parallel: bool | None = None) -> torch.Tensor:
+        u, h, out = self.ih(x), x.new_zeros(x.shape[0], x.shape[2]), []   # u: (B, T, 3d)
+        for t in range(x.shape[1]):
+            (ur, uz, un), (wr, wz, wn) = u[:, t].chunk(3, -1), self.hh(h).chunk(3, -1)
+            r, z = torch.sigmoid(ur + wr), torch.sigmoid(uz + wz)
+            h = (1 - z) * torch.tanh(un + r * wn) + z * h
+            out.append(h)
+        return torch.stack(out, dim=1)                                # (B, T, d)
 
 
 class DiagonalLRNN(nn.Module):
@@ -202,18 +237,24 @@ class RWKV7Lite(DPLRMixer):
 
 
 class CausalAttention(nn.Module):
+    """Causal multi-head softmax attention, written out (q k^T / sqrt(d_h), future masked)."""
+
     def __init__(self, d: int, heads: int = 2, **_):
         super().__init__()
-        self.attn = nn.MultiheadAttention(d, heads, batch_first=True)
+        self.h = heads
+        self.qkv, self.out = nn.Linear(d, 3 * d), nn.Linear(d, d)
 
     def forward(self, x, parallel: bool | None = None):
-        T = x.shape[1]
-        causal = torch.triu(torch.ones(T, T, dtype=torch.bool, device=x.device), 1)
-        return self.attn(x, x, x, attn_mask=causal, need_weights=False)[0]
+        B, T, d = x.shape
+        q, k, v = (z.reshape(B, T, self.h, -1).transpose(1, 2) for z in self.qkv(x).chunk(3, -1))
+        scores = q @ k.transpose(-1, -2) / math.sqrt(d // self.h)    # (B, H, T, T)
+        future = torch.triu(torch.ones(T, T, dtype=torch.bool, device=x.device), 1)
+        att = torch.softmax(scores.masked_fill(future, float("-inf")), -1) @ v   # (B, H, T, dh)
+        return self.out(att.transpose(1, 2).reshape(B, T, d))
 
 
 def _mixer(family: str, d: int, **kw) -> nn.Module:
-    return {"rnn": lambda: ReLURNN(d), "diag_pos": lambda: DiagonalLRNN(d, False),
+    return {"rnn": lambda: ReLURNN(d), "gru": lambda: GRU(d), "diag_pos": lambda: DiagonalLRNN(d, False),
             "diag_neg": lambda: DiagonalLRNN(d, True), "pd": lambda: PDLRNN(d, **kw),
             "deltanet": lambda: DeltaNet(d, **kw), "rwkv7": lambda: RWKV7Lite(d, **kw),
             "transformer": lambda: CausalAttention(d, **kw)
@@ -241,11 +282,14 @@ class Block(nn.Module):
 
 
 class SeqModel(nn.Module):
-    """Tokens (B, T) int or features (B, T, F) float -> logits (B, T, n_classes)."""
+    """Tokens (B, T) int or features (B, T, F) float -> logits (B, T, n_classes). `pool`: each
+    position reads the mean of the block outputs up to it (the released code's masked mean pool
+    for sequence labels, read at the last real position), else the position's own output."""
 
     def __init__(self, family: str, *, vocab: int | None, in_features: int | None, n_classes: int,
-                 d: int = 32, layers: int = 1, **kw):
+                 d: int = 32, layers: int = 1, pool: bool = False, **kw):
         super().__init__()
+        self.pool = pool
         if family not in FAMILIES:
             raise ValueError(f"family {family!r} is not one of {FAMILIES}")
         self.family = family
@@ -259,4 +303,6 @@ class SeqModel(nn.Module):
             h = h + sinusoidal(h.shape[1], h.shape[2], h.device)
         for blk in self.blocks:
             h = blk(h, parallel)
+        if self.pool:                 # prefix mean: read at length - 1 it is the masked mean pool
+            h = h.cumsum(1) / torch.arange(1, h.shape[1] + 1, device=h.device, dtype=h.dtype)[:, None]
         return self.head(self.norm(h))

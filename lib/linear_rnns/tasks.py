@@ -19,6 +19,17 @@ a length bin" is the fraction of sequences whose final label is right.
   sigma_t o ... o sigma_1.
 - T5 `parity`: bits, per-step target = parity of the prefix.
 
+The `paper` variants follow the authors' released generators (GitHub hongjianjiang/LinearRNN,
+read as the reference; this code is ours), with labels read as the released models read them
+(`TaskInfo.pool_readout`: a masked mean pool for sequence labels, see train.pooled):
+- `dgc_paper` (dgc/generate_data.py): nodes 0..N, N uniform in the bin, variable-width binary ids,
+  exactly balanced labels, the bucket bug repaired (released.generate); one label at the end.
+- `imm_mod` (imm_mod/gen.py): 3x3 matrices from {-1,0,1}^{3x3} rejection-sampled invertible mod
+  m = 29, a 29-way target (P_t)[0,0] mod 29 at every step; one-hot entries as features (27 = 9 x 3,
+  the released per-entry embedding is linear in them).
+- `imm_z_paper` (imm_unbound/gen.py --balanced): label [(P_T)[0,0] = 0] at the end only, every
+  length in the bin equally often and labels 50/50 at every length (rejection sampling).
+
 Randomness only through the `np.random.Generator` argument.
 """
 from __future__ import annotations
@@ -31,7 +42,9 @@ import numpy as np
 from lib.companion import paths
 from lib.linear_rnns import automata, released
 
-TASKS = ("dgc", "imm_f2", "imm_z_zero", "imm_z_pos", "s5", "parity")
+TASKS = ("dgc", "imm_f2", "imm_z_zero", "imm_z_pos", "s5", "parity", "dgc_paper", "imm_mod",
+         "imm_z_paper")
+IMM_MOD = 29                          # imm_mod/gen.py default modulus (prime)
 DGC_CHARS = "01-;"                    # token id = 1 + index; 0 = padding
 S5 = automata.symmetric_group(5)      # (120, 5): row r = permutation r (p[i] = image of i)
 _S5_INDEX = {tuple(p): i for i, p in enumerate(S5.tolist())}
@@ -56,12 +69,16 @@ class TaskInfo:
     vocab: int | None        # number of token ids incl. padding, or None for float inputs
     in_features: int | None  # float feature size, or None for tokens
     n_classes: int
+    pool_readout: bool = False  # a sequence label the released code reads from a mean pool
 
 
 def info(task: str) -> TaskInfo:
+    """Input and output sizes of a task, and its readout."""
     return {"dgc": TaskInfo(len(DGC_CHARS) + 1, None, 2), "imm_f2": TaskInfo(513, None, 2),
             "imm_z_zero": TaskInfo(None, 9, 2), "imm_z_pos": TaskInfo(None, 9, 2),
-            "s5": TaskInfo(121, None, 120), "parity": TaskInfo(3, None, 2)}[task]
+            "s5": TaskInfo(121, None, 120), "parity": TaskInfo(3, None, 2),
+            "dgc_paper": TaskInfo(len(DGC_CHARS) + 1, None, 2, True),
+            "imm_mod": TaskInfo(None, 27, IMM_MOD), "imm_z_paper": TaskInfo(None, 9, 2, True)}[task]
 
 
 def _lengths(n: int, lo: int, hi: int, rng: np.random.Generator) -> np.ndarray:
@@ -91,15 +108,32 @@ def dgc(n: int, lo: int, hi: int, rng: np.random.Generator, *, id_bits: int = 6,
     Ns, labels = _lengths(n, lo, hi, rng), rng.integers(0, 2, size=n)
     items = [released.generate(int(N), int(lab), rng, p, released_bug) for N, lab in zip(Ns, labels)]
     strings = [dgc_string(e, int(N), id_bits) for (e, _), N in zip(items, Ns)]
+    short = np.array([released.shortcut(e, int(N)) for (e, _), N in zip(items, Ns)])
+    return _encode_dgc(strings, labels, short)
+
+
+def _encode_dgc(strings: list[str], labels: np.ndarray, short: np.ndarray) -> Split:
+    """Character ids (0 = pad) and one loss at the last character."""
     length = np.array([len(s) for s in strings])
-    x = np.zeros((n, length.max()), dtype=np.int64)                   # (n, T) char ids
-    y = np.zeros_like(x)
-    mask = np.zeros(x.shape, dtype=bool)
+    x = np.zeros((len(strings), length.max()), dtype=np.int64)       # (n, T) char ids
+    y, mask = np.zeros_like(x), np.zeros(x.shape, dtype=bool)
     for i, s in enumerate(strings):
         x[i, :len(s)] = [1 + DGC_CHARS.index(c) for c in s]
         y[i, len(s) - 1], mask[i, len(s) - 1] = labels[i], True
-    short = np.array([released.shortcut(e, int(N)) for (e, _), N in zip(items, Ns)])
     return Split(x=x, y=y, mask=mask, length=length, shortcut=short)
+
+
+def dgc_paper(n: int, lo: int, hi: int, rng: np.random.Generator) -> Split:
+    """The released DGC data (repaired): N uniform in [lo, hi] (lo >= 2), n // 2 positives and the
+    rest negatives in random order, ids in variable-width binary."""
+    if lo < 2:
+        raise ValueError(f"dgc_paper needs N >= 2 (a forced interior node), got a bin from {lo}")
+    labels = rng.permutation(np.arange(n) < n // 2).astype(np.int64)
+    Ns = _lengths(n, lo, hi, rng)
+    items = [released.generate(int(N), int(lab), rng) for N, lab in zip(Ns, labels)]
+    strings = [released.serialise(e, int(N)) for (e, _), N in zip(items, Ns)]
+    short = np.array([released.shortcut(e, int(N)) for (e, _), N in zip(items, Ns)])
+    return _encode_dgc(strings, labels, short)
 
 
 # --- T2 / T3 iterated 3x3 products -----------------------------------------------------------
@@ -148,6 +182,60 @@ def imm_z(n: int, lo: int, hi: int, rng: np.random.Generator, *, label: str) -> 
     return _per_step(m.astype(np.float32), y.astype(np.int64), length)
 
 
+def _det3(m: np.ndarray) -> np.ndarray:
+    """Exact integer determinants of (..., 3, 3) int arrays."""
+    a, b, c = m[..., 0, 0], m[..., 0, 1], m[..., 0, 2]
+    d, e, f = m[..., 1, 0], m[..., 1, 1], m[..., 1, 2]
+    g, h, i = m[..., 2, 0], m[..., 2, 1], m[..., 2, 2]
+    return a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
+
+
+def imm_mod(n: int, lo: int, hi: int, rng: np.random.Generator) -> Split:
+    """Released imm_mod: {-1,0,1} matrices redrawn until invertible mod 29 (|det| <= 4 < 29, so
+    invertible mod 29 iff det != 0), per-step target (M_1 ... M_t)[0,0] mod 29."""
+    length = _lengths(n, lo, hi, rng)
+    m = rng.integers(-1, 2, size=(n, length.max(), 3, 3))
+    while (bad := _det3(m) % IMM_MOD == 0).any():                     # rejection sampling
+        m[bad] = rng.integers(-1, 2, size=(int(bad.sum()), 3, 3))
+    e00 = prefix_products(m % IMM_MOD, IMM_MOD)[..., 0, 0]            # (n, T) in 0..28
+    onehot = (m.reshape(n, -1, 9)[..., None] == np.arange(-1, 2)).reshape(n, -1, 27)
+    return _per_step(onehot.astype(np.float32), e00, length)
+
+
+def _e00_is_zero(m: np.ndarray) -> np.ndarray:
+    """(k, T, 3, 3) -> (k,) [(M_1 ... M_T)[0,0] = 0], exactly: row e_0^T times each matrix
+    (int64 while 3^T < 2^63, i.e. T <= 39; Python ints beyond)."""
+    dtype = np.int64 if m.shape[1] <= 39 else object
+    row = m[:, 0, 0].astype(dtype)                                    # (k, 3)
+    for t in range(1, m.shape[1]):
+        row = np.einsum("ki,kij->kj", row, m[:, t].astype(dtype))
+    return row[:, 0] == 0
+
+
+def imm_z_paper(n: int, lo: int, hi: int, rng: np.random.Generator) -> Split:
+    """Released imm_unbound --balanced: lengths lo..hi in turn (equal counts), labels alternating
+    within each length, each stream redrawn until its label [(P_T)[0,0] = 0] is the wanted one;
+    one loss at the end; examples in random order."""
+    length = lo + np.arange(n) % (hi - lo + 1)
+    want = (np.arange(n) // (hi - lo + 1)) % 2                       # 50/50 within each length
+    x = np.zeros((n, hi, 9), dtype=np.int64)
+    for T in np.unique(length):
+        for lab in (0, 1):
+            rows = np.flatnonzero((length == T) & (want == lab))
+            got: list[np.ndarray] = [np.zeros((0, T, 3, 3), dtype=np.int64)]
+            while sum(len(g) for g in got) < len(rows):
+                cand = rng.integers(-1, 2, size=(4 * len(rows) + 8, T, 3, 3))
+                got.append(cand[_e00_is_zero(cand) == bool(lab)])
+            x[rows, :T] = np.concatenate(got)[:len(rows)].reshape(len(rows), T, 9)
+    order = rng.permutation(n)
+    x, length, want = x[order][:, :length.max()], length[order], want[order]
+    y = np.zeros(x.shape[:2], dtype=np.int64)
+    y[np.arange(n), length - 1] = want
+    mask = np.zeros(x.shape[:2], dtype=bool)
+    mask[np.arange(n), length - 1] = True
+    return Split(x=x.astype(np.float32), y=y, mask=mask, length=length)
+
+
 # --- T4 S5, T5 parity ------------------------------------------------------------------------
 
 def s5(n: int, lo: int, hi: int, rng: np.random.Generator) -> Split:
@@ -172,7 +260,8 @@ def sample(task: str, n: int, lo: int, hi: int, rng: np.random.Generator, **kw) 
         return dgc(n, lo, hi, rng, **kw)
     if task in ("imm_z_zero", "imm_z_pos"):
         return imm_z(n, lo, hi, rng, label=task.rsplit("_", 1)[1])
-    return {"imm_f2": imm_f2, "s5": s5, "parity": parity}[task](n, lo, hi, rng)
+    return {"imm_f2": imm_f2, "s5": s5, "parity": parity, "dgc_paper": dgc_paper, "imm_mod": imm_mod,
+            "imm_z_paper": imm_z_paper}[task](n, lo, hi, rng)
 
 
 # --- frozen test sets ------------------------------------------------------------------------

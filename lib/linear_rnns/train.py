@@ -8,19 +8,17 @@ T4 uses 120 classes). Accuracy: the prediction at the last real position of each
 Randomness: model initialisation from `torch.manual_seed(seed)` inside a forked RNG state, batches
 and the validation set from `np.random.default_rng([seed, ...])`; a resumed run restores both.
 Checkpoints are written to a temporary file and renamed (atomic on POSIX), after every evaluation.
-Model selection (the paper does not say which weights it tested): by default the weights of the best
-in-distribution validation accuracy are evaluated (`select="last"` for the final weights). Training
-is single-threaded per run, so results do not depend on the core count; `run_grid` can spread runs
-over processes instead.
+Model selection (the released code keeps the best in-distribution validation weights): by default
+the weights of the best in-distribution validation accuracy are evaluated (`select="last"` for the
+final weights). `train_run` trains one seed; the sweep trains the seeds of a (task, family)
+together (`seeds.py`, the same numbers) and dispatches the groups as jobs (`sweep.py`).
 """
 from __future__ import annotations
 
 import hashlib
 import json
-import multiprocessing
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -32,7 +30,7 @@ from tqdm.auto import tqdm
 
 from lib.linear_rnns import models, tasks
 
-CODE_FILES = ("models.py", "tasks.py", "train.py")   # a change to any of them invalidates checkpoints
+CODE_FILES = ("models.py", "tasks.py", "train.py", "seeds.py")   # a change to any of them invalidates checkpoints
 
 
 @dataclass(frozen=True)
@@ -46,13 +44,14 @@ class RunConfig:
     batch: int = 32
     lr: float = 1e-3
     weight_decay: float = 1e-4  # paper §6.4
-    clip: float = 1.0           # paper §6.4
+    clip: float = 1.0           # paper §6.4 (0: no clipping, the released DeltaNet launcher)
     eval_every: int = 50
     patience: int = 3           # evaluations at 100% in a row that stop training (paper: 3)
     train_bin: tuple[int, int] = (1, 16)
     val_n: int = 128
     max_seconds: float | None = None   # wall-clock training cap, checked every step (GPU check)
     select: str = "best"        # evaluate the "best" (ID validation) or the "last" weights
+    dtype: str = "float32"      # "float64" for exactness checks (bench, tests)
     task_kw: dict = field(default_factory=dict, hash=False)
 
     def key(self) -> str:
@@ -74,24 +73,40 @@ def resolve_device(device: str) -> torch.device:
     return torch.device(device)
 
 
+def pooled(task: str, family: str) -> bool:
+    """The released code's readout: a sequence label is read from the masked mean pool, except
+    for the Transformer (its last token); per-step labels from each position."""
+    return tasks.info(task).pool_readout and family != "transformer"
+
+
 def build_model(rc: RunConfig) -> models.SeqModel:
+    """The run's model, initialised from its seed (in a forked RNG state), in its dtype."""
     ti = tasks.info(rc.task)
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(rc.seed)
-        return models.SeqModel(rc.family, vocab=ti.vocab, in_features=ti.in_features,
-                               n_classes=ti.n_classes, d=rc.d, layers=rc.layers)
+        model = models.SeqModel(rc.family, vocab=ti.vocab, in_features=ti.in_features,
+                                n_classes=ti.n_classes, d=rc.d, layers=rc.layers,
+                                pool=pooled(rc.task, rc.family))
+    return model.to(getattr(torch, rc.dtype))
 
 
-def _tensors(s: tasks.Split, device) -> tuple[torch.Tensor, ...]:
+def _dtype(model: torch.nn.Module) -> torch.dtype:
+    return next(model.parameters()).dtype
+
+
+def _tensors(s: tasks.Split, device, dtype: torch.dtype = torch.float32) -> tuple[torch.Tensor, ...]:
     x = torch.as_tensor(s.x, device=device)
-    return (x.float() if x.is_floating_point() else x, torch.as_tensor(s.y, device=device),
+    return (x.to(dtype) if x.is_floating_point() else x, torch.as_tensor(s.y, device=device),
             torch.as_tensor(s.mask, device=device), torch.as_tensor(s.length, device=device))
 
 
 def loss_fn(model, s: tasks.Split, device) -> torch.Tensor:
-    x, y, mask, _ = _tensors(s, device)
+    """Mean cross-entropy over the masked positions (a masked sum, as in the batched seeds)."""
+    x, y, mask, _ = _tensors(s, device, _dtype(model))
     logits = model(x)                                                # (B, T, C)
-    return F.cross_entropy(logits[mask], y[mask])
+    ce = F.cross_entropy(logits.flatten(0, 1), y.flatten(), reduction="none").view(y.shape)
+    m = mask.to(ce.dtype)
+    return (ce * m).sum() / m.sum()
 
 
 @torch.no_grad()
@@ -102,7 +117,7 @@ def accuracy(model, s: tasks.Split, device, chunk: int = 256) -> float:
     for i in range(0, len(s.length), chunk):
         part = tasks.Split(*(a[i:i + chunk] for a in (s.x, s.y, s.mask, s.length)))
         part = _trim(part)
-        x, y, _, n = _tensors(part, device)
+        x, y, _, n = _tensors(part, device, _dtype(model))
         idx = torch.arange(len(n), device=device)
         hits += int((model(x)[idx, n - 1].argmax(-1) == y[idx, n - 1]).sum())
     model.train()
@@ -119,7 +134,7 @@ def _trim(s: tasks.Split) -> tasks.Split:
 def scan_gap(model, s: tasks.Split, device: str = "cpu", n: int = 8) -> float:
     """Max |logits(scan) - logits(sequential loop)| on the first n sequences of a split."""
     dev = resolve_device(device)
-    x = _tensors(_trim(tasks.Split(s.x[:n], s.y[:n], s.mask[:n], s.length[:n])), dev)[0]
+    x = _tensors(_trim(tasks.Split(s.x[:n], s.y[:n], s.mask[:n], s.length[:n])), dev, _dtype(model))[0]
     model.to(dev).eval()
     return float((model(x, parallel=True) - model(x, parallel=False)).abs().max())
 
@@ -168,7 +183,8 @@ def train_run(rc: RunConfig, ckpt_dir: Path | None, device: str = "cpu",
         opt.zero_grad()
         if torch.isfinite(loss):                                    # a non-finite loss skips the update
             loss.backward()
-            torch.nn.utils.clip_grad_norm_(model.parameters(), rc.clip)
+            if rc.clip > 0:                                         # clip 0: no clipping
+                torch.nn.utils.clip_grad_norm_(model.parameters(), rc.clip)
             opt.step()
         else:
             st["skipped"] = st.get("skipped", 0) + 1
@@ -205,54 +221,41 @@ def evaluate(model, splits: list[tasks.Split], bins: list[list[int]], device: st
                  shortcut=shortcut(s)) for i, (s, (lo, hi)) in enumerate(zip(splits, bins))]
 
 
+SETTING_KEYS = ("d", "layers", "steps", "batch", "lr", "weight_decay", "clip")
+
+
+def run_settings(task: str, family: str, settings: dict[str, dict]) -> dict:
+    """The per-run overrides of `settings` for one (task, family), applied in the order
+    task, family, "task/family" (the paper profile: the released launchers' settings)."""
+    out: dict = {}
+    for key in (task, family, f"{task}/{family}"):
+        out |= settings.get(key, {})
+    whole = ("d", "layers", "steps", "batch")                       # params.yaml holds floats
+    return {k: int(v) if k in whole else float(v) for k, v in out.items()}
+
+
 def plan(task_list: list[str], families: list[str], n_seeds: int, bins: dict[str, list[list[int]]],
-         task_kw: dict[str, dict], base_seed: int = 0, **common) -> list[RunConfig]:
-    """Every (task, family, seed) run, trained on the task's first (in-distribution) bin."""
+         task_kw: dict[str, dict], base_seed: int = 0, settings: dict[str, dict] | None = None,
+         **common) -> list[RunConfig]:
+    """Every (task, family, seed) run, trained on the task's first (in-distribution) bin, with
+    `common` settings overridden per task and family by `settings` (see run_settings)."""
     return [RunConfig(task=t, family=f, seed=base_seed + s, train_bin=tuple(bins[t][0]),
-                      task_kw=task_kw.get(t, {}), **common)
+                      task_kw=task_kw.get(t, {}), **(common | run_settings(t, f, settings or {})))
             for t in task_list for f in families for s in range(n_seeds)]
-
-
-def train_and_evaluate(rc: RunConfig, splits: list[tasks.Split], bins: list[list[int]],
-                       ckpt_dir: Path | None, device: str = "cpu", progress: bool = False) -> list[dict]:
-    """One run trained (single-threaded on CPU, so its result does not depend on the machine's
-    core count) and evaluated on its task's test bins: one row per bin."""
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        model, st = train_run(rc, ckpt_dir, device, progress)
-        res = evaluate(model, splits, bins, device)
-    finally:
-        torch.set_num_threads(threads)
-    val = st["best_acc"] if rc.select == "best" else st["history"][-1][2]
-    return [dict(task=rc.task, family=rc.family, seed=rc.seed, steps=st["step"],
-                 early_stop=st["streak"] >= rc.patience, train_seconds=st["seconds"],
-                 skipped_steps=st.get("skipped", 0), best_step=st["best_step"], val_acc=val, **r)
-            for r in res]
-
-
-def run_grid(configs: list[RunConfig], test: dict[str, list[tasks.Split]],
-             bins: dict[str, list[list[int]]], ckpt_dir: Path | None, device: str = "cpu",
-             progress: bool = True, workers: int = 1) -> pd.DataFrame:
-    """Every run of `configs`, evaluated on its task's test bins: one row per (run, bin), in the
-    order of `configs`. On CPU, `workers` > 1 trains runs in that many spawned processes (runs are
-    independent and single-threaded, so the table is the same for any `workers`)."""
-    jobs = [(rc, test[rc.task], bins[rc.task], ckpt_dir, device) for rc in configs]
-    bar = dict(total=len(jobs), desc="runs", disable=not progress)
-    if workers > 1 and resolve_device(device).type == "cpu":
-        ctx = multiprocessing.get_context("spawn")          # fork is unsafe once torch has threads
-        with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
-            rows = list(tqdm(pool.map(train_and_evaluate, *zip(*jobs)), **bar))
-    else:
-        rows = [train_and_evaluate(*job, progress=progress) for job in tqdm(jobs, **bar)]
-    return pd.DataFrame([r for run in rows for r in run])
 
 
 # --- expected orderings (spec §7.3, the companion author's hypotheses, not paper claims) -------
 
 _STATE = ("pd", "deltanet", "rnn")
 _SPEC, _FIG2 = "spec §7.3 (hypothesis)", "spec §7.3 (hypothesis); RWKV-7 pairs: paper Figure 2"
+_IMM_WIN = ("rwkv7", "rnn", "gru", "deltanet")   # Fig. 2b-c's winners; the IMM launchers' RNN is a GRU
 EXPECTED = {  # task -> (winners, losers, strict, source): strict = "much better" (margin), else ">="
+    "dgc_paper": (("rnn",), ("diag_pos", "deltanet", "rwkv7", "transformer"), True,
+                  "paper Figure 2a (only the nonlinear RNN stays near-perfect)"),
+    "imm_mod": (_IMM_WIN, ("diag_pos", "transformer"), True,
+                "paper Figure 2b (Transformer and Mamba poor at all lengths; spec §6.5)"),
+    "imm_z_paper": (_IMM_WIN, ("diag_pos", "transformer"), True,
+                    "paper Figure 2c (Mamba well behind, Transformer degrades beyond training; spec §6.5)"),
     "dgc": (("rnn",), ("diag_pos", "diag_neg", "pd", "deltanet", "rwkv7", "transformer"), True, _FIG2),
     "imm_f2": (_STATE + ("rwkv7",), ("diag_pos", "diag_neg", "transformer"), True, _FIG2),
     "s5": (_STATE, ("diag_pos", "diag_neg", "transformer"), True, _SPEC),
@@ -260,6 +263,12 @@ EXPECTED = {  # task -> (winners, losers, strict, source): strict = "much better
     "imm_z_pos": (("deltanet", "rnn"), ("pd", "diag_pos", "diag_neg"), False, _SPEC),
     "parity": (("diag_neg", "deltanet", "rnn"), ("diag_pos",), True, _SPEC),
 }
+
+
+def expected_pairs() -> list[tuple[str, str, str, bool, str]]:
+    """Every (task, winner, loser, strict, source) of EXPECTED, whether or not it was run."""
+    return [(t, w, lo, strict, src) for t, (win, lose, strict, src) in EXPECTED.items()
+            for w in win for lo in lose]
 
 
 def seeds_needed(n_seeds: int) -> int:
@@ -289,46 +298,3 @@ def learned_checks(df: pd.DataFrame, margin: float) -> pd.DataFrame:
     gap = (idb.acc - idb.maj).reset_index(name="gap")
     best = gap.loc[gap.groupby("task", sort=False).gap.idxmax()]
     return best.rename(columns={"family": "best"}).assign(holds=lambda b: b.gap >= margin).reset_index(drop=True)
-
-# --- command line: the notebook's training grid without papermill/pydantic (GPU machines) -----
-
-def main(argv: list[str] | None = None) -> int:
-    """python -m lib.linear_rnns.train --profile paper --task imm_f2 --out DIR [--n-seeds 1]
-    [--max-seconds 50]: params.yaml section 08_trained_models (+ profile), one task, every family;
-    writes accuracy.csv, orderings.csv and timing.json into DIR."""
-    import argparse
-
-    import yaml
-
-    from lib.companion import paths
-    ap = argparse.ArgumentParser(description=main.__doc__.split("\n")[0])
-    ap.add_argument("--profile", default="paper")
-    ap.add_argument("--task", required=True, choices=tasks.TASKS)
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--n-seeds", type=int, default=None)
-    ap.add_argument("--max-seconds", type=float, default=None)
-    ap.add_argument("--families", nargs="+", default=None, choices=models.FAMILIES)
-    a = ap.parse_args(argv)
-    sec = yaml.safe_load(paths.PARAMS_FILE.read_text())["linear_rnns"]["08_trained_models"]
-    cfg = {k: v for k, v in sec.items() if k not in ("smoke", "paper", "default")} | (sec.get(a.profile) or {})
-    kw = {"dgc": {"id_bits": cfg["dgc_id_bits"], "p": cfg["p_bucket"]}}
-    test = {a.task: tasks.make_test_sets(a.task, cfg["bins"][a.task], cfg["test_n"], cfg["test_seed"],
-                                         **kw.get(a.task, {}))}
-    runs = plan([a.task], a.families or cfg["families"], a.n_seeds or cfg["n_seeds"], cfg["bins"], kw,
-                max_seconds=a.max_seconds, **{k: cfg[k] for k in ("d", "layers", "steps", "batch", "lr",
-                                                                 "eval_every", "val_n", "select")})
-    t0 = time.perf_counter()
-    df = run_grid(runs, test, cfg["bins"], paths.RESULTS / "linear_rnns" / "checkpoints" / f"cli-{a.profile}",
-                  cfg["device"], workers=cfg["workers"])
-    out = Path(a.out)
-    out.mkdir(parents=True, exist_ok=True)
-    df.to_csv(out / "accuracy.csv", index=False)
-    ordering_checks(df, cfg["margin"]).to_csv(out / "orderings.csv", index=False)
-    (out / "timing.json").write_text(json.dumps(dict(profile=a.profile, task=a.task, runs=len(runs),
-        device=str(resolve_device(cfg["device"])), wall_seconds=time.perf_counter() - t0), indent=1))
-    print(df.pivot_table(index="family", columns="bin", values="accuracy").round(3))
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

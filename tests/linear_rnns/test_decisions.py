@@ -147,3 +147,11 @@ def test_conflicting_models_finds_disagreeing_sources():
 
 def test_conflicting_models_none_for_one_configuration():
     assert decisions.conflicting_models([dict(model="A", batch=64, lr=1e-4)], ["batch", "lr"]) == []
+
+
+def test_misfits_names_the_runs_below_the_floor():
+    acc = {("rnn", 0): 1.0, ("rnn", 1): 0.94, ("gru", 0): 0.95}
+    assert decisions.misfits(acc) == ["rnn/s1"]                 # 0.95 is the floor, inclusive
+    assert decisions.misfits(acc, floor=0.9) == []
+    with pytest.raises(ValueError, match="zero runs"):
+        decisions.misfits({})

@@ -99,10 +99,11 @@ def test_parity_prefixes():
 
 @pytest.mark.parametrize("task", tasks.TASKS)
 def test_lengths_within_bin_and_size_one(task):
-    s = tasks.sample(task, 7, 1, 1, np.random.default_rng(7),
+    size = 2 if task == "dgc_paper" else 1                      # the released DGC needs N >= 2
+    s = tasks.sample(task, 7, size, size, np.random.default_rng(7),
                      **({"id_bits": 2} if task == "dgc" else {}))
     assert len(s.length) == 7 and (s.length >= 1).all()
-    if task != "dgc":
+    if task not in ("dgc", "dgc_paper"):
         assert (s.length == 1).all()
 
 
@@ -144,3 +145,29 @@ def test_gl3_is_the_168_invertible_matrices_and_imm_f2_uses_them():
     assert set((s.x[s.mask] - 1).tolist()) <= ref
     long = tasks.imm_f2(200, 60, 60, np.random.default_rng(1))
     assert 0.2 < long.last_labels().mean() < 0.8               # not collapsed to the zero matrix
+
+
+def test_paper_variants_follow_the_released_generators():
+    rng = np.random.default_rng(3)
+    s = tasks.imm_mod(40, 1, 12, rng)
+    m = np.rint(s.x.reshape(40, -1, 9, 3).argmax(-1) - 1).astype(np.int64)    # one-hot -> {-1,0,1}
+    for i in range(40):                                          # plain loop over Z_29 products
+        P = np.eye(3, dtype=np.int64)
+        for t in range(s.length[i]):
+            M = m[i, t].reshape(3, 3)
+            assert round(np.linalg.det(M)) % tasks.IMM_MOD != 0  # invertible mod 29
+            P = (P @ M) % tasks.IMM_MOD
+            assert s.y[i, t] == P[0, 0] and s.mask[i, t]
+    z = tasks.imm_z_paper(60, 3, 5, rng)
+    for T in (3, 4, 5):                                          # 20 per length, 10 of each label
+        assert (z.length == T).sum() == 20 and z.last_labels()[z.length == T].sum() == 10
+    assert z.mask.sum() == 60                                     # one label, at the end
+    for i in range(60):
+        P = np.eye(3, dtype=np.int64)
+        for t in range(z.length[i]):
+            P = P @ z.x[i, t].astype(np.int64).reshape(3, 3)
+        assert z.last_labels()[i] == int(P[0, 0] == 0)
+    d = tasks.dgc_paper(30, 2, 9, rng)
+    assert d.last_labels().sum() == 15 and d.mask.sum() == 30       # exactly balanced
+    with pytest.raises(ValueError, match="N >= 2"):
+        tasks.dgc_paper(4, 1, 3, rng)

@@ -49,10 +49,34 @@ def test_baselines_and_grid():
     assert 0.5 <= train.majority(s) <= 1.0 and 0.0 <= train.shortcut(s) <= 1.0
     p = tasks.parity(10, 1, 3, np.random.default_rng(0))
     assert np.isnan(train.shortcut(p))
-    rcs = [train.RunConfig(task="parity", family=f, steps=2, eval_every=1, batch=4,
-                           train_bin=(1, 3), val_n=8) for f in ("transformer", "pd")]
-    df = train.run_grid(rcs, {"parity": [p, p]}, {"parity": [[1, 3], [1, 3]]}, None, progress=False)
-    assert len(df) == 4 and set(df.family) == {"transformer", "pd"}
+
+
+def test_run_settings_override_in_order_and_plan_uses_them():
+    # the paper profile's shape: task, then family, then "task/family" (launcher settings)
+    settings = {"dgc_paper": {"steps": 30000.0, "layers": 1.0}, "rwkv7": {"lr": 1e-3},
+                "dgc_paper/rwkv7": {"layers": 2.0, "lr": 3e-5, "clip": 0.5}}
+    got = train.run_settings("dgc_paper", "rwkv7", settings)
+    assert got == {"steps": 30000, "layers": 2, "lr": 3e-5, "clip": 0.5}
+    assert isinstance(got["layers"], int) and train.run_settings("imm_mod", "rnn", settings) == {}
+    runs = train.plan(["dgc_paper"], ["rnn", "rwkv7"], 1, {"dgc_paper": [[2, 6], [7, 12]]}, {},
+                      settings=settings, d=16, steps=10)
+    assert [(r.family, r.steps, r.layers, r.lr) for r in runs] == [("rnn", 30000, 1, 1e-3),
+                                                                   ("rwkv7", 30000, 2, 3e-5)]
+
+
+def test_paper_readout_pools_except_the_transformer():
+    # released code: masked mean pool for sequence labels, the Transformer's last token
+    assert train.pooled("dgc_paper", "rnn") and train.pooled("imm_z_paper", "deltanet")
+    assert not train.pooled("dgc_paper", "transformer") and not train.pooled("imm_mod", "rnn")
+    assert not train.pooled("dgc", "rnn")                          # our variants: last position
+    torch.manual_seed(0)
+    m = train.build_model(train.RunConfig(task="dgc_paper", family="gru", d=8))
+    x = torch.randint(1, 5, (2, 6))
+    h = m.embed(x)
+    for blk in m.blocks:
+        h = blk(h)
+    mean3 = m.head(m.norm(h[:, :4].mean(1)))                       # mean pool over 4 positions
+    assert torch.allclose(m(x)[:, 3], mean3, atol=1e-6)
 
 
 def test_device_resolution():
@@ -94,18 +118,6 @@ def test_select_best_returns_the_best_validated_weights():
     assert train.accuracy(last, val, "cpu") == accs[-1]
     with pytest.raises(ValueError, match="select = 'middle'"):
         train.train_run(train.RunConfig(**common, select="middle"), None, progress=False)
-
-
-def test_grid_is_the_same_in_parallel_workers():
-    p = tasks.parity(16, 1, 6, np.random.default_rng(0))
-    rcs = [train.RunConfig(task="parity", family=f, steps=6, eval_every=3, batch=4,
-                           train_bin=(1, 4), val_n=8, seed=s)
-           for f in ("rnn", "deltanet") for s in (0, 1)]
-    args = ({"parity": [p, p]}, {"parity": [[1, 6], [1, 6]]}, None)
-    one = train.run_grid(rcs, *args, progress=False).drop(columns="train_seconds")
-    two = train.run_grid(rcs, *args, progress=False, workers=2).drop(columns="train_seconds")
-    pd.testing.assert_frame_equal(one, two)
-    assert one.family.tolist() == ["rnn"] * 4 + ["deltanet"] * 4    # order of the configs
 
 
 def test_wall_clock_cap_stops_between_evaluations(monkeypatch):
