@@ -15,6 +15,7 @@ from pathlib import Path
 from lib.companion import papers
 from lib.companion.claims import STATUSES
 
+ARXIV_ID = re.compile(r"^\d{4}\.\d{4,5}(v\d+)?$")      # else the declaration's text, unlinked
 PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")      # every ASCII punctuation mark
 LEDGER_COLUMNS = ("status", "id", "kind", "provenance", "statement", "expected", "measured",
                   "tolerance / evidence", "source", "notebook")
@@ -189,9 +190,11 @@ def notebook_section(paper: str, ch: Chapter) -> list[str]:
 def chapter_page(row: PaperRow) -> str:
     """A paper: citation, counts, each notebook's figures with their claims; its toc."""
     p = row.paper
+    where = (f"arXiv [{p.arxiv}](https://arxiv.org/abs/{p.arxiv})" if ARXIV_ID.match(p.arxiv)
+             else text(p.arxiv))
     lines = [f"# {text(p.title)}", "",
-             f"{text(', '.join(p.authors))} · arXiv [{p.arxiv}](https://arxiv.org/abs/{p.arxiv})"
-             f" · notebooks in `notebooks/{p.short}/` · [the claims ledger](claims.md)", ""]
+             f"{text(', '.join(p.authors))} · {where} · notebooks in `notebooks/{p.short}/` · "
+             "[the claims ledger](claims.md)", ""]
     if not row.built:
         lines += ["```{note}", f"Not yet built: `make repro PAPER={p.short}` runs its notebooks.",
                   "```", ""]

@@ -53,6 +53,16 @@ def test_code_fences_any_backticks():
         assert html.unescape(myst_html(book.code(value))).strip() == f"<p><code>{value}</code></p>"
 
 
+def test_an_arxiv_id_is_linked_and_anything_else_is_text():
+    def page(arxiv: str) -> str:
+        paper = papers.Paper(short="alpha", title="A", authors=["B"], arxiv=arxiv,
+                             notebooks=[{"stem": "01_a", "params": "A"}])
+        return book.chapter_page(book.PaperRow(paper, [], "n/a"))
+    assert "(https://arxiv.org/abs/2601.00001)" in page("2601.00001")
+    other = page("none (OpenReview only)")
+    assert "arxiv.org" not in other and book.text("none (OpenReview only)") in other
+
+
 def test_counts_list_every_status_with_zeros():
     assert book.counts([claim("a"), claim("b", "fail"), claim("c", "fail")]) == {
         "pass": 1, "fail": 2, "deviation": 0, "inconclusive": 0, "skipped": 0}
