@@ -32,7 +32,8 @@ def trapezoid_weights(t: np.ndarray) -> np.ndarray:
 
 
 def scores(X: np.ndarray, t: np.ndarray, B: np.ndarray) -> np.ndarray:
-    """Basis scores xi_ij = int X_i B_j dt by the trapezoid rule: X (..., T), B (T, J) -> (..., J)."""
+    """Basis scores xi_ij = int X_i B_j dt by the trapezoid rule: X (..., T), B (T, J) -> (..., J).
+    """
     return X @ (trapezoid_weights(t)[:, None] * B)
 
 

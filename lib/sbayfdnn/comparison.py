@@ -60,7 +60,8 @@ def run(cfg: Comparison) -> Outcome:
     ss, _ = model.best_restart(ss_fit, cfg.restarts)
     gauss, _ = model.best_restart(g_fit, cfg.fdnn_restarts)
     Zt = torch.tensor(np.stack([r.Z_test for r in reps]), dtype=dtype)           # (cells, nt, J)
-    pred_ss, pred_g = model.predict(ss, Zt).double().numpy(), model.predict(gauss, Zt).double().numpy()
+    pred_ss = model.predict(ss, Zt).double().numpy()                              # (cells, nt)
+    pred_g = model.predict(gauss, Zt).double().numpy()
     W1_ss, W1_g = ss["W1"].double().numpy(), gauss["W1"].double().numpy()       # (cells, W, J)
     knots, grid = basis.clamped_knots(cfg.J, cfg.degree), np.linspace(0, 1, cfg.metric_grid)
     rows, pips = [], []

@@ -29,7 +29,7 @@ class Design(NotebookParams):
         1001, "spec §3: region metrics on a 1,001-point grid of [0, 1]")
     width: Annotated[int, Field(ge=2, le=1024)] = param(
         64, "spec §1.2/§3: first hidden layer W = 64 (the column size of the group prior)")
-    lam: Unit = param(1e-5, "spec §1.2: prior inclusion probability lambda = 1e-5 (audit's example)")
+    lam: Unit = param(1e-5, "spec §1.2: prior inclusion lambda = 1e-5 (audit's example)")
     s0: Var = param(1e-5, "spec §1.2: spike variance 1e-5 (audit's example)")
     s1: Var = param(2e-3, "spec §1.2: slab variance 2e-3 (audit's example)")
 
