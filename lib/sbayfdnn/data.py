@@ -11,8 +11,8 @@ from lib.sbayfdnn import basis, simulate
 
 @dataclass(frozen=True)
 class Replication:
-    """Standardised training scores and responses, test scores, the test targets in the same
-    units (noise-free g and noisy y), and the training response's scale."""
+    """Standardised training scores and responses, test scores, and the test targets in the
+    same units (noise-free g and noisy y)."""
 
     Z: np.ndarray        # (n, J)
     y: np.ndarray        # (n,)

@@ -13,8 +13,6 @@ from torch.func import jacrev, vmap
 
 from lib.sbayfdnn import model, prior
 
-Z_90 = 1.6448536269514722  # standard normal 0.95 quantile (scipy.stats.norm.ppf(0.95))
-
 
 def _jacobian(p: model.Params, Z: torch.Tensor) -> model.Params:
     """df(z_i)/dtheta for every row of Z (n, J): each entry (n, *shape of the parameter)."""
@@ -41,7 +39,7 @@ def predictive(p: model.Params, H: model.Params, Z: torch.Tensor
 
 
 def interval_coverage(mean: torch.Tensor, var_f: torch.Tensor, noise: float, y: torch.Tensor,
-                      z: float = Z_90) -> tuple[float, float]:
+                      z: float) -> tuple[float, float]:
     """Share of y inside mean +- z sqrt(var_f + noise), and the mean half-width."""
     half = z * torch.sqrt(var_f + noise)
     inside = (y >= mean - half) & (y <= mean + half)

@@ -93,7 +93,7 @@ class Training(Design):
     pip_cut: Unit = param(
         0.5, "decision (spec §7 Q6): the median-probability rule PIP > 0.5, not a Bayesian FDR")
     dtype: Literal["float32", "float64"] = param(
-        "float32", "decision: float32 fits (5x faster than float64 on this CPU, measured)")
+        "float32", "decision: float32 fits (several times faster than float64 on CPU, bench/)")
 
 
 class Comparison(Training):

@@ -54,8 +54,3 @@ def simulate(n: int, rng: np.random.Generator, link: str, support: tuple[float, 
     g = LINKS[link](u)
     y = g + rng.standard_normal(n) * np.sqrt(g.var() / snr)
     return Sample(t, X, u, g, y)
-
-
-def in_support(t: np.ndarray, support: tuple[float, float]) -> np.ndarray:
-    """Mask of the points of t inside R (closed interval)."""
-    return (t >= support[0]) & (t <= support[1])

@@ -127,7 +127,7 @@ else:
                 reason="this run's (W, lam, s0, s1) are not the audit's defaults")
 logit = prior.pip_logit(norm2, *hyper)
 ledger.exact("pip.increasing", f"the PIP increases in ||w||^2: increments of logit q (strictly "
-             f"increasing in q; q itself rounds to 1 beyond ||w||^2 ~ 1.5 tau*) positive at all "
+             f"increasing in q; q itself rounds to 1 a little above tau*) positive at all "
              f"{cfg.n_norm2 - 1} grid steps", source="spec Q3 [DERIVED]", provenance="derived",
              expected=cfg.n_norm2 - 1, measured=int((np.diff(logit) > 0).sum()))
 
@@ -172,8 +172,8 @@ audit = basis.basis_support_intervals([0, 1, 2], basis.clamped_knots(24, 4), 4)
 gap = abs(audit[0][0] - 0.0) + abs(audit[0][1] - 0.15) if len(audit) == 1 else np.inf
 ledger.close("mapping.audit_example", "the audit's example: degree 4, J = 24, bases {0, 1, 2} map "
              f"to [0, 0.15] (got {[(round(a, 12), round(b, 12)) for a, b in audit]}; sum of "
-             "|endpoint differences|)", source="spec §1.2 [3P-A, checked against the release]",
-             provenance="paper", expected=0.0, measured=float(gap), atol=1e-12,
+             "|endpoint differences|)", source="spec §1.2, Q4 [3P-A, the release's function]",
+             provenance="derived", expected=0.0, measured=float(gap), atol=1e-12,
              why="knots j/20 in float64")
 grid = np.linspace(0, 1, cfg.metric_grid)
 oracle, cover = metrics.oracle_iou(cfg.J, cfg.degree, support, grid)

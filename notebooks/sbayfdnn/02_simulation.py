@@ -22,8 +22,9 @@
 # **Decisions where the spec is open.** (§7 Q3) baselines FLM + lasso and a plain FDNN whose
 # first layer is $N(0, s_1)$, the slab alone (`gauss_var`); (§7 Q6) PIP > 0.5 (`pip_cut`);
 # (§7 Q1) MAP by full-batch Adam, the restart with the lower training MSE kept (`restarts`);
-# float32 fits (`dtype`, about 5x faster than float64 here; float64 agrees with a plain loop to
-# 1e-13, tests/sbayfdnn/test_model.py); 1,500 steps as the spec's default profile (`steps`).
+# float32 fits (`dtype`, several times faster than float64 here, `bench/sbayfdnn_replications.py`;
+# in float64 the batched fit equals a plain loop over the models to rounding,
+# tests/sbayfdnn/test_model.py); 1,500 steps as the spec's default profile (`steps`).
 #
 # **What it cannot show (spec §8).** The ECG, Tecator, Bike and IHPC results (data need
 # downloads; the release has no pipeline for them), the paper's 50-replication tables and its
@@ -55,7 +56,7 @@ steps = 1500  # spec §3 default profile: 1,500 full-batch Adam steps
 lr = 0.003  # spec §3: Adam lr 3e-3
 restarts = 2  # spec §3: 2 restarts, the lower training error kept
 pip_cut = 0.5  # decision (spec §7 Q6): the median-probability rule PIP > 0.5, not a Bayesian FDR
-dtype = "float32"  # decision: float32 fits (5x faster than float64 on this CPU, measured)
+dtype = "float32"  # decision: float32 fits (several times faster than float64 on CPU, bench/)
 n_train = 400  # spec §3 default profile: n is 400 training curves
 links = ["linear", "sin", "square"]  # spec §3 default profile: 3 links
 snr = 5.0  # spec §3: SNR is 5
