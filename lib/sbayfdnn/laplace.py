@@ -24,7 +24,8 @@ def curvature(p: model.Params, Z: torch.Tensor, spec: model.PriorSpec) -> model.
     jac = _jacobian(p, Z)
     H = {k: (v ** 2).sum(0) / spec.s2 + 1.0 for k, v in jac.items()}
     norm2 = (p["W1"] ** 2).sum(0)                                        # (J,)
-    prec = prior.expected_precision(norm2, p["W1"].shape[0], spec.lam, spec.s0, spec.s1)
+    q = torch.sigmoid(prior.pip_logit(norm2, p["W1"].shape[0], spec.lam, spec.s0, spec.s1))
+    prec = prior.expected_precision(q, spec.s0, spec.s1)
     H["W1"] = H["W1"] - 1.0 + prec[None, :]                              # (W, J)
     return H
 

@@ -66,7 +66,8 @@ def first_layer_penalty(W1: torch.Tensor, is_ss: torch.Tensor, spec: PriorSpec) 
     """-log prior of one model's first layer W1 (W, J), up to constants: the group mixture on its
     columns when is_ss is 1, the Gaussian on its entries when 0."""
     norm2 = (W1 ** 2).sum(0)                     # (J,) squared column norms
-    ss = prior.neg_log_group_mixture(norm2, W1.shape[0], spec.lam, spec.s0, spec.s1).sum()
+    ss = -torch.logaddexp(*prior.log_components(norm2, W1.shape[0], spec.lam, spec.s0,
+                                                 spec.s1)).sum()
     gauss = norm2.sum() / (2 * spec.gauss_var)
     return is_ss * ss + (1 - is_ss) * gauss
 

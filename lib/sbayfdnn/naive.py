@@ -135,9 +135,10 @@ def fit_map(Z: torch.Tensor, y: torch.Tensor, priors, init: dict, spec, steps: i
         for _ in range(steps):
             opt.zero_grad()
             norm2 = (p["W1"] ** 2).sum(0)
-            if priors[b] == "ss":
-                pen = prior.neg_log_group_mixture(norm2, p["W1"].shape[0], spec.lam, spec.s0,
-                                                  spec.s1).sum()
+            if priors[b] == "ss":   # -log(lam N1 + (1 - lam) N0), log-sum-exp by hand
+                a, c = prior.log_components(norm2, p["W1"].shape[0], spec.lam, spec.s0, spec.s1)
+                top = torch.maximum(a, c)
+                pen = -(top + torch.log(torch.exp(a - top) + torch.exp(c - top))).sum()
             else:
                 pen = norm2.sum() / (2 * spec.gauss_var)
             rest = sum((p[k] ** 2).sum() for k in ("b1", "W2", "b2", "W3", "b3")) / 2

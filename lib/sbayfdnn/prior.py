@@ -3,30 +3,35 @@ posterior inclusion probability (PIP): a function of the squared norm ||w_j||^2 
 
 w_j ~ lam N(0, s1 I_W) + (1 - lam) N(0, s0 I_W);
 logit q = log(lam / (1 - lam)) + (W / 2) log(s0 / s1) + (||w||^2 / 2)(1 / s0 - 1 / s1).
-Works on numpy arrays and on torch tensors alike (the penalty enters the MAP objective).
+`log_components`, `pip_logit` and `expected_precision` are plain arithmetic, so they take numpy
+arrays and torch tensors alike (the MAP objective in model.py builds on them); the rest is numpy.
+This module imports no torch, so the schema can use the threshold cheaply.
 """
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING, Union
 
 import numpy as np
-import torch
 
-Array = np.ndarray | torch.Tensor
+if TYPE_CHECKING:
+    import torch
 
-
-def _log_component(norm2: Array, W: int, var: float) -> Array:
-    """log N(w; 0, var I_W) as a function of ||w||^2."""
-    return -0.5 * W * math.log(2 * math.pi * var) - norm2 / (2 * var)
+Array = Union[np.ndarray, "torch.Tensor"]
 
 
-def neg_log_group_mixture(norm2: Array, W: int, lam: float, s0: float, s1: float) -> Array:
+def log_components(norm2: Array, W: int, lam: float, s0: float, s1: float
+                   ) -> tuple[Array, Array]:
+    """log(lam N(w; 0, s1 I_W)) and log((1 - lam) N(w; 0, s0 I_W)) as functions of ||w||^2."""
+    slab = math.log(lam) - 0.5 * W * math.log(2 * math.pi * s1) - norm2 / (2 * s1)
+    spike = math.log1p(-lam) - 0.5 * W * math.log(2 * math.pi * s0) - norm2 / (2 * s0)
+    return slab, spike
+
+
+def neg_log_group_mixture(norm2: np.ndarray, W: int, lam: float, s0: float, s1: float
+                          ) -> np.ndarray:
     """-log of the mixture density of one column, by log-sum-exp (stable for large norms)."""
-    a = math.log(lam) + _log_component(norm2, W, s1)
-    b = math.log1p(-lam) + _log_component(norm2, W, s0)
-    if isinstance(norm2, torch.Tensor):
-        return -torch.logaddexp(a, b)
-    return -np.logaddexp(a, b)
+    return -np.logaddexp(*log_components(norm2, W, lam, s0, s1))
 
 
 def pip_logit(norm2: Array, W: int, lam: float, s0: float, s1: float) -> Array:
@@ -35,10 +40,9 @@ def pip_logit(norm2: Array, W: int, lam: float, s0: float, s1: float) -> Array:
             + 0.5 * norm2 * (1 / s0 - 1 / s1))
 
 
-def pip(norm2: Array, W: int, lam: float, s0: float, s1: float) -> Array:
+def pip(norm2: np.ndarray, W: int, lam: float, s0: float, s1: float) -> np.ndarray:
     """Plug-in posterior inclusion probability of a column with squared norm norm2."""
-    z = pip_logit(norm2, W, lam, s0, s1)
-    return torch.sigmoid(z) if isinstance(z, torch.Tensor) else 1 / (1 + np.exp(-z))
+    return 1 / (1 + np.exp(-pip_logit(norm2, W, lam, s0, s1)))
 
 
 def pip_threshold(W: int, lam: float, s0: float, s1: float) -> float:
@@ -46,8 +50,7 @@ def pip_threshold(W: int, lam: float, s0: float, s1: float) -> float:
     return -(math.log(lam / (1 - lam)) + 0.5 * W * math.log(s0 / s1)) / (0.5 * (1 / s0 - 1 / s1))
 
 
-def expected_precision(norm2: Array, W: int, lam: float, s0: float, s1: float) -> Array:
+def expected_precision(q: Array, s0: float, s1: float) -> Array:
     """q / s1 + (1 - q) / s0: the prior precision of a column's entries averaged over r_j given
-    w_j (the positive curvature the Laplace approximation uses, spec §3 NB3, a decision)."""
-    q = pip(norm2, W, lam, s0, s1)
+    its PIP q (the positive curvature the Laplace approximation uses, spec §3 NB3, a decision)."""
     return q / s1 + (1 - q) / s0

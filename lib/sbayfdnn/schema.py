@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 
 from lib.companion.params import NotebookParams, param
+from lib.sbayfdnn import prior
 
 PosInt = Annotated[int, Field(ge=1)]
 Var = Annotated[float, Field(gt=0.0, le=10.0)]
@@ -21,7 +22,7 @@ class Design(NotebookParams):
         24, "spec §3: J = 24 basis functions (the audit's example value, spec §7 Q2)")
     degree: Annotated[int, Field(ge=1, le=5)] = param(
         3, "decision (spec §7 Q2): cubic B-splines; the audit's example uses degree 4")
-    support_min: Annotated[float, Field(ge=0.0, le=1.0)] = param(
+    support_min: Annotated[float, Field(ge=0.0)] = param(
         0.2, "spec §3: the true region R = [0.2, 0.4]")
     support_max: Annotated[float, Field(ge=0.0, le=1.0)] = param(
         0.4, "spec §3: the true region R = [0.2, 0.4]")
@@ -68,6 +69,16 @@ class PriorRule(Design):
         1001, "points of [0, 1] for the partition-of-unity and Cox-de Boor checks")
     mapping_draws: Annotated[int, Field(ge=1, le=10000)] = param(
         200, "random subsets of bases whose merged intervals are checked against the naive union")
+
+    @model_validator(mode="after")
+    def _grid_holds_threshold(self):
+        """The ||w||^2 grid must reach past tau*, or the threshold has no root on it."""
+        tau = prior.pip_threshold(self.width, self.lam, self.s0, self.s1)
+        if self.norm2_max <= tau:
+            raise ValueError(f"norm2_max = {self.norm2_max!r} does not reach tau* = {tau:.4g} "
+                             f"of (width, lam, s0, s1); allowed: norm2_max > {tau:.4g}")
+        return self
+
     SMOKE = {
         "n_t": (201, "fewer points for the basis checks"),
         "mapping_draws": (20, "fewer random subsets"),
@@ -112,7 +123,7 @@ class Comparison(Training):
     fdnn_restarts: Annotated[int, Field(ge=1, le=20)] = param(
         1, "spec §6: one Gaussian FDNN fit per replication")
     fdnn_rel: Unit = param(0.1, "spec §3 (b): FDNN selects columns with ||w||^2 >= 10% of the max")
-    lasso_cv: Annotated[int, Field(ge=2, le=20)] = param(5, "spec §3 (a): LassoCV(cv=5)")
+    lasso_cv: Annotated[int, Field(ge=2)] = param(5, "spec §3 (a): LassoCV(cv=5), folds <= n_train")
     lasso_alphas: Annotated[int, Field(ge=3, le=1000)] = param(30, "spec §4: 30 alphas")
     SMOKE = {
         "n_train": (100, "spec §3 smoke profile: n = 100"),

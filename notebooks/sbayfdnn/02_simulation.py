@@ -63,7 +63,7 @@ snr = 5.0  # spec §3: SNR is 5
 gauss_var = 0.002  # decision (spec §7 Q3): the plain FDNN's first layer N(0, s1), the slab alone
 fdnn_restarts = 1  # spec §6: one Gaussian FDNN fit per replication
 fdnn_rel = 0.1  # spec §3 (b): FDNN selects columns with ||w||^2 ≥ 10% of the max
-lasso_cv = 5  # spec §3 (a): LassoCV(cv≔5)
+lasso_cv = 5  # spec §3 (a): LassoCV(cv≔5), folds ≤ n_train
 lasso_alphas = 30  # spec §4: 30 alphas
 
 # %%

@@ -44,15 +44,17 @@ def test_penalty_is_neg_log_mixture():
     assert_close("penalty", direct, got, rtol=1e-12, atol=1e-12)   # same density, two routes
 
 
-def test_torch_and_numpy_agree():
+def test_torch_components_match_numpy():
     n2 = np.linspace(0, 0.01, 11)
-    t = prior.neg_log_group_mixture(torch.tensor(n2), *DEFAULTS).numpy()
-    assert_close("torch penalty", prior.neg_log_group_mixture(n2, *DEFAULTS), t, rtol=1e-14,
-                 atol=1e-12)
-    assert_close("torch pip", prior.pip(n2, *DEFAULTS), prior.pip(torch.tensor(n2), *DEFAULTS)
-                 .numpy(), rtol=0, atol=1e-15)
+    ref = prior.log_components(n2, *DEFAULTS)
+    got = prior.log_components(torch.tensor(n2), *DEFAULTS)
+    for r, g in zip(ref, got):   # the same arithmetic on two array types
+        assert_close("log component", r, g.numpy(), rtol=1e-15, atol=1e-12)
+    z = torch.sigmoid(prior.pip_logit(torch.tensor(n2), *DEFAULTS)).numpy()
+    assert_close("torch pip", prior.pip(n2, *DEFAULTS), z, rtol=0, atol=1e-15)
 
 
 def test_expected_precision_between_the_components():
-    p = prior.expected_precision(np.array([0.0, prior.pip_threshold(*DEFAULTS), 1.0]), *DEFAULTS)
+    q = prior.pip(np.array([0.0, prior.pip_threshold(*DEFAULTS), 1.0]), *DEFAULTS)
+    p = prior.expected_precision(q, 1e-5, 2e-3)
     assert_close("precision", [1 / 1e-5, 0.5 / 2e-3 + 0.5 / 1e-5, 1 / 2e-3], p, rtol=1e-9, atol=0)

@@ -25,6 +25,7 @@ def test_defaults_and_profiles_validate():
     (schema.Consistency, {"ns": [100, 50]}, "ns"),
     (schema.Consistency, {"level": 1.0}, "level"),
     (schema.Consistency, {"J": 4, "degree": 3}, "no interior knot"),
+    (schema.PriorRule, {"norm2_max": 0.003}, "norm2_max"),     # below tau* = 3.64e-3
 ])
 def test_bad_values_named(cls, values, name):
     with pytest.raises(ValidationError, match=name):
