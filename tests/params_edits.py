@@ -46,7 +46,12 @@ CROSS = {
     "linear_rnns/09_audit_released": [({"bins": [[100, 1], [101, 200]]}, ["bins"]),
                                       ({"bins": [[1, 100], [50, 200]]}, ["bins"])],
     "equivariance/07_attention_heads": [({"d_head": 7}, ["d_head", "d"])],
+    **{f"sbayfdnn/{stem}": [({"J": 20}, ["J", "support's resolution"]),
+                            ({"degree": 5}, ["J", "degree"]),
+                            ({"s0": 0.005}, ["s0", "s1"])]
+       for stem in ("01_prior_and_pip", "02_simulation", "03_consistency")},
 }
+CROSS["sbayfdnn/01_prior_and_pip"].append(({"norm2_max": 0.001}, ["norm2_max", "tau*"]))
 
 
 # ---------------------------------------------------------------- writing params.yaml
