@@ -214,7 +214,7 @@ partial = {n: stats.partial_kendall(scores[n]["ptproxy"], res[n].val[:, g_last],
 ledger.statistical("proxy.beyond_size", "pTProxy adds rank information beyond size: partial τ "
                    "given log #params > 0.05 on every data set", source="spec X7 [RECON]",
                    provenance="reconstructed", expected="> 0.05 (≤ 0.05: a size measure, §1.3)",
-                   measured={n: round(p, 3) for n, p in partial.items()},
+                   measured={n: round(float(p), 3) for n, p in partial.items()},
                    holds=all(p > decisions.SIZE_PARTIAL_MAX for p in partial.values()))
 
 # %%
@@ -305,7 +305,7 @@ ledger.statistical("search.anytime", "pTNAS is anytime: mean regret never rises 
                    "and reaches 0 at the largest budget, on every data set", source="abstract "
                    "(P4), Figure 3; spec S2", provenance="paper",
                    expected="non-increasing, 0 at the end (synthetic: expected to miss 0 [PROTO])",
-                   measured={n: [round(x, 4) for x in v] for n, v in pt.items()},
+                   measured={n: [round(float(x), 4) for x in v] for n, v in pt.items()},
                    holds=all(anytime_ok.values()), tolerance=f"budgets {cfg.budgets}")
 small = [cfg.budgets.index(b) for b in decisions.SMALL_BUDGETS if b in cfg.budgets]
 small_ok = {n: all(decisions.beats_all(pt[n][i], {s: mean_regret[n][s][i] for s in
@@ -314,7 +314,7 @@ small_ok = {n: all(decisions.beats_all(pt[n][i], {s: mean_regret[n][s][i] for s 
 ledger.statistical("search.small_budget", "at budgets 5 and 30 pTNAS's mean regret is below RS's, "
                    "RE's and SH alone's, on every data set", source="abstract (P4); spec S3",
                    provenance="paper", expected="lower than every baseline at 5 and 30 units",
-                   measured={n: {s: [round(mean_regret[n][s][i], 4) for i in small]
+                   measured={n: {s: [round(float(mean_regret[n][s][i]), 4) for i in small]
                                  for s in ("pTNAS", "RS", "RE", "SH only")} for n in pt},
                    holds=bool(small) and all(small_ok.values()),
                    tolerance="synthetic expected to fail [PROTO]")
