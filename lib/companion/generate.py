@@ -152,7 +152,8 @@ def notebook_stage(nid: str) -> dict:
     entry = papers.notebook_entry(nid)
     deps = ["results/params.ok", rel(paths.notebook_source(nid)),
             rel(papers.declaration_file(paper)), f"lib/{paper}", *STAGE_INFRA,
-            *(f"data/{d}" for d in entry.data)]
+            *(f"data/{d}" for d in entry.data),
+            *(rel(paths.tables_dir(f"{paper}/{r}")) for r in entry.reads)]
     outs = [paths.executed_file(nid), paths.figures_dir(nid), paths.tables_dir(nid),
             paths.claims_file(nid), *(paths.plot_file(nid, p.table) for p in entry.plots)]
     return {"cmd": f"python -m lib.companion.runner {rel(paths.notebook_source(nid))}",

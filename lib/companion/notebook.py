@@ -79,12 +79,19 @@ def check_figure_claims(notebook: str, recorded: list[str]) -> None:
 
 
 def check_inputs(notebook: str) -> None:
-    """Refuse to start when a data file or folder the declaration lists for it is missing."""
-    for folder in papers.notebook_entry(notebook).data:
+    """Refuse to start when a data file or folder the declaration lists for it, or the tables
+    of an earlier notebook it reads, are missing."""
+    entry = papers.notebook_entry(notebook)
+    for folder in entry.data:
         path = paths.DATA / folder
         if not path.exists():
             raise FileNotFoundError(f"{notebook} reads data/{folder}, which is missing: run "
                                     "`dvc pull data.dvc` (make data)")
+    paper = notebook.split("/")[0]
+    for stem in entry.reads:
+        if not paths.tables_dir(f"{paper}/{stem}").exists():
+            raise FileNotFoundError(f"{notebook} reads the tables of {paper}/{stem}, which has "
+                                    f"not run: `dvc repro {paper}-{stem}` first")
 
 
 def start(notebook: str, namespace: Mapping[str, Any]) -> Notebook:

@@ -13,7 +13,7 @@ import importlib
 import re
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from lib.companion import paths, yamlio
 
@@ -63,6 +63,9 @@ class NotebookEntry(Strict):
     params: str = Field(description="class name in lib/<paper>/schema.py")
     figures: list[Figure] = Field(default_factory=list)
     data: list[str] = Field(default_factory=list, description="paths under data/ it reads")
+    reads: list[str] = Field(default_factory=list,
+                             description="stems of earlier notebooks of the same paper whose "
+                                         "tables it reads (their stages run first)")
     plots: list[Plot] = Field(default_factory=list)
 
     @field_validator("stem")
@@ -89,6 +92,18 @@ class Paper(Strict):
         if not NAME.match(value):
             raise ValueError(f"short name {value!r} must be a Python identifier in lower case")
         return value
+
+    @model_validator(mode="after")
+    def _reads_earlier(self) -> "Paper":
+        """A notebook reads the tables of notebooks before it in reading order, never its own
+        or a later one's (the stages would form a cycle or run out of order)."""
+        stems = [nb.stem for nb in self.notebooks]
+        for i, nb in enumerate(self.notebooks):
+            bad = [r for r in nb.reads if r not in stems[:i]]
+            if bad:
+                raise ValueError(f"notebook {nb.stem} reads {bad}: `reads` lists earlier "
+                                 f"notebooks of this paper only, here {stems[:i]}")
+        return self
 
     @property
     def citation(self) -> str:
