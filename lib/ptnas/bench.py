@@ -14,8 +14,10 @@ import math
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import torch
 import torch.nn.functional as F
 
@@ -138,3 +140,46 @@ def train_masked(archs: Sequence[Arch], split: Split, seed: int, epochs_record: 
     if not (np.isfinite(val).all() and np.isfinite(test).all()):
         raise FloatingPointError("a net's metric is missing or not finite")
     return BenchResult(tuple(record), val, test, logits_test)
+
+
+# The bench as later notebooks read it: results/ptnas/tables/02_minibench/bench_<data set>.csv,
+# one row per architecture in `enumerate_space` order, val_<e> / test_<e> per recorded epoch, and
+# setup.csv, one row per data set with what a reader must reproduce (data split, initial weights).
+SETUP_COLUMNS = ("dataset", "metric", "n_rows", "profile", "seed", "gt_epoch")
+
+
+def arch_name(arch: Arch) -> str:
+    """'64-32' for (64, 32): the bench table's architecture column."""
+    return "-".join(map(str, arch))
+
+
+def bench_table(archs: Sequence[Arch], result: BenchResult, n_par: Sequence[int]) -> pd.DataFrame:
+    """One data set's bench: arch, depth, n_params and val_<e>, test_<e> per recorded epoch."""
+    table = pd.DataFrame({"arch": [arch_name(a) for a in archs], "depth": [len(a) for a in archs],
+                          "n_params": np.asarray(n_par)})
+    for e, ep in enumerate(result.epochs):
+        table[f"val_{ep}"], table[f"test_{ep}"] = result.val[:, e], result.test[:, e]
+    return table
+
+
+@dataclass(frozen=True)
+class CachedBench:
+    """A bench table read back: the same numbers as the BenchResult it was written from."""
+
+    archs: list[Arch]
+    n_params: np.ndarray     # (archs,) int
+    epochs: tuple[int, ...]
+    val: np.ndarray          # (archs, epochs) float64
+    test: np.ndarray         # (archs, epochs) float64
+
+
+def read_bench(path: Path) -> CachedBench:
+    """Read a bench_<data set>.csv back exactly (pandas parses floats round-trip)."""
+    table = pd.read_csv(path, dtype={"arch": str})
+    epochs = tuple(int(c[4:]) for c in table.columns if c.startswith("val_"))
+    if not epochs or any(f"test_{ep}" not in table for ep in epochs):
+        raise ValueError(f"{path} is not a bench table: needs val_<e> and test_<e> columns")
+    archs = [tuple(int(w) for w in s.split("-")) for s in table["arch"]]
+    val = table[[f"val_{ep}" for ep in epochs]].to_numpy(dtype=np.float64)
+    test = table[[f"test_{ep}" for ep in epochs]].to_numpy(dtype=np.float64)
+    return CachedBench(archs, table["n_params"].to_numpy(), epochs, val, test)

@@ -33,3 +33,20 @@ def test_deterministic(split):
 def test_pad_width_refuses_too_wide():
     with pytest.raises(ValueError, match="exceeds every padding bin"):
         bench.pad_width(64, [8, 32])
+
+
+def test_bench_table_reads_back_exactly(split, tmp_path):
+    # 03_proxies_search reads the bench 02_minibench wrote: the same archs, order and bits
+    archs = [(8,), (16, 8), (32,)]
+    res = bench.train_masked(archs, split, 0, (1, 2), 32, 1e-3, [32])
+    bench.bench_table(archs, res, [1, 2, 3]).to_csv(tmp_path / "b.csv", index=False)
+    back = bench.read_bench(tmp_path / "b.csv")
+    assert back.archs == archs and back.epochs == (1, 2)
+    assert np.array_equal(back.val, res.val) and np.array_equal(back.test, res.test)
+    assert back.n_params.tolist() == [1, 2, 3]
+
+
+def test_read_bench_refuses_other_tables(tmp_path):
+    (tmp_path / "t.csv").write_text("arch,depth,n_params,val_1\n8,1,10,0.5\n")
+    with pytest.raises(ValueError, match="not a bench table"):
+        bench.read_bench(tmp_path / "t.csv")

@@ -1,63 +1,46 @@
 # %% [markdown]
-# # A mini NAS-bench: does pTProxy rank MLPs, and does filter-and-refine find the best one sooner?
+# # Does pTProxy rank MLPs, and does filter-and-refine find the best one sooner?
 #
-# **Claims (Xing et al., abstract; spec §2).** P2: pTProxy correlates with trained performance
-# better than existing zero-cost proxies (Table 1). P4: pTNAS is anytime, finding a viable
-# architecture fast and improving with budget (Figure 3). P3: it "reduces the time to reach the
-# globally best architecture by up to 82.75×". P8: the default recalibration beats width-only and
-# depth-only variants (Table 10).
+# **Claims (Xing et al., abstract; spec §3 NB2, NB3).** P2: pTProxy correlates with trained
+# performance better than existing zero-cost proxies (Table 1). P8: the default recalibration beats
+# width-only and depth-only variants (Table 10). P4: pTNAS is anytime, finding a viable architecture
+# fast and improving with budget (Figure 3). P3: it "reduces the time to reach the globally best
+# architecture by up to 82.75×".
 #
-# **What is reconstructed and why (spec §3, [RECON]).** NAS-Bench-Tabular (Frappe, UCI Diabetes,
-# Criteo) is on external storage and far beyond two CPU cores (spec §8). In its place: every MLP of
-# depth 1-3 with widths in {8, 16, 32, 64, 128} (155 nets) trained once on scikit-learn's bundled
-# digits (accuracy) and a `make_classification` task (AUC), all nets of a padded shape as one masked
-# batched network, metric recorded after epochs 1, 3, 9, 27 (an η = 3 ladder). Then the proxies
-# of the release that fit (pTProxy and its modes, SynFlow, GradNorm, SNIP, NASWOT, #params, a random
-# score) on the same initial weights, and a search simulator on the cached table (RS, regularised
-# evolution, SH alone, pTNAS = proxy filter + SH with the budget coordinator, and pTNAS with
-# #params as the filter).
-#
-# **Why one notebook.** The bench was meant to be its own stage read by later ones, but a stage's
-# dependencies are derived from the declaration's `data:` (paths under data/ only): no notebook can
-# declare another's table, so the bench lives in the notebook that reads it.
+# **What is reconstructed and why (spec §3, [RECON]).** NAS-Bench-Tabular is out of reach (spec §8);
+# the ground truth is the mini NAS-bench of 02_minibench (155 MLPs, digits and a synthetic task),
+# read from its tables (`reads: [02_minibench]`: this stage runs after it and trains nothing). On
+# it: the proxies of the release that fit (pTProxy and its modes, SynFlow, GradNorm, SNIP, NASWOT,
+# #params, a random score), scored on the bench's own initial weights (the same seed and split,
+# checked against the bench's `setup.csv`), and a search simulator on the cached table (RS,
+# regularised evolution, SH alone, pTNAS = proxy filter + SH with the budget coordinator, and pTNAS
+# with #params as the filter).
 #
 # **Decisions where the spec is open (each a parameter or a named constant).**
 # (Q1) pTProxy as in the release (all-ones input, `traj_width`), no second mode: the paper text was
-# not read. (Q2) One ground truth for every proxy: validation at epoch `gt_epoch` = 27, epoch
-# `gt_epoch_short` = 9 alongside (the release scores pTProxy at epoch 13 and baselines at 19 on
-# Frappe). (Q3) No sign flipping: higher is better for every proxy. (Q4) "Global best" is the exact
-# argmax of the validation metric at epoch 27; "within `near_points`" is shown beside it; S4 records
-# the exact one. (Q5) Cost: 1 unit per training epoch of any net, `t_proxy` = 0.005 units per proxy
-# evaluation; SH reuses checkpoints; the coordinator takes the largest K whose exact SH workload
-# plus M·t_proxy fits (the RelBench planner's rule, M = min(30 K, |space|)). A searcher with no answer
-# yet is charged the regret of the worst net. (Q6) 155 nets by default; the larger space is the
-# `paper` profile. (Q7) Breast cancer only in the `paper` profile, scored by log-loss.
-# pTNAS's phase 1 samples M random candidates rather than running the release's evolution.
+# not read. (Q2) One ground truth for every proxy: validation at the bench's ground-truth epoch
+# (27), epoch `gt_epoch_short` = 9 alongside (the release scores pTProxy at epoch 13 and baselines
+# at 19 on Frappe). (Q3) No sign flipping: higher is better for every proxy. (Q4) "Global best" is
+# the exact argmax of the validation metric at epoch 27; "within `near_points`" is shown beside it;
+# S4 records the exact one. (Q5) Cost: 1 unit per training epoch of any net, `t_proxy` = 0.005
+# units per proxy evaluation; SH reuses checkpoints; the coordinator takes the largest K whose
+# exact SH workload plus M·t_proxy fits (the RelBench planner's rule, M = min(30 K, |space|)). A
+# searcher with no answer yet is charged the regret of the worst net. pTNAS's phase 1 samples M
+# random candidates rather than running the release's evolution.
 #
 # **What it cannot show (spec §8).** Table 1's values, RelBench (P5), TabPFN/TabICL (P6) and the
 # 82.75× itself: a 155-net space caps any speed-up over random search far below it.
 #
-# **Look for:** digits where bigger trains better and the proxies (all size-like) rank well; the
-# synthetic task where the best nets are small and every size-like proxy, pTProxy included, turns
-# negative at epoch 27; SH-based search winning at small budgets on digits only.
+# **Look for:** digits where the proxies (all size-like) rank well; the synthetic task where the
+# best nets are small and every size-like proxy, pTProxy included, turns negative at epoch 27;
+# SH-based search winning at small budgets on digits only.
 
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
-datasets = ["digits", "synthetic"]  # spec §3 default profile
-n_rows = 0  # rows kept per data set (0: all)
-widths = [8, 16, 32, 64, 128]  # hidden widths (spec §3 space)
-depth_min = 1  # shallowest MLP (spec §3)
-depth_max = 3  # deepest MLP (spec §3): 155 archs
-epochs = [1, 3, 9, 27]  # recorded epochs: the η is 3 SH ladder (spec §3)
-batch = 64  # training batch (spec §3)
-lr = 0.001  # Adam learning rate (spec §3)
-pad_widths = [16, 32, 64, 128]  # padding bins of the masked groups: fastest measured (48 s vs 59 s with one bin)
-n_check_archs = 3  # architectures trained alone against the stack (spec B1)
+gt_epoch_short = 9  # secondary ground truth, a recorded epoch of the bench (spec NB2 proposal)
 proxy_batch = 32  # pTProxy batch and the real batch of NASWOT, SNIP, GradNorm
 eps = 1e-05  # pTProxy's ε (release)
-gt_epoch = 27  # primary ground truth: val at this epoch (spec §7 Q2)
-gt_epoch_short = 9  # secondary ground truth (spec NB2 proposal)
 search_seeds = 30  # search repetitions (spec §3 default)
 t_proxy = 0.005  # cost of one proxy evaluation in epoch units (spec §7 Q5)
 eta = 3  # SH reduction factor (release)
@@ -73,92 +56,37 @@ import numpy as np
 import pandas as pd
 import torch
 
-from lib.companion import notebook, plotting
+from lib.companion import notebook, paths, plotting
 from lib.ptnas import bench, checks, data, decisions, proxies, search, space, stats
 
 torch.set_num_threads(1)
-nb = notebook.start("ptnas/02_minibench_proxies_search", globals())
-cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
-archs = space.enumerate_space(cfg.widths, cfg.depth_min, cfg.depth_max)
-splits = {name: data.load_split(name, cfg.seed, cfg.n_rows or None) for name in cfg.datasets}
-E = list(cfg.epochs)
-g_last, g_short = E.index(cfg.gt_epoch), E.index(cfg.gt_epoch_short)
-
-# %% [markdown]
-# ## The bench: masked batched training equals training each net alone (B1)
-
-# %%
-first = splits[cfg.datasets[0]]
-by_size = sorted(archs, key=lambda a: space.n_params(a, first.d_in, first.n_classes))
-check_archs = [by_size[int(i)] for i in np.linspace(0, len(by_size) - 1, cfg.n_check_archs)]
-logit_gap, same_argmax = checks.masked_vs_separate(check_archs, first, cfg.seed, cfg.batch, cfg.lr,
-                                                   cfg.pad_widths)
-ledger.bound("bench.masked_equals_separate", f"{len(check_archs)} nets of the masked stack "
-             f"({cfg.datasets[0]}) against the same nets trained alone: max |logit difference| "
-             "after one epoch", source="spec §3, B1", provenance="derived", measured=logit_gap,
-             upper=decisions.LOGIT_ATOL, why="spec B1: float32 summation order only")
-ledger.exact("bench.same_predictions", "and the same test predictions (argmax)", source="spec B1",
-             provenance="derived", expected=True, measured=same_argmax)
-
-# %%
-res, n_par = {}, {}
-for name, split in splits.items():
-    res[name] = bench.train_masked(archs, split, cfg.seed, E, cfg.batch, cfg.lr, cfg.pad_widths)
-    n_par[name] = np.array([space.n_params(a, split.d_in, split.n_classes) for a in archs])
-    table = pd.DataFrame({"arch": ["-".join(map(str, a)) for a in archs], "depth":
-                          [len(a) for a in archs], "n_params": n_par[name]})
-    for e, ep in enumerate(E):
-        table[f"val_{ep}"], table[f"test_{ep}"] = res[name].val[:, e], res[name].test[:, e]
-    table.to_csv(tables / f"bench_{name}.csv", index=False)
-
-# %% [markdown]
-# ## What the bench looks like (F1.1, F1.2) and how far its ground truth can rank (B2-B4)
-
-# %%
-fid = {n: [stats.kendall_tau(r.val[:, e], r.val[:, g_last]) for e in range(g_last)]
-       for n, r in res.items()}
-ceiling = {n: stats.kendall_tau(r.val[:, g_last], r.test[:, g_last]) for n, r in res.items()}
-spread = {n: decisions.not_saturated(res[n].val[:, g_last], splits[n].metric) for n in res}
-fid_ok = {n: decisions.increasing(v) and v[g_short] >= decisions.FIDELITY_TAU_MIN
-          for n, v in fid.items()}
-ledger.statistical("bench.low_fidelity_agrees", "low-fidelity ranks agree with the final ones "
-                   "(SH's premise): τ(val@e, val@27) rises with e and τ(val@9, val@27) ≥ 0.5, "
-                   "on every data set", source="spec B2 [RECON]", provenance="reconstructed",
-                   expected="digits: 0.46, 0.56, 0.69 [PROTO]; synthetic: negative [PROTO]",
-                   measured={n: [round(t, 3) for t in v] for n, v in fid.items()},
-                   holds=all(fid_ok.values()), tolerance="spec B2 thresholds")
-ledger.statistical("bench.noise_ceiling", "the ground truth carries rank information: "
-                   "τ(val@27, test@27) > 0 on every data set (the ceiling of any proxy)",
-                   source="spec B3 [RECON]", provenance="reconstructed",
-                   expected="digits 0.69, synthetic 0.40 [PROTO]",
-                   measured={n: round(t, 3) for n, t in ceiling.items()},
-                   holds=all(t > 0 for t in ceiling.values()))
-ledger.statistical("bench.not_saturated", "the space is not saturated: range of accuracy / AUC "
-                   "≥ 0.05 (log-loss: CV ≥ 0.1) at epoch 27", source="spec B4",
-                   provenance="reconstructed", expected="≥ 0.05 range",
-                   measured={n: round(s[0], 4) for n, s in spread.items()},
-                   holds=all(s[1] for s in spread.values()))
-
-# %%
-fig, ax = plotting.figure(2, len(res), squeeze=False)
-for j, (name, r) in enumerate(res.items()):
-    v = np.sort(r.val[:, g_last])
-    ax[0, j].step(v, np.arange(1, len(v) + 1) / len(v), where="post")
-    ax[0, j].set(title=f"{name}", xlabel=f"val {splits[name].metric} @{cfg.gt_epoch}", ylabel="ECDF")
-    depth = np.array([len(a) for a in archs])
-    for d in sorted(set(depth)):
-        ax[1, j].scatter(n_par[name][depth == d], r.val[depth == d, g_last], s=6, label=f"depth {d}")
-    ax[1, j].set(xscale="log", xlabel="#params", ylabel=f"val @{cfg.gt_epoch}")
-    ax[1, j].legend()
-nb.save_figure(fig, "bench")
-
-fig, ax = plotting.figure()
-for name in res:
-    line = ax.plot(E[:g_last], fid[name], "o-", label=name)[0]
-    ax.axhline(ceiling[name], ls="--", c=line.get_color())
-ax.set(xscale="log", xlabel="epoch e", ylabel="τ(val@e, val@27); dashed: τ(val, test)")
-ax.legend()
-nb.save_figure(fig, "fidelity")
+nb = notebook.start("ptnas/03_proxies_search", globals())
+cfg, ledger, tables = nb.cfg, nb.ledger, nb.tables
+bench_dir = paths.tables_dir("ptnas/02_minibench")
+setup = pd.read_csv(bench_dir / "setup.csv")
+for key in ("profile", "seed"):
+    if set(setup[key]) != {getattr(cfg, key)}:
+        raise ValueError(f"the bench in {bench_dir} was trained with {key} = "
+                         f"{sorted(set(setup[key]))}, this run has {key} = {getattr(cfg, key)!r}: "
+                         f"rerun 02_minibench with {key} = {getattr(cfg, key)!r} first")
+res = {row.dataset: bench.read_bench(bench_dir / f"bench_{row.dataset}.csv")
+       for row in setup.itertuples()}
+splits = {row.dataset: data.load_split(row.dataset, cfg.seed, int(row.n_rows) or None)
+          for row in setup.itertuples()}
+archs = res[setup.dataset[0]].archs
+widths = sorted({w for a in archs for w in a})
+depth_min, depth_max = min(map(len, archs)), max(map(len, archs))
+if any(r.archs != archs for r in res.values()) or archs != space.enumerate_space(
+        widths, depth_min, depth_max):
+    raise ValueError(f"the bench tables in {bench_dir} do not hold one whole space in "
+                     "enumerate_space order: rerun 02_minibench")
+E = list(res[setup.dataset[0]].epochs)
+gt_epoch = int(setup.gt_epoch[0])
+if gt_epoch != E[-1] or cfg.gt_epoch_short not in E:
+    raise ValueError(f"gt_epoch_short = {cfg.gt_epoch_short} must be one of the bench's recorded "
+                     f"epochs {E} (ground truth: the last, {gt_epoch})")
+g_last, g_short = E.index(gt_epoch), E.index(cfg.gt_epoch_short)
+n_par = {n: r.n_params for n, r in res.items()}
 
 # %% [markdown]
 # ## The proxies against the bench (Table 1 analogue, X4-X7)
@@ -223,7 +151,7 @@ fig, ax = plotting.figure(width=3.4 + 1.2 * len(tau_gt))
 mat = np.array([[tau_gt[n][p] for n in tau_gt] for p in shown])
 im = ax.imshow(mat, cmap="RdBu_r", vmin=-1, vmax=1, aspect="auto")
 ax.set(xticks=range(len(tau_gt)), xticklabels=list(tau_gt), yticks=range(len(shown)),
-       yticklabels=shown, title=f"Kendall τ vs val @{cfg.gt_epoch}")
+       yticklabels=shown, title=f"Kendall τ vs val @{gt_epoch}")
 for i in range(len(shown)):
     for j in range(len(tau_gt)):
         ax.text(j, i, f"{mat[i, j]:.2f}", ha="center", va="center", fontsize=7)
@@ -236,7 +164,7 @@ for j, n in enumerate(tau_gt):
     ax.bar(np.arange(4) + 0.8 * j / len(tau_gt), [tau_gt[n][m] for m in modes],
            width=0.8 / len(tau_gt), label=n)
 ax.set(xticks=np.arange(4) + 0.2, xticklabels=["traj_width", "traj", "width", "none"],
-       ylabel=f"τ vs val @{cfg.gt_epoch}")
+       ylabel=f"τ vs val @{gt_epoch}")
 ax.legend()
 nb.save_figure(fig, "ablation")
 
@@ -260,7 +188,7 @@ ledger.exact("search.sh_matches_naive", f"SH picks the same winner at the same c
 
 # %%
 SEARCHERS = ("RS", "RE", "SH only", "pTNAS", "pTNAS #params")
-full = cfg.gt_epoch
+full = gt_epoch
 regret, t_best, t_near = {}, {}, {}
 for name, r in res.items():
     final, n = r.val[:, g_last], len(archs)
@@ -274,8 +202,8 @@ for name, r in res.items():
         srng = np.random.default_rng([cfg.seed, 2, k])
         order = srng.permutation(n)
         traces = {"RS": search.random_search_trace(order, final, full),
-                  "RE": search.evolution_trace(archs, final, srng, cfg.widths, cfg.depth_min,
-                                               cfg.depth_max, full, max(cfg.budgets))}
+                  "RE": search.evolution_trace(archs, final, srng, widths, depth_min,
+                                               depth_max, full, max(cfg.budgets))}
         for s, (costs, inc) in traces.items():
             regret[name][s][k] = best - search.incumbent_at(costs, inc, cfg.budgets, worst)
             t_best[name][s][k] = search.first_reach(costs, inc, best)
