@@ -30,12 +30,13 @@ class Setting:
 
 
 @torch.no_grad()
-def predict(model: BSNP, batch: Batch, n_samples: int, gen: torch.Generator
-            ) -> tuple[torch.Tensor, torch.Tensor]:
-    """Predictive mean and variance at the targets: (B, Nt) each."""
+def predict(model: BSNP, batch: Batch, n_samples: int, gen: torch.Generator,
+            x: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+    """Predictive mean and variance at the targets (or at x): (B, N) each."""
     g, mz, lz = model.encode(batch.xc, batch.yc, batch.mc, batch.lam)
     eps = torch.randn((n_samples, *mz.shape), generator=gen)
-    mu, sd = model.decode(g, mz + (0.5 * lz).exp() * eps, batch.xt)            # (S, B, Nt)
+    x = batch.xt if x is None else x
+    mu, sd = model.decode(g, mz + (0.5 * lz).exp() * eps, x)                   # (S, B, N)
     return mu.mean(0), sd.square().mean(0) + mu.var(0, unbiased=False)
 
 

@@ -142,3 +142,49 @@ def schedule_of(cfg, steps: int | None = None) -> Schedule:
     """Optimiser and data stream from a notebook's parameters."""
     return Schedule(steps=steps or cfg.steps, batch=cfg.batch, lr=cfg.lr, nc_low=cfg.nc_low,
                     nc_high=cfg.nc_high, noise=cfg.noise, fresh=cfg.fresh_splits)
+
+
+@dataclass(frozen=True)
+class Run:
+    """One training run: arm, sizes, schedule, seed."""
+
+    arm: Arm
+    sizes: Sizes
+    schedule: Schedule
+    seed: int
+
+
+def fit_runs(tasks: Tasks, runs: dict[str, Run]) -> tuple[dict[str, BSNP], dict[str, list]]:
+    """Train every named run (one after another; each is deterministic in its seed)."""
+    models, histories = {}, {}
+    for name, run in runs.items():
+        models[name], histories[name] = fit(tasks, run.arm, run.sizes, run.schedule, run.seed)
+    return models, histories
+
+
+def physics_gradient_cosines(model: BSNP, tasks: Tasks, sched: Schedule, n_r: int,
+                             n_eps: int, n_checks: int, seed: int) -> list[float]:
+    """Cosine between the parameter gradients of the sample-level residual term in closed form
+    and by Monte Carlo over n_eps sample paths, on n_checks batches (same z, same points)."""
+    rng = np.random.default_rng([seed, 3])
+    gen = torch.Generator().manual_seed(seed)
+    params = [p for p in model.parameters() if p.requires_grad]
+    out = []
+    for _ in range(n_checks):
+        batch = sample_batch(tasks, rng.integers(0, len(tasks.lam), sched.batch), rng,
+                             sched.nc_low, sched.nc_high, sched.noise, sched.n_target)
+        xr = torch.as_tensor(rng.random((sched.batch, n_r)), dtype=torch.float32)
+        eps = torch.randn(n_eps, generator=gen)
+        g, mc, lc = model.encode(batch.xc, batch.yc, batch.mc, batch.lam)
+        z = _gauss(mc, lc, gen)
+        grads = []
+        for mc_form in (False, True):
+            f = model.field_derivatives(g, z, xr, sigma=True)
+            term = physics.sample_level_mc(f, xr, batch.lam, eps) if mc_form else \
+                physics.sample_level_exact(f, xr, batch.lam)
+            found = torch.autograd.grad(term.mean(), params, retain_graph=True,
+                                        allow_unused=True)     # mu_head.bias drops out of r
+            grads.append(torch.cat([(torch.zeros_like(p) if v is None else v).flatten()
+                                    for p, v in zip(params, found)]))
+        out.append(float(torch.nn.functional.cosine_similarity(*grads, dim=0)))
+    return out
