@@ -57,7 +57,8 @@ def sample_batch(tasks: Tasks, idx: np.ndarray, rng: np.random.Generator, nc_low
                         nc_low, nc_high) for i in idx]
         ctx, tgt, z, nc = (np.stack(p) for p in zip(*parts))
     mask = np.arange(nc_max)[None, :] < nc[:, None]
-    u, scale = tasks.u[idx], tasks.scale[idx]
+    u = tasks.u[idx]
+    scale = np.abs(u).max(axis=1)                  # = tasks.scale[idx], on the batch only
     yc = np.take_along_axis(u, ctx, 1) + noise * scale[:, None] * z
     t = lambda a, d=dtype: torch.as_tensor(a, dtype=d)   # noqa: E731
     return Batch(t(tasks.x[ctx]), t(yc), torch.as_tensor(mask), t(tasks.x[tgt]),

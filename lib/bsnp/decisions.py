@@ -16,6 +16,7 @@ OVERFIT_FIXED_MIN = 2.0      # A5: off/on >= 2 for the fixed arm ...
 OVERFIT_STOCH_MAX = 1.3      # ... and off/on <= 1.3 for BSNP
 GRAD_COS_MIN = 0.99          # A6: cosine of closed-form and MC gradients
 NOISE_GROWTH_MAX = 5.0       # N1: MNSE(30%) <= 5 MNSE(0%)
+CONTEXT_USE_MIN = 1.5        # N1's precondition: values shuffled cost >= 1.5x the MNSE
 SPARSE_ECP_FLAG = 0.8        # N3: coverage at N_c = 3 flagged below 0.8
 
 
@@ -66,6 +67,13 @@ def graceful(noise: Sequence[float], mnse: Sequence[float]) -> bool:
     order = np.argsort(noise)
     m = np.asarray(mnse, float)[order]
     return bool(np.all(np.diff(m) >= 0) and m[-1] <= NOISE_GROWTH_MAX * m[0])
+
+
+def uses_context(mnse_real: float, mnse_shuffled: float) -> bool:
+    """N1's precondition: permuting each task's context values among its own context points
+    raises the MNSE at least 1.5-fold (the network reads the values, not only lam and the
+    positions); a noise sweep of a model that ignores the values checks nothing."""
+    return mnse_shuffled >= CONTEXT_USE_MIN * mnse_real
 
 
 def sparse_advantage(ratio_small: float, ratio_large: float) -> bool:

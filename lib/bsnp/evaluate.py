@@ -6,7 +6,7 @@ the posterior-mean latent z = mean of q(z | C) on a dense grid and at given poin
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import torch
@@ -54,6 +54,17 @@ def test_batch(tasks: Tasks, setting: Setting, seed: int) -> Batch:
     rng = np.random.default_rng([seed, 7])
     return sample_batch(tasks, np.arange(len(tasks.lam)), rng, setting.nc_low, setting.nc_high,
                         setting.noise, setting.n_target)
+
+
+def shuffle_values(batch: Batch, seed: int) -> Batch:
+    """The same batch with each task's context values permuted among its own (unmasked) context
+    points: positions, mask, lam and targets kept; only the pairing of x with y is broken."""
+    rng = np.random.default_rng([seed, 11])
+    yc = batch.yc.clone()
+    for b in range(len(yc)):
+        keep = torch.nonzero(batch.mc[b])[:, 0]
+        yc[b, keep] = yc[b, keep[torch.as_tensor(rng.permutation(len(keep)))]]
+    return replace(batch, yc=yc)
 
 
 def evaluate(model: BSNP, batch: Batch, n_samples: int, seed: int,

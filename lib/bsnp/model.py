@@ -37,6 +37,11 @@ def _mlp(i: int, h: int, o: int) -> nn.Sequential:
     return nn.Sequential(nn.Linear(i, h), nn.SiLU(), nn.Linear(h, o))
 
 
+def _kernel_sum(k: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    """sum_m k[b, n, m] c[..., b, m] as one batched matmul: (..., B, N)."""
+    return (k @ c[..., None])[..., 0]
+
+
 def rbf(diff: torch.Tensor, rho: torch.Tensor) -> torch.Tensor:
     """exp(-diff^2 / (2 rho^2))."""
     return torch.exp(-0.5 * diff.square() / rho.square())
@@ -105,8 +110,8 @@ class BSNP(nn.Module):
         cm, cs = self.node_values(g, z)
         k = self._weights(x)[0]
         norm = k.sum(-1) + EPS                                                   # (B, N)
-        mu = (k * cm[..., None, :]).sum(-1) / norm + self.mu_head.bias
-        pre = (k * cs[..., None, :]).sum(-1) / norm + self.sigma_head.bias
+        mu = _kernel_sum(k, cm) / norm + self.mu_head.bias
+        pre = _kernel_sum(k, cs) / norm + self.sigma_head.bias
         return mu, nn.functional.softplus(pre) + SIGMA_MIN
 
     def field_derivatives(self, g: torch.Tensor, z: torch.Tensor, x: torch.Tensor,
@@ -119,10 +124,9 @@ class BSNP(nn.Module):
         d0, d1, d2 = k.sum(-1) + EPS, k1.sum(-1), k2.sum(-1)
 
         def ratio(c: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-            c = c[..., None, :]
-            m = (k * c).sum(-1) / d0
-            m1 = ((k1 * c).sum(-1) - m * d1) / d0
-            m2 = ((k2 * c).sum(-1) - 2 * m1 * d1 - m * d2) / d0
+            m = _kernel_sum(k, c) / d0
+            m1 = (_kernel_sum(k1, c) - m * d1) / d0
+            m2 = (_kernel_sum(k2, c) - 2 * m1 * d1 - m * d2) / d0
             return m, m1, m2
 
         m, m1, m2 = ratio(cm)

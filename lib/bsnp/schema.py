@@ -34,6 +34,7 @@ class Family(NotebookParams):
         "n_quad": (20_001, "coarser quadrature: still 1e-8 below the FD errors"),
         "fd_sizes": ([31, 63, 127], "three sizes fit the slope"),
         "n_check": (100, "fewer points"),
+        "n_lambda_side": (2, "the same figure with 2 x 2 curves (smoke budget 10 s)"),
     }
     PAPER = {}
 
@@ -42,8 +43,12 @@ class Training(NotebookParams):
     """Keys shared by the notebooks that train models (spec §3 profiles, default model)."""
 
     n_train: Annotated[int, Field(ge=8)] = param(4000, "spec §3 default: 4,000 train tasks")
-    n_test: Annotated[int, Field(ge=4)] = param(400, "spec §3 default: 400 test tasks")
-    steps: PosInt = param(600, "spec §3 default: 600 steps")
+    n_test: Annotated[int, Field(ge=4)] = param(
+        200, "budget (<= 3 min per paper on 2 cores): 200 test tasks halve every evaluation "
+             "(spec §3 default 400); A2's standard error is over seeds, not tasks")
+    steps: PosInt = param(
+        300, "budget (<= 3 min per paper on 2 cores, 8 runs in 02): 300 steps (spec §3 "
+             "default 600); the >= 1,000-step tests are the paper profile's")
     batch: PosInt = param(16, "spec §3 default: 16 tasks per step")
     grid: Annotated[int, Field(ge=4, le=256)] = param(32, "encoder grid M = 32 (spec §1.4)")
     channels: list[PosInt] = param([32, 32, 32], "spec §3 default CNN", min_length=1)
@@ -63,11 +68,12 @@ class Training(NotebookParams):
               "per-task split")
     AT_MOST = (("nc_low", "nc_high"),)
     SMOKE = {
-        "n_train": (64, "spec §3 smoke"), "n_test": (16, "spec §3 smoke"),
-        "steps": (20, "spec §3 smoke"), "batch": (8, "spec §3 smoke"),
+        "n_train": (64, "spec §3 smoke"), "n_test": (8, "the code path only (smoke budget 10 s)"),
+        "steps": (4, "the code path only (spec §3 smoke: 20; smoke budget 10 s)"),
+        "batch": (8, "spec §3 smoke"),
         "channels": ([8, 8], "spec §3 smoke"), "latent": (4, "spec §3 smoke"),
         "hidden": (8, "tiny head"), "n_r": (8, "spec §3 smoke"),
-        "z_samples": (4, "spec §3 smoke"),
+        "z_samples": (2, "two samples exercise the total-variance path (smoke budget)"),
     }
     PAPER = {
         "n_train": (10000, "the release's 10,000 tasks"), "n_test": (1000, "the release's 1,000"),
@@ -94,13 +100,15 @@ class Ablation(Training):
         8, "decision (spec §7 Q3): the fixed arm's grid; 8 is where overfitting should show")
     stress_rho: Annotated[float, Field(gt=0.0, le=1.0)] = param(
         0.03, "spec A5: decoder length-scale fixed at 0.03 in the rough setting")
-    stress_steps: PosInt = param(400, "spec §3.1: 400 steps for the two rough-decoder arms")
+    stress_steps: PosInt = param(
+        200, "budget: 200 steps for the two rough-decoder arms (spec §3.1: 400); the overfitting "
+             "ratio is read after the same schedule for both arms")
     high_noise: Noise = param(0.15, "spec NB2: also evaluated at 15% noise")
     sparse_nc: Annotated[int, Field(ge=1)] = param(3, "spec NB2: also evaluated at N_c = 3")
     grad_eps: Annotated[int, Field(ge=2)] = param(256, "spec A6: eps samples of the MC loss")
     grad_checks: PosInt = param(10, "spec A6: batches whose gradients are compared")
-    SMOKE = {**Training.SMOKE, "stress_steps": (20, "a few steps"),
-             "grad_checks": (2, "two batches")}
+    SMOKE = {**Training.SMOKE, "stress_steps": (4, "the code path only (smoke budget)"),
+             "grad_checks": (1, "one batch: the code path (smoke budget)")}
     PAPER = {**Training.PAPER, "n_seeds": (3, "spec A2: 3 seeds"),
              "stress_steps": (4000, "longer rough-decoder runs")}
 

@@ -15,6 +15,7 @@ def test_rules_both_ways():
     assert d.graceful([0, 0.1, 0.3], [0.01, 0.02, 0.04])
     assert not d.graceful([0, 0.1, 0.3], [0.01, 0.005, 0.04])
     assert not d.graceful([0, 0.3], [0.01, 0.06])
+    assert d.uses_context(0.1, 0.2) and not d.uses_context(0.10776, 0.10777)
     assert d.sparse_advantage(0.8, 0.9) and not d.sparse_advantage(1.1, 1.2)
     assert d.sparse_covered(0.85) and not d.sparse_covered(0.6)
 

@@ -18,3 +18,16 @@ def test_fixed_batch_and_total_variance():
     # mean of sigma^2 plus the spread of the means (float32 rounding)
     assert torch.allclose(var1, sd.square().mean(0) + mu.var(0, unbiased=False), rtol=1e-5)
     assert torch.allclose(mu1, mu.mean(0))
+
+
+def test_shuffle_values_permutes_within_each_task():
+    tasks = poisson.make_tasks(5, 1)
+    b = evaluate.test_batch(tasks, evaluate.Setting(3, 9), 0)
+    s = evaluate.shuffle_values(b, 0)
+    assert torch.equal(s.xc, b.xc) and torch.equal(s.mc, b.mc) and torch.equal(s.yt, b.yt)
+    assert torch.equal(evaluate.shuffle_values(b, 0).yc, s.yc)          # seeded
+    for i in range(5):
+        keep = b.mc[i]
+        assert torch.equal(s.yc[i, keep].sort().values, b.yc[i, keep].sort().values)
+        assert torch.equal(s.yc[i, ~keep], b.yc[i, ~keep])
+    assert not torch.equal(s.yc, b.yc)
