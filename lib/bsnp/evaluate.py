@@ -1,0 +1,90 @@
+"""Prediction and evaluation of a trained model on fixed test tasks (spec §1.4, §1.6, §3 NB2).
+
+Prediction: S latent samples from q(z | C); mean = average of mu, variance = mean of sigma^2 +
+variance of mu across samples (law of total variance). The physics residual is measured for
+the posterior-mean latent z = mean of q(z | C) on a dense grid and at given points.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+import torch
+
+from lib.bsnp import metrics, physics
+from lib.bsnp.batches import Batch, sample_batch
+from lib.bsnp.model import BSNP
+from lib.bsnp.poisson import Tasks
+
+DENSE = np.linspace(0.02, 0.98, 197)     # the off-grid residual grid (spec §3 NB2)
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One evaluation condition: context sizes and noise level."""
+
+    nc_low: int = 10
+    nc_high: int = 50
+    noise: float = 0.05
+    n_target: int = 100
+
+
+@torch.no_grad()
+def predict(model: BSNP, batch: Batch, n_samples: int, gen: torch.Generator,
+            x: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+    """Predictive mean and variance at the targets (or at x): (B, N) each."""
+    g, mz, lz = model.encode(batch.xc, batch.yc, batch.mc, batch.lam)
+    eps = torch.randn((n_samples, *mz.shape), generator=gen)
+    x = batch.xt if x is None else x
+    mu, sd = model.decode(g, mz + (0.5 * lz).exp() * eps, x)                   # (S, B, N)
+    return mu.mean(0), sd.square().mean(0) + mu.var(0, unbiased=False)
+
+
+def mean_residual_sq(model: BSNP, batch: Batch, x: np.ndarray) -> np.ndarray:
+    """Mean over tasks of r(x)^2 for the posterior-mean latent: (len(x),)."""
+    with torch.no_grad():
+        g, mz, _ = model.encode(batch.xc, batch.yc, batch.mc, batch.lam)
+        xx = torch.as_tensor(x, dtype=torch.float32).expand(len(mz), -1)
+        f = model.field_derivatives(g, mz, xx)
+        return physics.residual(f["mu1"], f["mu2"], xx, batch.lam).square().mean(0).numpy()
+
+
+def test_batch(tasks: Tasks, setting: Setting, seed: int) -> Batch:
+    """The fixed evaluation batch of a setting: every model sees the same contexts."""
+    rng = np.random.default_rng([seed, 7])
+    return sample_batch(tasks, np.arange(len(tasks.lam)), rng, setting.nc_low, setting.nc_high,
+                        setting.noise, setting.n_target)
+
+
+def shuffle_values(batch: Batch, seed: int) -> Batch:
+    """The same batch with each task's context values permuted among its own (unmasked) context
+    points: positions, mask, lam and targets kept; only the pairing of x with y is broken."""
+    rng = np.random.default_rng([seed, 11])
+    yc = batch.yc.clone()
+    for b in range(len(yc)):
+        keep = torch.nonzero(batch.mc[b])[:, 0]
+        yc[b, keep] = yc[b, keep[torch.as_tensor(rng.permutation(len(keep)))]]
+    return replace(batch, yc=yc)
+
+
+def evaluate(model: BSNP, batch: Batch, n_samples: int, seed: int,
+             points: np.ndarray | None = None) -> dict[str, float]:
+    """MNSE, NLL, ECP90, mean sigma / max|u| and residuals (dense, and at `points` if given)."""
+    mu, var = predict(model, batch, n_samples, torch.Generator().manual_seed(seed))
+    mu, var, y = mu.numpy().astype(float), var.numpy().astype(float), batch.yt.numpy()
+    sd = np.sqrt(var)
+    out = {"mnse": metrics.mnse(mu, y), "nll": metrics.gaussian_nll(mu, var, y),
+           "ecp90": metrics.ecp(mu, sd, y, 0.9),
+           "sigma_width": float(np.mean(sd / batch.scale.numpy()[:, None])),
+           "r2_off": float(mean_residual_sq(model, batch, DENSE).mean())}
+    if points is not None:
+        out["r2_on"] = float(mean_residual_sq(model, batch, points).mean())
+    return out
+
+
+def coverage(model: BSNP, batch: Batch, n_samples: int, seed: int,
+             levels: np.ndarray) -> np.ndarray:
+    """Empirical coverage of the central bands at `levels` (reliability diagram)."""
+    mu, var = predict(model, batch, n_samples, torch.Generator().manual_seed(seed))
+    return metrics.reliability_curve(mu.numpy().astype(float), np.sqrt(var.numpy()).astype(float),
+                                     batch.yt.numpy().astype(float), levels)

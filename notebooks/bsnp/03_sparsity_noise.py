@@ -1,0 +1,200 @@
+# %% [markdown]
+# # BSNP miniature, part 3: sparse contexts and context noise (Table-2 style)
+#
+# **Claims of the paper made concrete** (spec §2): BSNP's accuracy in sparse-data regimes (P3,
+# abstract) and MNSE that degrades gracefully as the context noise grows through 0, 5, 10, 15
+# and 30% (P5, the release's Table 2 protocol; the paper's values were not readable). The
+# data-only NP and BSNP are evaluated on the same fixed test tasks at N_c ∈ {3, 5, 10, 20, 50}
+# and at each noise level, beside a prior-only prediction (empty context: density channel zero)
+# that shows how much the context adds beyond λ.
+#
+# **Reconstructed, and why.** The sweep is the spec's (§3 NB3); the numbers are our miniature's
+# and never the paper's (no table value was readable).
+#
+# **Decisions where the spec is open.** This notebook trains its own pair (data-only, BSNP; one
+# seed): the project passes no model between notebooks. It trains on N_c ∈ [3, 50] (`nc_low`,
+# spec N2's variant) so that N_c = 3 is in distribution; `nc_low = 10` gives exactly
+# 02_ablation's seed-0 pair (the same seed, data stream and code). N3 is recorded as a flag
+# (statistical), not a stop-the-stage bound.
+#
+# **What to look for.** MNSE falling with N_c and rising with noise; whether BSNP's ratio to the
+# data-only NP is lowest at the smallest context; coverage at N_c = 3.
+
+# %% tags=["parameters"]
+profile = "default"  # smoke | default | paper
+seed = 0  # every random draw derives from this
+n_train = 4000  # spec §3 default: 4,000 train tasks
+n_test = 128  # budget (≤ 3 min per paper on 2 cores): 128 test tasks (spec §3 default 400) cut every evaluation threefold; A2's standard error is over seeds, not tasks
+steps = 300  # budget (≤ 3 min per paper on 2 cores, 8 runs in 02): 300 steps (spec §3 default 600); the ≥ 1,000-step tests are the paper profile's
+batch = 8  # budget (≤ 3 min per paper on 2 cores): 8 tasks per step (spec §3 default 16) cut a step's time by a quarter
+grid = 32  # encoder grid M is 32 (spec §1.4)
+channels = [32, 32, 32]  # spec §3 default CNN
+latent = 16  # spec §3 default latent size
+hidden = 32  # spec §3 default decoder head width
+rho0 = 0.15  # initial RBF length-scale (release, spec §1.4)
+lr = 0.001  # spec §3 default: Adam 1e-3
+n_r = 32  # collocation points per task (spec §3 default)
+beta = 0.3  # physics weight (release, spec §1.5)
+beta0 = 0.05  # boundary weight (release, spec §1.5)
+noise = 0.05  # training and test context noise, fraction of max|u|
+nc_low = 3  # decision (spec N2): train on N_c in [3, 50] so N_c is 3 is in distribution; 10 gives 02_ablation's seed-0 pair
+nc_high = 50  # context size range high (release)
+z_samples = 20  # latent samples per prediction (spec §3 default)
+fresh_splits = True  # decision (spec §3): fresh context/target split per draw; paper: the release's per-task split
+nc_list = [3, 5, 10, 20, 50]  # spec NB3: fixed context sizes
+noise_list = [0.0, 0.05, 0.1, 0.15, 0.3]  # spec NB3 / Table 2: noise levels
+
+# %%
+import pandas as pd
+import torch
+
+from lib.bsnp import decisions, evaluate, poisson, train
+from lib.companion import notebook, plotting
+
+torch.set_num_threads(1)
+nb = notebook.start("bsnp/03_sparsity_noise", globals())
+cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
+tasks = poisson.make_tasks(cfg.n_train, 42)
+test = poisson.make_tasks(cfg.n_test, 2000)
+sizes, sched = train.sizes_of(cfg), train.schedule_of(cfg)
+runs = {"data": train.Run(train.Arm("data", 0.0, 0.0, cfg.n_r), sizes, sched, cfg.seed),
+        "bsnp": train.Run(train.Arm("bsnp", cfg.beta, cfg.beta0, cfg.n_r), sizes, sched,
+                          cfg.seed)}
+models, histories = train.fit_runs(tasks, runs)
+
+# %% [markdown]
+# ## The sweep
+
+# %%
+sweep = [("nc", nc, evaluate.Setting(nc, nc, cfg.noise)) for nc in cfg.nc_list]
+sweep += [("noise", nz, evaluate.Setting(cfg.nc_low, cfg.nc_high, nz)) for nz in cfg.noise_list]
+sweep += [("prior", 0, evaluate.Setting(0, 0, cfg.noise))]
+res = pd.DataFrame([{"sweep": kind, "value": v, "model": name,
+                     **evaluate.evaluate(m, evaluate.test_batch(test, s, cfg.seed),
+                                         cfg.z_samples, cfg.seed)}
+                    for kind, v, s in sweep for name, m in models.items()])
+res.to_csv(tables / "sweep.csv", index=False)
+table2 = res[res.sweep == "noise"].pivot(index="value", columns="model", values="mnse")
+table2.to_csv(tables / "table2_mnse_vs_noise.csv")
+nc_tab = res[res.sweep == "nc"].pivot(index="value", columns="model", values=["mnse", "ecp90"])
+print(table2.round(4), nc_tab.round(4), sep="\n")
+
+# %% [markdown]
+# ## Does the network read the context values?
+#
+# λ alone determines u, and the encoder is given λ: a network can predict well while ignoring
+# the context values. Each task's context values are permuted among its own context points
+# (positions, mask and λ kept): a network that reads the values loses accuracy, one that does
+# not scores the same. A noise sweep means something only for the former.
+
+# %%
+base_batch = evaluate.test_batch(test, evaluate.Setting(cfg.nc_low, cfg.nc_high, cfg.noise),
+                                 cfg.seed)
+shuffled = evaluate.shuffle_values(base_batch, cfg.seed)
+ctx_use = pd.DataFrame([{"model": name,
+                         "real": evaluate.evaluate(m, base_batch, cfg.z_samples, cfg.seed)["mnse"],
+                         "shuffled": evaluate.evaluate(m, shuffled, cfg.z_samples,
+                                                       cfg.seed)["mnse"]}
+                        for name, m in models.items()]).set_index("model")
+ctx_use["ratio"] = ctx_use.shuffled / ctx_use.real
+ctx_use.to_csv(tables / "context_use.csv")
+print(ctx_use.round(5))
+
+# %% [markdown]
+# ## Claims (thresholds fixed in lib/bsnp/decisions.py)
+
+# %%
+mn = nc_tab["mnse"]
+learned = (all(decisions.trained(v) for v in mn.loc[cfg.nc_list[-1]]),
+           f"both models have MNSE <= {decisions.TRAINED_MNSE_MAX} at N_c = {cfg.nc_list[-1]}")
+used = decisions.uses_context(ctx_use.real["bsnp"], ctx_use.shuffled["bsnp"])
+ledger.statistical("context.values_used", "BSNP's MNSE with each task's context values "
+                   "permuted among its own context points is at least 1.5x that with the real "
+                   "values: the network reads the values, not only lambda and the positions",
+                   source="precondition of spec N1 (a noise sweep of a network that ignores "
+                          "the values checks nothing)", provenance="reconstructed",
+                   expected=f"MNSE(shuffled) >= {decisions.CONTEXT_USE_MIN:g} MNSE(real)",
+                   measured=f"BSNP {ctx_use.real['bsnp']:.4g} real, "
+                            f"{ctx_use.shuffled['bsnp']:.4g} shuffled (ratio "
+                            f"{ctx_use.ratio['bsnp']:.3g}); data-only ratio "
+                            f"{ctx_use.ratio['data']:.3g}",
+                   holds=used, requires=learned)
+ledger.statistical("noise.graceful", "BSNP's MNSE is non-decreasing in the context noise and at "
+                   "most 5x its noise-free value at the largest noise",
+                   source="spec §2 P5 (Table 2 protocol)", provenance="paper",
+                   expected=f"monotone; MNSE(max) <= {decisions.NOISE_GROWTH_MAX:g} MNSE(0)",
+                   measured=[round(v, 5) for v in table2["bsnp"]],
+                   holds=decisions.graceful(list(table2.index), list(table2["bsnp"])),
+                   requires=(learned[0] and used, learned[1] + "; BSNP reads the context values "
+                             f"(shuffling them costs >= {decisions.CONTEXT_USE_MIN:g}x MNSE)"))
+small, large = cfg.nc_list[0], cfg.nc_list[-1]
+ratio = mn["bsnp"] / mn["data"]
+ledger.statistical("sparse.advantage_small_nc", f"MNSE ratio BSNP / data-only at N_c = {small} "
+                   f"is below 1 and below the ratio at N_c = {large}",
+                   source="abstract P3 'sparse-data regimes' via spec N2", provenance="paper",
+                   expected="ratio(small) < 1 and < ratio(large)",
+                   measured=f"{ratio[small]:.3f} at N_c = {small}, {ratio[large]:.3f} at "
+                            f"N_c = {large}",
+                   holds=decisions.sparse_advantage(ratio[small], ratio[large]),
+                   requires=learned)
+ecp_small = float(nc_tab["ecp90"]["bsnp"][small])
+ledger.statistical("sparse.coverage_nc3", f"BSNP's ECP90 at N_c = {small} (flagged below 0.8)",
+                   source="spec N3", provenance="reconstructed",
+                   expected=f">= {decisions.SPARSE_ECP_FLAG}", measured=ecp_small,
+                   holds=decisions.sparse_covered(ecp_small), requires=learned)
+prior = res[res.sweep == "prior"].set_index("model").mnse
+ledger.statistical("context.adds_beyond_lambda", f"with N_c = {large} context points BSNP's MNSE "
+                   "is below half its prior-only (empty-context) MNSE: the context matters "
+                   "beyond lambda", source="spec NB3 (prior-only baseline), §1.2 note",
+                   provenance="reconstructed", expected="MNSE(N_c) <= 0.5 MNSE(prior)",
+                   measured=f"{mn['bsnp'][large]:.4g} vs prior-only {prior['bsnp']:.4g}",
+                   holds=bool(mn["bsnp"][large] <= 0.5 * prior["bsnp"]), requires=learned)
+
+# %% [markdown]
+# ## Figures
+
+# %%
+fig, (ax1, ax2) = plotting.figure(ncols=2, width=8.0)
+for name, colour in (("data", "C1"), ("bsnp", "C0")):
+    ax1.loglog(mn.index, mn[name], "o-", color=colour, label=name)
+    ax1.axhline(prior[name], color=colour, ls=":", label=f"{name}, prior only")
+    ax2.semilogx(mn.index, nc_tab["ecp90"][name], "o-", color=colour, label=name)
+ax2.axhline(0.9, color="k", ls="--")
+ax1.set(xlabel="N_c", ylabel="MNSE", title="accuracy against context size")
+ax2.set(xlabel="N_c", ylabel="ECP₉₀", title="coverage against context size")
+ax1.legend(fontsize=7)
+ax2.legend(fontsize=7)
+nb.save_figure(fig, "context")
+
+# %%
+fig, ax = plotting.figure()
+for name, colour in (("data", "C1"), ("bsnp", "C0")):
+    ax.plot(100 * table2.index, table2[name], "o-", color=colour, label=name)
+    ax.axhline(ctx_use.shuffled[name], color=colour, ls=":",
+               label=f"{name}, values shuffled ({100 * cfg.noise:g}% noise)")
+ax.set(xlabel="context noise (% of max|u|)", ylabel="MNSE", title="MNSE against noise (Table 2)")
+ax.legend(fontsize=7)
+nb.save_figure(fig, "noise")
+
+# %%
+nb.finish()
+
+# %% [markdown]
+# **What the runs showed, against the abstract** (the default profile: 300 steps of batch 8, one
+# seed, 128 test tasks; our miniature's numbers, never the paper's; the claims table is the
+# record).
+#
+# - *Accuracy in sparse-data regimes (P3) is not reproduced.* BSNP's MNSE is about twice the
+#   data-only NP's at every context size: 0.240 against 0.114 at N_c = 3 (ratio 2.11), 0.193
+#   against 0.102 at N_c = 50 (ratio 1.90). The ratio is largest at the smallest context, not
+#   smallest, so `sparse.advantage_small_nc` fails (the spec's prototype saw the same direction:
+#   0.159 against 0.122 at N_c = 3). BSNP's coverage at N_c = 3 is 0.96: not flagged.
+# - *Graceful degradation in noise (P5) is not tested.* MNSE is flat from 0 to 30% noise (BSNP
+#   0.20765 → 0.20763) because the networks do not read the context values: permuting each
+#   task's values among its own context points changes BSNP's MNSE by 0.03% and the data-only
+#   NP's by 0.2% (`context.values_used` fails), so `noise.graceful` is recorded inconclusive. λ
+#   alone determines u and the encoder is given λ: at this training length both networks
+#   predict from λ (and the context positions), and the context values are redundant.
+# - The empty-context prediction (MNSE 0.249) is not twice the N_c = 50 one (0.193):
+#   `context.adds_beyond_lambda` fails, and what it measures is the density channel of the
+#   positions, not the values.
