@@ -38,8 +38,8 @@ CROSS = {
     "linear_rnns/08_trained_models": [
         ({"bins": {"dgc": [[6, 2], [7, 12]]}}, ["bins", "dgc"]),
         ({"bins": {"dgc": [[2, 6], [5, 12]]}}, ["bins", "dgc"]),
-        ({"bins": {"dgc": [[2, 6]]}}, ["bins", "dgc"]),
-        ({"dgc_id_bits": 3}, ["bins", "dgc_id_bits"]),
+        ({"bins": {"dgc_paper": [[2, 6]]}}, ["bins", "dgc_paper"]),   # a trained task, one bin
+        ({"tasks": ["dgc"], "dgc_id_bits": 3}, ["bins", "dgc_id_bits"]),
         ({"tasks": ["dgc", "dgc"]}, ["tasks"]),
         ({"families": ["rnn", "rnn"]}, ["families"]),
     ],
@@ -51,7 +51,15 @@ CROSS = {
                             ({"s0": 0.005}, ["s0", "s1"])]
        for stem in ("01_prior_and_pip", "02_simulation", "03_consistency")},
 }
-CROSS["sbayfdnn/01_prior_and_pip"].append(({"norm2_max": 0.001}, ["norm2_max", "tau*"]))
+CROSS["ptnas/01_ptproxy_identities"] = [({"batch": 3}, ["batch_sizes", "batch"])]
+CROSS["ptnas/02_minibench"] = [({"pad_widths": [16, 32, 64]}, ["pad_widths", "widths"]),
+                               ({"fidelity_epoch": 5}, ["fidelity_epoch", "epochs"]),
+                               ({"gt_epoch": 9}, ["gt_epoch", "epochs"])]
+for stem in ("02_ablation", "03_sparsity_noise"):
+    CROSS[f"bsnp/{stem}"] = [({"rho0": 0.001}, ["rho0", "grid"])]
+# tau* is a function of (width, lam, s0, s1): the grid rule relates all five keys
+CROSS["sbayfdnn/01_prior_and_pip"].append(
+    ({"norm2_max": 0.001}, ["norm2_max", "tau*", "width", "lam", "s0", "s1"]))
 
 
 # ---------------------------------------------------------------- writing params.yaml
@@ -261,7 +269,7 @@ def section_edits(notebook: str, schema: type, raw: dict) -> list[dict]:
                       "text": "{pad}{key}: [1, 2", "names": ["LINE"]})
         edits.append({"kind": "syntax", "class": "syntax", "path": [paper, stem, key],
                       "text": "{pad} \t{line}", "names": ["LINE"]})
-        if isinstance(default, dict):
+        if isinstance(default, dict) and default:         # an unknown key beside known ones
             edits.append({"kind": "unknown", "class": "unknown", "notebook": notebook,
                           "values": [[[paper, stem, key, "no_such_task"],
                                       next(iter(default.values()))]],

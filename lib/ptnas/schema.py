@@ -89,8 +89,9 @@ class Bench(NotebookParams):
                 raise ValueError(f"{key} = {getattr(self, key)} is not a recorded epoch; "
                                  f"allowed: one of epochs = {self.epochs}")
         if self.gt_epoch != self.epochs[-1]:
-            raise ValueError(f"gt_epoch = {self.gt_epoch} must be the last recorded epoch "
-                             f"{self.epochs[-1]} (searchers pay for full training there)")
+            raise ValueError(f"gt_epoch = {self.gt_epoch} must be the last of epochs = "
+                             f"{self.epochs} (searchers pay for full training there); allowed: "
+                             f"{self.epochs[-1]}")
         return self
 
 
