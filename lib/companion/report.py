@@ -130,9 +130,9 @@ def copy(src: Path, dst: Path) -> Path:
     return dst
 
 
-def notebook_page(notebook: str, dst: Path, profile: str | None) -> bool:
+def notebook_page(notebook: str, dst: Path, profile: str | None) -> tuple[bool, str]:
     """Write the notebook's page: the executed copy when the run kept one, else the source
-    without outputs; a note under the title says which. True when executed."""
+    without outputs; a note under the title says which. Returns (executed, title)."""
     import jupytext
     import nbformat
     executed = paths.executed_file(notebook)
@@ -151,7 +151,7 @@ def notebook_page(notebook: str, dst: Path, profile: str | None) -> bool:
     node.metadata.setdefault("language_info", {"name": "python"})   # jupytext's source has none
     dst.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(node, dst)
-    return executed.exists()
+    return executed.exists(), notebook_title(node.cells)
 
 
 def chapter(notebook: str, ledger: dict, src: Path) -> book.Chapter:
@@ -172,12 +172,10 @@ def chapter(notebook: str, ledger: dict, src: Path) -> book.Chapter:
             rel = f"tables/{stem}/{f.relative_to(tab_dir).as_posix()}"
             tables.append(copy(f, base / rel).relative_to(base).as_posix())
     page = base / "notebooks" / f"{stem}.ipynb"
-    executed = notebook_page(notebook, page, profile)
-    import nbformat
-    title = notebook_title(nbformat.read(page, as_version=4).cells) or stem
+    executed, title = notebook_page(notebook, page, profile)
     source = f"notebooks/{notebook}.py"                     # how each claim names its notebook
     claims = [c for c in ledger.get("claims", []) if c.get("notebook") == source]
-    return book.Chapter(papers.notebook_entry(notebook), title, claims, figures, tables,
+    return book.Chapter(papers.notebook_entry(notebook), title or stem, claims, figures, tables,
                         executed, profile)
 
 

@@ -166,7 +166,7 @@ def test_every_image_loaded(report, ledger, rendered):
 def test_every_internal_link_resolves(report):
     """Every href and src of every page of the site: a file of the site, and a fragment an
     element of the target (filter fragments like #status=pass are the ledger's, not ids)."""
-    ids, bad = {}, []
+    ids, missing, fragments = {}, [], []
     for page in pages(report):
         refs = parse((report / page).read_text(encoding="utf-8"))
         ids[page] = refs.ids
@@ -180,12 +180,11 @@ def test_every_internal_link_resolves(report):
             target = (report / page).parent / unquote(parts.path) if parts.path else report / page
             target = target.resolve()
             if not target.is_file() or not target.is_relative_to(report):
-                bad.append(f"{page}: {ref} -> no file {target}")
+                missing.append(f"{page}: {ref} -> no file {target}")
             elif parts.fragment and "=" not in parts.fragment and target.suffix == ".html":
-                bad.append((page, ref, target.relative_to(report).as_posix(), parts.fragment))
-    missing = [b for b in bad if isinstance(b, str)]
-    missing += [f"{page}: {ref} (no element with that id in {rel})" for page, ref, rel, frag
-                in (b for b in bad if not isinstance(b, str))
+                fragments.append((page, ref, target.relative_to(report).as_posix(), parts.fragment))
+    missing += [f"{page}: {ref} (no element with that id in {rel})"
+                for page, ref, rel, frag in fragments
                 if not {frag, unquote(frag)} & ids.get(rel, set())]
     assert not missing, "links that do not resolve:\n" + "\n".join(missing[:40])
 
