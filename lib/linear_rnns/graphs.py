@@ -90,6 +90,51 @@ def pad_streams(streams: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
     return out, lengths
 
 
+def succ_matrix(succs: list[np.ndarray]) -> np.ndarray:
+    """Stack succ arrays of different k into (B, k_max + 1), zero-padded: the extra vertices
+    have no edge, so they add nothing to a stream."""
+    out = np.zeros((len(succs), max(len(g) for g in succs)), dtype=np.int64)
+    for i, g in enumerate(succs):
+        out[i, :len(g)] = g
+    return out
+
+
+def token_matrix(succ: np.ndarray, s: np.ndarray, t: np.ndarray, form: str = "endpoint",
+                 order: str = "sorted") -> tuple[np.ndarray, np.ndarray]:
+    """The streams of `stream` for a batch at once: (B, L) int8 tokens padded with -1, lengths.
+
+    succ (B, V + 1) as from succ_matrix, s and t (B,). Each edge (l, r) is a segment of
+    l + r + 2 tokens; its offset is a cumulative sum over the segments before it, so every
+    delimiter is placed by one scatter and the rest of the row stays ZERO.
+    """
+    B, V1 = succ.shape
+    s, t = np.asarray(s, dtype=np.int64), np.asarray(t, dtype=np.int64)
+    v = np.arange(V1)
+    has = (succ > 0) & (v > 0)
+    seg = np.where(has, v + succ + 2, 0)                               # (B, V + 1)
+    if order == "reversed":
+        seg, succ, has, v = seg[:, ::-1], succ[:, ::-1], has[:, ::-1], v[::-1]
+    head = (t + 1 if form == "reach" else np.zeros_like(t)) + s + 1     # [0^t #] 0^s |
+    start = head[:, None] + np.cumsum(seg, 1) - seg                   # each edge's offset
+    body_end = head + seg.sum(1)
+    lengths = body_end + (t + 2 if form == "endpoint" else 1)
+    out = np.full((B, int(lengths.max())), ZERO, dtype=np.int8)
+    rows = np.broadcast_to(np.arange(B)[:, None], has.shape)[has]
+    vv = np.broadcast_to(v, has.shape)[has]
+    st = start[has]
+    out[rows, st + vv] = BAR                                            # 0^l |
+    out[rows, st + vv + 1 + succ[has]] = BAR                            # 0^r |
+    b = np.arange(B)
+    if form == "reach":
+        out[b, t] = HASH
+    out[b, head - 1] = BAR                                              # after 0^s
+    if form == "endpoint":
+        out[b, body_end] = HASH
+    out[b, lengths - 1] = DOLLAR
+    out[np.arange(out.shape[1]) >= lengths[:, None]] = -1
+    return out, lengths
+
+
 def bfs_reachable(succ: np.ndarray, s: int, t: int) -> bool:
     """Breadth-first search over the adjacency list (s reaches itself)."""
     adj = {v: [] for v in range(1, len(succ))}
@@ -129,6 +174,31 @@ def functional_reachable(f: np.ndarray, s: int, t: int) -> bool:
         seen.add(v)
         v = int(f[v])
     return False
+
+
+def reduction_domain(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every (f, s, t) on n points as arrays f (B, n), s (B,), t (B,): B = (n+1)^n n^2."""
+    fs = all_partial_functions(n)
+    i, s, t = (a.ravel() for a in np.meshgrid(np.arange(len(fs)), np.arange(n), np.arange(n),
+                                              indexing="ij"))
+    return fs[i], s, t
+
+
+def reduce_batch(f: np.ndarray, s: np.ndarray, t: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+    """`reduce_to_sorted` for a batch of functions on the same n points: f (B, n), s and t (B,).
+
+    Returns succ (B, F + 1), the new sources (B,) and the common target F.
+    """
+    B, n = f.shape
+    F = (n + 1) * n + 1
+    succ = np.zeros((B, F + 1), dtype=np.int64)
+    h = np.arange(n + 1)[:, None]                                     # (n + 1, 1)
+    node = h * n + np.arange(n)[None, :] + 1                          # (n + 1, n)
+    nxt = np.where(f[:, None, :] >= 0, (h[None] + 1) * n + f[:, None, :] + 1, 0)   # (B, n+1, n)
+    nxt[:, n, :] = 0                                                   # last layer: no edges on
+    nxt = np.where(np.arange(n)[None, None, :] == t[:, None, None], F, nxt)         # t -> F
+    succ[:, node.reshape(-1)] = nxt.reshape(B, -1)
+    return succ, s + 1, F
 
 
 def reduce_to_sorted(f: np.ndarray, s: int, t: int) -> tuple[np.ndarray, int, int]:
