@@ -25,6 +25,14 @@ def test_generated_files_are_current():
                        "run `make sync` (python -m lib.companion.generate --write)")
 
 
+def test_readme_tables_keep_their_columns():
+    # a caption or citation holding | (as in max |u|) must not split its cell
+    for table in (generate.papers_table(), generate.figures_table()):
+        lines = table.splitlines()
+        widths = {line.replace("\\|", "").count("|") for line in lines}
+        assert len(widths) == 1, table
+
+
 def test_every_notebook_file_is_declared():
     on_disk = sorted(f"{p.parent.name}/{p.stem}" for p in paths.NOTEBOOKS.glob("*/*.py"))
     assert on_disk == sorted(NOTEBOOKS), (

@@ -218,9 +218,15 @@ def dvc_yaml() -> str:
 
 
 # ---------------------------------------------------------------- README tables
+def cell(text: str) -> str:
+    """Text for a Markdown table cell: a bare | would end the cell."""
+    return text.replace("|", "\\|")
+
+
 def papers_table() -> str:
     rows = ["| short name | paper | notebooks |", "|---|---|---|"]
-    rows += [f"| `{p.short}` | {p.citation} | {len(p.notebooks)} |" for p in papers.all_papers()]
+    rows += [f"| `{p.short}` | {cell(p.citation)} | {len(p.notebooks)} |"
+             for p in papers.all_papers()]
     return "\n".join(rows)
 
 
@@ -229,7 +235,7 @@ def figures_table() -> str:
     for nid in papers.all_notebooks():
         paper, stem = paths.split_notebook(nid)
         for fig in papers.notebook_entry(nid).figures:
-            rows.append(f"| {paper} | `figures/{stem}/{fig.name}.png` | {fig.caption} | "
+            rows.append(f"| {paper} | `figures/{stem}/{fig.name}.png` | {cell(fig.caption)} | "
                         f"`notebooks/{nid}.py` | `{stage_name(nid)}` |")
     return "\n".join(rows)
 

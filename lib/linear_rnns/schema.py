@@ -86,7 +86,7 @@ class LComplete(NotebookParams):
     chain_ks: list[PosInt] = param(
         [100, 200, 300], "spec §4.1: chains of 100/200/300 vertices", min_length=1)
     reduction_n_max: Annotated[int, Field(ge=1, le=5)] = param(
-        4, "spec §7.2: reduction exhaustive up to |V| <= 4")
+        5, "spec §4.2: exhaustive up to |V| <= 5 (205,014 instances; S1 checks 2..5)")
     SMOKE = {
         "k_max": (4, "364 instances"),
         "n_random": (50, "a few random ones"),

@@ -56,7 +56,8 @@ correct = Fraction(*arith.add_pair((1, 2), (1, 3)))
 printed = Fraction(*arith.add_printed((1, 2), (1, 3)))
 ledger.exact("arith.correct_sum", "1/2 + 1/3 = 5/6 with the correct pair rule", source="spec §2.6",
              provenance="derived", expected=Fraction(5, 6), measured=correct)
-ledger.exact("arith.printed_sum", "the printed rule (ad + bc)/(bc) gives 1/2 + 1/3 = 5/2",
+ledger.exact("arith.printed_sum", "negative control: the printed rule (ad + bc)/(bc) fails, giving "
+             "1/2 + 1/3 = 5/2",
              source="spec §2.6, §7.2 row 04 (S1 audit)", provenance="derived",
              expected=Fraction(5, 2), measured=printed)
 printed_wrong = int((~inst.printed_ok).sum())
