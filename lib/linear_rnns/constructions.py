@@ -172,7 +172,7 @@ def initial_state(net: CounterRNN, B: int) -> np.ndarray:
     return state
 
 
-EXACT_FLOAT = 2 ** 53   # float64 holds every integer of smaller magnitude exactly
+EXACT_FLOAT = {np.float32: 2 ** 24, np.float64: 2 ** 53}   # every smaller integer is exact
 
 
 def run(net: CounterRNN, tokens: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, int]:
@@ -183,27 +183,30 @@ def run(net: CounterRNN, tokens: np.ndarray, lengths: np.ndarray) -> tuple[np.nd
     reading at position t are a prefix and an instance's state is left alone beyond its end (the
     identity there; padding lives in this harness, not in the network). The token's one-hot
     input is a column lookup of W1 (the product of a one-hot vector with W1). Arithmetic is
-    float64 BLAS on one thread, exact because every unit is an integer of magnitude at most
-    2 + the stream length (one rule moves a counter by 1 per token), far below 2^53 (checked).
+    float BLAS on one thread, exact because every unit is an integer of magnitude at most
+    2 + the stream length (one rule moves a counter by 1 per token): float32 below 2^24, else
+    float64 below 2^53, else refused.
     """
     B, L = tokens.shape
     if B == 0:
         return initial_state(net, 0), 0
-    if int(lengths.max()) + 2 >= EXACT_FLOAT:
-        raise ValueError(f"streams of {int(lengths.max())} tokens exceed exact float64 range")
+    bound = int(lengths.max()) + 2                     # no unit ever exceeds this magnitude
+    dtype = next((d for d, top in EXACT_FLOAT.items() if bound < top), None)
+    if dtype is None:
+        raise ValueError(f"streams of {int(lengths.max())} tokens exceed the exact float64 range")
     order = np.argsort(-lengths, kind="stable")
     toks = np.ascontiguousarray(np.clip(tokens[order], 0, N_TOK - 1).T)   # (L, B), pad -> any
     live = np.searchsorted(-lengths[order], -np.arange(L), side="left")   # rows with len > t
     n_st = len(STATES) + 4
-    W1 = net.W1.astype(np.float64)
+    W1 = net.W1.astype(dtype)
     W1s, tok_bias = W1[:, :n_st].T.copy(), (W1[:, n_st:n_st + N_TOK] + W1[:, -1:]).T.copy()
-    (W2, b2), (W3, b3), (Wo, bo) = [(W[:, :-1].T.astype(np.float64).copy(),
-                                     W[:, -1].astype(np.float64)) for W in (net.W2, net.W3, net.Wo)]
-    state = initial_state(net, B).astype(np.float64)
-    a1, x1 = np.empty((B, W1s.shape[1])), np.empty((B, W1s.shape[1]))
-    a2, a3 = np.empty((B, W2.shape[1])), np.empty((B, W3.shape[1]))
+    (W2, b2), (W3, b3), (Wo, bo) = [(W[:, :-1].T.astype(dtype).copy(), W[:, -1].astype(dtype))
+                                    for W in (net.W2, net.W3, net.Wo)]
+    state = initial_state(net, B).astype(dtype)
+    a1, x1 = np.empty((B, W1s.shape[1]), dtype), np.empty((B, W1s.shape[1]), dtype)
+    a2, a3 = np.empty((B, W2.shape[1]), dtype), np.empty((B, W3.shape[1]), dtype)
     cnt = slice(len(STATES), len(STATES) + 3)
-    hi, lo = np.zeros((B, 3)), np.zeros((B, 3))
+    hi, lo = np.zeros((B, 3), dtype), np.zeros((B, 3), dtype)
     with threadpool_limits(1, user_api="blas"):   # skinny products: threads only add overhead
         for t in range(L):
             n = int(live[t])

@@ -96,3 +96,13 @@ def test_run_empty_batch():
     net = C.build("endpoint")
     state, peak = C.run(net, np.zeros((0, 3), dtype=np.int64), np.zeros(0, dtype=np.int64))
     assert state.shape == (0, len(C.STATES) + 4) and peak == 0
+
+
+def test_run_picks_an_exact_float_or_refuses(monkeypatch):
+    net = C.build("endpoint")
+    toks, lens = G.pad_streams([G.stream(G.chain(3), 1, 3)])              # 16 tokens
+    monkeypatch.setattr(C, "EXACT_FLOAT", {np.float32: 8, np.float64: 32})
+    assert C.accept(net, C.run(net, toks, lens)[0]).tolist() == [True]   # float64 here
+    monkeypatch.setattr(C, "EXACT_FLOAT", {np.float32: 8, np.float64: 16})
+    with pytest.raises(ValueError, match="exact float64 range"):
+        C.run(net, toks, lens)
