@@ -189,6 +189,8 @@ class PComplete(NotebookParams):
         9, "spec §4.3: exhaustive up to length 9 (29,524 strings)")
     tm_inputs: PosInt = param(200, "spec §7.2: TM simulation on 200 inputs")
     tm_max_bits: PosInt = param(16, "inputs of 1..16 bits")
+    float_trials: PosInt = param(20, "random bit strings per depth (each rate with its Wilson "
+                                 "interval)")
     cvp_circuits: PosInt = param(60, "spec §4.3: 60 random monotone circuits")
     cvp_inputs: Annotated[int, Field(ge=1, le=10)] = param(5, "all 32 assignments each")
     cvp_gates: PosInt = param(12, "gates per circuit")
