@@ -234,7 +234,7 @@ for ax, (lo, hi) in zip(axes[0], cfg.bins):
     ax.set(title=f"N in {name}", xlabel="bucket probability p", xlim=(0, 1),
            ylim=(0.485, 0.58))       # the curve leaves the window near p = 0 and 1
 axes[0, 0].set_ylabel("endpoint-shortcut accuracy")
-fig.legend(*axes[0, 0].get_legend_handles_labels(), loc="outside lower center", ncol=5, fontsize=6)
+axes[0, -1].legend(*axes[0, 0].get_legend_handles_labels(), loc="center", ncol=2, fontsize=5)
 nb.save_figure(fig, "sensitivity")
 
 # %% [markdown]
