@@ -20,6 +20,15 @@ NEAR_PERFECT_PERCENT = 95.0  # "near-perfect" in Figure 2a (reconstructed; RNN 9
 IN_DISTRIBUTION_FLOOR_PERCENT = 80.0  # spec §9.11: "ID accuracy below 80%" contradicts the prose
 FITS_IN_DISTRIBUTION = 0.95  # "fits the in-distribution data": >= 95% (reconstructed, as above)
 REPAIRED_SHORTCUT_MAX = 0.56  # spec §7.2 row 09: shortcut <= 56% on the repaired generator
+FAMILY_ALPHA = 0.05          # family-wise error of a set of Wilson intervals (Bonferroni)
+# S1's sensitivity audit (repro/src/claim6_generator_sensitivity.py): the repaired generator at
+# p in {0.1, 0.5, 0.9}, 3 seeds, 10,000 examples per bin, N drawn from [max(lo, 2), hi], and the
+# check "max endpoint-shortcut accuracy < 0.55"
+S1_SHORTCUT_CUT = 0.55
+S1_P = (0.1, 0.5, 0.9)
+S1_BINS = ((2, 100), (101, 200), (201, 300))
+S1_SEEDS = 3
+S1_EXAMPLES = 10000
 
 
 def seeds_needed(n_seeds: int) -> int:
@@ -99,6 +108,20 @@ def mean_majority_gaps(df, bin_index: int) -> dict[tuple[str, str], float]:
     part = df[df.bin_index == bin_index]
     gaps = (part.accuracy - part.majority).groupby([part.task, part.family]).mean()
     return {key: float(v) for key, v in gaps.items()}
+
+
+def intervals_containing(lo: Sequence[float], hi: Sequence[float],
+                         values: Sequence[float]) -> int:
+    """How many intervals [lo_i, hi_i] contain values_i (closed at both ends)."""
+    if not len(lo) == len(hi) == len(values):
+        raise ValueError(f"{len(lo)} lower, {len(hi)} upper bounds and {len(values)} values")
+    return sum(a <= v <= b for a, b, v in zip(lo, hi, values))
+
+
+def bin_specific_cut(ours: Sequence[float], theirs: Sequence[float], cut: float) -> bool:
+    """A cut 'every value < cut' that holds on `theirs` and fails on `ours` (S1's shortcut cut:
+    closed-form accuracies over its p grid on its bin vs on ours)."""
+    return max(theirs) < cut <= max(ours)
 
 
 def halves_each_step(values: Sequence) -> bool:

@@ -189,6 +189,8 @@ class PComplete(NotebookParams):
         9, "spec §4.3: exhaustive up to length 9 (29,524 strings)")
     tm_inputs: PosInt = param(200, "spec §7.2: TM simulation on 200 inputs")
     tm_max_bits: PosInt = param(16, "inputs of 1..16 bits")
+    float_trials: PosInt = param(20, "random bit strings per depth (each rate with its Wilson "
+                                 "interval)")
     cvp_circuits: PosInt = param(60, "spec §4.3: 60 random monotone circuits")
     cvp_inputs: Annotated[int, Field(ge=1, le=10)] = param(5, "all 32 assignments each")
     cvp_gates: PosInt = param(12, "gates per circuit")
@@ -215,7 +217,10 @@ class Landscape(NotebookParams):
 
 
 class Audit(NotebookParams):
-    """09_audit_released: released-generator bug, Figure 2a, hyperparameters (spec §6, §9)."""
+    """09_audit_released: released-generator bug, Figure 2a, hyperparameters (spec §6, §9); the
+    repaired shortcut's sensitivity to p against its closed form (issue 17)."""
+
+    INCREASING = ("sweep_p",)
 
     examples_per_bin: PosInt = param(10000, "spec §7.2: labels = BFS on 30K examples (3 bins)")
     bins: list[Bin] = param(
@@ -224,9 +229,20 @@ class Audit(NotebookParams):
         0.5, "decision: Bernoulli(1/2) buckets (p not stated)")
     sink_examples: PosInt = param(1000, "unary counter RNN on generated examples")
     sink_N_max: PosInt = param(30, "short unary streams")
+    sweep_p: list[Annotated[float, Field(gt=0.0, lt=1.0)]] = param(
+        [0.1, 0.5, 0.9], "S1's sensitivity grid (claim6): bucket probabilities", min_length=1)
+    sweep_seeds: Annotated[int, Field(ge=1, le=20)] = param(
+        3, "decision: 3 streams spawned from `seed` (S1's seeds 0, 1, 260303612 seed Python's "
+        "random, which our numpy generator cannot replay)")
+    sweep_examples_per_bin: PosInt = param(
+        10000, "S1: 10,000 examples per bin, p and seed (vectorised twin of the generator)")
+    enumerate_N_max: Annotated[int, Field(ge=2, le=14)] = param(
+        10, "closed form vs every outcome of the draws, N = 1..10 (2^(N-1) bucket patterns)")
     SMOKE = {
         "examples_per_bin": (200, "a few examples per bin"),
         "sink_examples": (50, "few counter-RNN runs"),
+        "sweep_examples_per_bin": (400, "a few examples per cell"),
+        "enumerate_N_max": (6, "enumeration to N = 6"),
     }
 
     @model_validator(mode="after")

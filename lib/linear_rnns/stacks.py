@@ -64,6 +64,13 @@ def roundtrip_ok(bits: list[int], exact: bool) -> bool:
     return s == 0
 
 
+def float_failure_counts(rng: np.random.Generator, max_depth: int, trials: int) -> np.ndarray:
+    """Failed float64 round trips out of `trials` random bit strings at each depth 1..max_depth
+    (max_depth,) int; the draws go depth by depth, string by string."""
+    return np.array([sum(not roundtrip_ok(list(rng.integers(0, 2, d)), exact=False)
+                         for _ in range(trials)) for d in range(1, max_depth + 1)])
+
+
 def first_float_failure(rng: np.random.Generator, max_depth: int, trials: int) -> int | None:
     """Smallest depth at which some random push/pop round trip fails in float64."""
     for d in range(1, max_depth + 1):
@@ -188,10 +195,26 @@ def random_monotone_circuit(n_inputs: int, n_gates: int, rng: np.random.Generato
              int(rng.integers(0, n_inputs + g))) for g in range(n_gates)]
 
 
-def eval_relu_circuit(circuit, inputs: np.ndarray) -> np.ndarray:
-    """AND(a, b) = relu(a + b - 1), OR(a, b) = a + b - relu(a + b - 1); inputs (B, n) 0/1."""
+def eval_relu_circuit(circuit, inputs: np.ndarray, and_threshold: int = 1) -> np.ndarray:
+    """AND(a, b) = relu(a + b - and_threshold), OR(a, b) = a + b - relu(a + b - 1); inputs (B, n)
+    0/1. and_threshold = 1 is the gate of the construction; 2 is the negative control's wrong
+    AND, which is 0 on every pair of bits (OR keeps the correct relu(a + b - 1))."""
     wires = [inputs[:, i] for i in range(inputs.shape[1])]
     for op, i, j in circuit:
         s = wires[i] + wires[j]
-        wires.append(relu(s - 1) if op == 0 else s - relu(s - 1))
+        wires.append(relu(s - and_threshold) if op == 0 else s - relu(s - 1))
     return wires[-1]
+
+
+def bool_circuit(circuit, inputs: np.ndarray) -> np.ndarray:
+    """The Boolean value of the circuit's last wire on each row of inputs (B, n) 0/1: the
+    reference the ReLU gates are checked against."""
+    wires = [inputs[:, i].astype(bool) for i in range(inputs.shape[1])]
+    for op, i, j in circuit:
+        wires.append((wires[i] & wires[j]) if op == 0 else (wires[i] | wires[j]))
+    return wires[-1]
+
+
+# S1's fixed control circuit (judge_accepted_checks.claim_4): AND(OR(AND(x0, x1), AND(x2, x3)), x1)
+# on wires x0..x3, then w4 = AND(x0, x1), w5 = AND(x2, x3), w6 = OR(w4, w5), w7 = AND(w6, x1)
+S1_CONTROL_CIRCUIT = [(0, 0, 1), (0, 2, 3), (1, 4, 5), (0, 6, 1)]

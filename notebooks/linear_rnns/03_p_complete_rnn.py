@@ -15,9 +15,13 @@
 # value is a dyadic rational of at most $2\cdot9+2$ bits. The increment TM uses the same exact
 # ReLU stack operations with its finite control written as a table. The monotone-CVP evaluator's
 # wire register grows with the circuit: an illustration, not a fixed-size RNN (spec §4.3).
+# Each float64 failure rate is a count out of `float_trials` random strings and carries its 95%
+# Wilson interval. Negative control (after S1's `claim_4`): the same circuits with the wrong AND
+# gate relu(a + b - 2), which must give wrong outputs.
 #
 # **Look for:** the base-2 separation halving with every push while base-4 stays above 1/4;
-# float64 round trips breaking near depth 27 while Fractions survive depth 200; exact machines.
+# float64 round trips breaking near depth 27 while Fractions survive depth 200; exact machines,
+# and the wrong AND gate failing.
 
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
@@ -29,6 +33,7 @@ gap_max_depth = 14  # all 2^14 stacks: base-2 separation -> 0
 anbncn_max_len = 9  # spec §4.3: exhaustive up to length 9 (29,524 strings)
 tm_inputs = 200  # spec §7.2: TM simulation on 200 inputs
 tm_max_bits = 16  # inputs of 1..16 bits
+float_trials = 20  # random bit strings per depth (each rate with its Wilson interval)
 cvp_circuits = 60  # spec §4.3: 60 random monotone circuits
 cvp_inputs = 5  # all 32 assignments each
 cvp_gates = 12  # gates per circuit
@@ -41,7 +46,7 @@ import numpy as np
 import pandas as pd
 
 from lib.companion import notebook, plotting
-from lib.linear_rnns import decisions, stacks
+from lib.linear_rnns import decisions, rates, stacks
 
 nb = notebook.start("linear_rnns/03_p_complete_rnn", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
@@ -84,11 +89,13 @@ exact_ok = sum(stacks.roundtrip_ok(list(rng.integers(0, 2, cfg.roundtrip_depth))
 ledger.exact("stack.base4_exact_roundtrip", f"{cfg.roundtrip_trials} random push/pop round trips of "
              f"depth {cfg.roundtrip_depth} succeed in exact arithmetic", source=SRC,
              provenance="reconstructed", expected=cfg.roundtrip_trials, measured=int(exact_ok))
-fail_rate = [np.mean([not stacks.roundtrip_ok(list(rng.integers(0, 2, d)), exact=False)
-                      for _ in range(20)]) for d in range(1, cfg.float_max_depth + 1)]
-first_fail = next((d for d, r in enumerate(fail_rate, start=1) if r > 0), None)
-pd.DataFrame({"depth": range(1, cfg.float_max_depth + 1), "float64_fail_rate": fail_rate}).to_csv(
-    tables / "float64_roundtrip.csv", index=False)
+fails = stacks.float_failure_counts(rng, cfg.float_max_depth, cfg.float_trials)
+first_fail = next((d for d, k in enumerate(fails, start=1) if k > 0), None)
+roundtrip = rates.with_wilson(pd.DataFrame({"depth": range(1, cfg.float_max_depth + 1),
+                                            "trials": cfg.float_trials, "failures": fails}),
+                              "failures", "trials", "float64_fail")
+roundtrip.insert(3, "float64_fail_rate", roundtrip.failures / roundtrip.trials)
+roundtrip.to_csv(tables / "float64_roundtrip.csv", index=False)
 ledger.bound("stack.float64_fails", "float64 round trips first fail at some depth <= 30 (spec "
              "observed 27: 53 mantissa bits / 2 bits per level)", source="spec §4.3 [V]",
              provenance="reconstructed", measured=first_fail if first_fail else 10 ** 9, upper=30,
@@ -100,7 +107,10 @@ axes[0].semilogy(gaps.depth, [float(v) for v in gaps.base2], "o-", ms=3, label="
 axes[0].semilogy(gaps.depth, [float(v) for v in gaps.base4], "s-", ms=3, label="base 4 (gapped)")
 axes[0].set(xlabel="stack depth", ylabel="separation of top-1 and top-0 values", title="head-test margin")
 axes[0].legend()
-axes[1].plot(range(1, cfg.float_max_depth + 1), fail_rate, "o-", ms=3)
+axes[1].errorbar(roundtrip.depth, roundtrip.float64_fail_rate,
+                 yerr=[roundtrip.float64_fail_rate - roundtrip.float64_fail_wilson_lo,
+                       roundtrip.float64_fail_wilson_hi - roundtrip.float64_fail_rate],
+                 fmt="o-", ms=3, lw=0.8, capsize=1.5, label=f"{cfg.float_trials} strings, 95% Wilson")
 axes[1].axvline(27, ls=":", c="k", label="spec: 27")
 axes[1].set(xlabel="depth", ylabel="float64 round-trip failure rate", title="base 4 needs 2 bits/level")
 axes[1].legend()
@@ -132,21 +142,33 @@ ledger.exact("machine.increment_tm", f"the 2-stack TM simulation computes w + 1 
 
 circs = [stacks.random_monotone_circuit(cfg.cvp_inputs, cfg.cvp_gates, rng) for _ in range(cfg.cvp_circuits)]
 assign = np.array(list(itertools.product((0, 1), repeat=cfg.cvp_inputs)))      # (2^n, n)
-
-
-def bool_eval(c, a):
-    wires = list(map(bool, a))
-    for op, i, j in c:
-        wires.append((wires[i] and wires[j]) if op == 0 else (wires[i] or wires[j]))
-    return wires[-1]
-
-
-cvp_ok = sum(int((stacks.eval_relu_circuit(c, assign) == np.array([bool_eval(c, a) for a in assign])).sum())
-             for c in circs)
+truth = [stacks.bool_circuit(c, assign) for c in circs]
+cvp_ok = sum(int((stacks.eval_relu_circuit(c, assign) == t).sum()) for c, t in zip(circs, truth))
 ledger.exact("machine.monotone_cvp", f"ReLU AND/OR gates = Boolean evaluation on all assignments of "
              f"{cfg.cvp_circuits} random monotone circuits (illustration: the wire register is not "
              "fixed-size)", source="spec §4.3", provenance="reconstructed",
              expected=cfg.cvp_circuits * len(assign), measured=cvp_ok)
+
+# Negative control: AND(a, b) = relu(a + b - 2) is 0 on every pair of bits, so it must err
+# wherever a true AND decides the output. On S1's fixed circuit AND(OR(AND(x0, x1), AND(x2, x3)),
+# x1) the last gate is an AND, so the wrong gate errs on exactly its satisfying assignments.
+wrong = sum(int((stacks.eval_relu_circuit(c, assign, and_threshold=2) != t).sum())
+            for c, t in zip(circs, truth))
+ledger.bound("machine.monotone_cvp_wrong_and", "negative control: the wrong AND gate relu(a + b - 2) "
+             f"fails: errors over all assignments of the {cfg.cvp_circuits} random monotone circuits",
+             source="S1 judge_accepted_checks.claim_4 (wrong-AND control)", provenance="reconstructed",
+             measured=wrong, lower=1, why="a negative control must fail at least once; "
+             f"{sum(int(t.sum()) for t in truth)} of the {cfg.cvp_circuits * len(assign)} "
+             "(circuit, assignment) pairs are true")
+x4 = np.array(list(itertools.product((0, 1), repeat=4)))                          # (16, 4)
+s1_truth = stacks.bool_circuit(stacks.S1_CONTROL_CIRCUIT, x4)
+ledger.exact("machine.monotone_cvp_wrong_and_s1", "negative control: the wrong AND gate fails on S1's "
+             "circuit AND(OR(AND(x0,x1), AND(x2,x3)), x1), on exactly its satisfying assignments of "
+             "16 (its last gate is an AND, the wrong AND is 0 on bits)",
+             source="S1 judge_accepted_checks.claim_4 (16 assignments)", provenance="reconstructed",
+             expected=int(s1_truth.sum()),
+             measured=int((stacks.eval_relu_circuit(stacks.S1_CONTROL_CIRCUIT, x4, and_threshold=2)
+                           != s1_truth).sum()))
 pd.DataFrame({"input": ["".join(map(str, w)) for w in tm_in], "steps": [o[1] for o in tm_out],
               "output": ["".join(map(str, o[0])) for o in tm_out]}).to_csv(tables / "increment_tm.csv", index=False)
 
@@ -160,3 +182,7 @@ nb.finish()
 # while float64 breaks at depth 27 (`stack.float64_fails`): the construction needs growing
 # precision, as Thm 1 says. With it, a fixed ReLU RNN runs a two-stack machine exactly
 # (`machine.anbncn`) and simulates a TM one padding symbol per step (`machine.increment_tm`).
+# The ReLU gates evaluate random monotone circuits exactly (`machine.monotone_cvp`), and the
+# check can fail: with the wrong AND gate relu(a + b - 2) they err (`machine.monotone_cvp_wrong_and`),
+# on S1's four-input circuit exactly on its satisfying assignments
+# (`machine.monotone_cvp_wrong_and_s1`).

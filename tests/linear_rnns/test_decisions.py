@@ -155,3 +155,15 @@ def test_misfits_names_the_runs_below_the_floor():
     assert decisions.misfits(acc, floor=0.9) == []
     with pytest.raises(ValueError, match="zero runs"):
         decisions.misfits({})
+
+
+def test_intervals_containing_counts_closed_intervals():
+    assert decisions.intervals_containing([0, 1, 2], [1, 2, 3], [1, 0.5, 2]) == 2   # ends count
+    with pytest.raises(ValueError):
+        decisions.intervals_containing([0], [1, 2], [0.5])
+
+
+def test_bin_specific_cut():
+    assert decisions.bin_specific_cut([0.551, 0.5], [0.546, 0.5], 0.55)
+    assert not decisions.bin_specific_cut([0.549], [0.546], 0.55)       # holds on both
+    assert not decisions.bin_specific_cut([0.56], [0.55], 0.55)         # fails on both

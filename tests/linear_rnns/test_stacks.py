@@ -57,3 +57,53 @@ def test_cvp_gates():
     x = np.array([[0, 0], [0, 1], [1, 0], [1, 1]])
     assert stacks.eval_relu_circuit([(0, 0, 1)], x).tolist() == [0, 0, 0, 1]
     assert stacks.eval_relu_circuit([(1, 0, 1)], x).tolist() == [0, 1, 1, 1]
+
+
+def test_float_failure_counts_exact_to_depth_26():
+    # every base-4 value of depth d is k / 4^d with k < 4^d: 2d bits, exact in float64's 53-bit
+    # mantissa for d <= 26, so no round trip can fail there
+    counts = stacks.float_failure_counts(np.random.default_rng(2), 30, 8)
+    assert counts.shape == (30,) and (counts[:26] == 0).all() and counts[-1] > 0
+    assert ((counts >= 0) & (counts <= 8)).all()
+
+
+def test_float_failure_counts_same_draws_as_first_failure():
+    # the first depth with a failure agrees with first_float_failure on a fresh copy of the
+    # stream only when no string before it failed: both draw depth by depth, string by string
+    counts = stacks.float_failure_counts(np.random.default_rng(1), 40, 1)
+    first = stacks.first_float_failure(np.random.default_rng(1), 40, 1)
+    assert first == 1 + int(np.flatnonzero(counts)[0])
+
+
+def test_bool_circuit_against_loop():
+    rng = np.random.default_rng(0)
+    x = np.array(list(itertools.product((0, 1), repeat=4)))
+    for _ in range(20):
+        c = stacks.random_monotone_circuit(4, 6, rng)
+        ref = []
+        for row in x:
+            w = [bool(v) for v in row]
+            for op, i, j in c:
+                w.append((w[i] and w[j]) if op == 0 else (w[i] or w[j]))
+            ref.append(w[-1])
+        assert stacks.bool_circuit(c, x).tolist() == ref
+        assert (stacks.eval_relu_circuit(c, x) == np.array(ref)).all()
+
+
+def test_wrong_and_gate_is_zero_on_bits():
+    x = np.array([[0, 0], [0, 1], [1, 0], [1, 1]])
+    assert stacks.eval_relu_circuit([(0, 0, 1)], x, and_threshold=2).tolist() == [0, 0, 0, 0]
+    # OR keeps the correct gate
+    assert stacks.eval_relu_circuit([(1, 0, 1)], x, and_threshold=2).tolist() == [0, 1, 1, 1]
+
+
+def test_wrong_and_on_s1_circuit():
+    # AND(OR(AND(x0,x1), AND(x2,x3)), x1) is true iff x1 and (x0 or (x2 and x3)): x1 = 1 with
+    # x0 = 1 (4 assignments of x2, x3) or x0 = 0, x2 = x3 = 1 (1): 5 of 16; S1's wrong-AND control
+    # errs on exactly those (its last gate is an AND)
+    x = np.array(list(itertools.product((0, 1), repeat=4)))
+    truth = stacks.bool_circuit(stacks.S1_CONTROL_CIRCUIT, x)
+    assert int(truth.sum()) == 5
+    assert (stacks.eval_relu_circuit(stacks.S1_CONTROL_CIRCUIT, x) == truth).all()
+    wrong = stacks.eval_relu_circuit(stacks.S1_CONTROL_CIRCUIT, x, and_threshold=2)
+    assert (wrong == 0).all() and int((wrong != truth).sum()) == 5
