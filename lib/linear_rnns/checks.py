@@ -151,7 +151,8 @@ def generator_audit(bins, per_bin: int, p: float, rng: np.random.Generator) -> p
                              positives_correct=int(short[label == 1].sum()),
                              negatives_correct=int(short[label == 0].sum()),
                              labels_equal_bfs=int(sum(bfs)),
-                             target_is_sink=all(g[N + 1] == 0 for g, (N, _, _) in zip(succs, data))))
+                             target_is_sink=all(g[N + 1] == 0
+                                                for g, (N, _, _) in zip(succs, data))))
     out = with_intervals(pd.DataFrame(rows), rates.LEVEL, "")
     # under the bug every interior node joins the source's bucket, so the target has an in-edge
     # iff it shares that bucket iff the label is 1: the shortcut is always right
@@ -203,8 +204,9 @@ def with_intervals(df: pd.DataFrame, level: float, tag: str) -> pd.DataFrame:
     df["closed_form"] = [float(released.expected_shortcut_accuracy(
         p, lo, hi, Fraction(int(k), int(n)))) for p, lo, hi, k, n in
         zip(df.p, df.N_min, df.N_max, df.positives, df.examples)]
-    df["closed_form_negatives"] = [float(released.expected_shortcut_accuracy(p, lo, hi, Fraction(0)))
-                                   for p, lo, hi in zip(df.p, df.N_min, df.N_max)]
+    df["closed_form_negatives"] = [
+        float(released.expected_shortcut_accuracy(p, lo, hi, Fraction(0)))
+        for p, lo, hi in zip(df.p, df.N_min, df.N_max)]
     return df
 
 

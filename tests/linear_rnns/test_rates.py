@@ -71,5 +71,6 @@ def test_bonferroni_level():
 def test_with_wilson_adds_columns():
     df = pd.DataFrame({"k": [0, 10], "n": [20, 20]})
     out = rates.with_wilson(df, "k", "n", "x")
-    assert list(out.columns) == ["k", "n", "x_wilson_lo", "x_wilson_hi"] and list(df.columns) == ["k", "n"]
+    assert list(out.columns) == ["k", "n", "x_wilson_lo", "x_wilson_hi"]
+    assert list(df.columns) == ["k", "n"]
     assert out.x_wilson_hi[0] == pytest.approx(wilson_by_hand(0, 20)[1], abs=1e-12)
