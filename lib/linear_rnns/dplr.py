@@ -155,11 +155,6 @@ class Step:
     idx: tuple[int, ...]                                           # where k is non-zero
     val: tuple                                                     # k there (ints or Fractions)
 
-    @property
-    def effective_beta(self) -> Fraction:
-        """beta |k|^2 without the matrix (equals effective_beta(dense(step, d)))."""
-        return self.beta * sum(v * v for v in self.val)
-
 
 def step(beta, key: dict) -> Step:
     """H(beta, k) with k given as {coordinate: value}; zero entries dropped."""
