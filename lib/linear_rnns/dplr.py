@@ -11,10 +11,17 @@ Column convention h' = A h + b throughout.
   k = n = 3, state 18; WFA: k = 1 (row vector r_t = r_{t-1} M_{w_t}), state 2n.
 - The product must start from X = I (IMM) or X = alpha^T (WFA): an LRNN state starts at 0, so a
   start token whose bias writes the initial block is needed (the start-token initialisation fix).
-- DeltaNet: H(beta, k) = I - beta k k^T with unrestricted rational beta and unnormalised k.
+- Published first-token schedule (S1): the first data token both initialises and counts as
+  overwrite 1, which then reads the zero state; `run_program(..., schedule="first_token")`.
+- DeltaNet: H(beta, k) = I - beta k k^T with unrestricted rational beta and unnormalised k. A
+  program is a list of `Step`s (beta and the <= 2 non-zeros of k), run by rank-one updates
+  h - beta k <k, h> (`apply`); `dense` gives a step's matrix where a claim needs the matrix.
+- Products on DeltaNet: the state holds vec(P) (row-major) and each M acts as the 9 x 9 matrix
+  kron(I_3, M^T), so the 694-step program updates P <- P M.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from math import gcd
 
@@ -32,22 +39,28 @@ def overwrite(d: int, j: int, c) -> np.ndarray:
     return A - np.outer(e, e - c)
 
 
-def right_multiply_program(M: np.ndarray, k: int, parity: int) -> list[np.ndarray]:
-    """k n overwrites that set the inactive block to (active block) @ M; state 2 k n.
+def right_multiply_steps(M: np.ndarray, k: int, parity: int) -> list[tuple[int, dict]]:
+    """The k n overwrites that set the inactive block to (active block) @ M, as (j, c) with c
+    sparse ({coordinate: coefficient}); state 2 k n.
 
     Block layout: block p occupies coordinates p k n + i n + j for (i, j); parity = index of the
-    active block.
+    active block. Destination (i, j) reads row i of the active block: c = M[:, j] there.
     """
     n = M.shape[0]
-    d = 2 * k * n
     act, ina = parity * k * n, (1 - parity) * k * n
+    return [(ina + i * n + j, {act + i * n + l: M[l, j] for l in range(n)})
+            for i in range(k) for j in range(n)]
+
+
+def right_multiply_program(M: np.ndarray, k: int, parity: int) -> list[np.ndarray]:
+    """The same overwrites as dense transition matrices A_{j,c} (state 2 k n)."""
+    d = 2 * k * M.shape[0]
     prog = []
-    for i in range(k):
-        for j in range(n):
-            c = np.zeros(d, dtype=object)
-            for l in range(n):
-                c[act + i * n + l] = M[l, j]
-            prog.append(overwrite(d, ina + i * n + j, c))
+    for j, coef in right_multiply_steps(M, k, parity):
+        c = np.zeros(d, dtype=object)
+        for l, v in coef.items():
+            c[l] = v
+        prog.append(overwrite(d, j, c))
     return prog
 
 
@@ -59,21 +72,42 @@ def start_bias(X0: np.ndarray) -> np.ndarray:
     return b
 
 
-def run_program(mats: list[np.ndarray], X0: np.ndarray, with_start: bool = True) -> np.ndarray:
-    """Run the LRNN: optional start token (A = I, b = start_bias), then per matrix its overwrites.
+SCHEDULES = ("start_token", "first_token", "none")
 
-    Returns the active block after the last matrix, shape (k, n). Without the start token the
-    state starts at 0 (the LRNN convention), as an uncorrected schedule would.
+
+def run_program(mats: list[np.ndarray], X0: np.ndarray,
+                schedule: str = "start_token") -> np.ndarray:
+    """Run the overwrite LRNN h_t = A_t h_{t-1} + b_t from h_0 = 0 on the pre-routed stream;
+    returns the active block after the last matrix, shape (k, n).
+
+    Each overwrite A_{j,c} is applied as the coordinate update h_j := <c, h> (the same linear
+    map as the dense matrix, O(|c|) instead of O(d^2)). Python ints stay ints, exact.
+
+    schedule:
+      - "start_token": a start (BOS) token with A = I and b = start_bias(X0) before the first
+        matrix, so the first overwrite reads X0 (the corrected schedule).
+      - "first_token": the published timing, reconstructed from S1's description: the first data
+        token both initialises (its bias writes X0) and counts as overwrite 1, h_1 = A_1 h_0 + b
+        with h_0 = 0, so overwrite 1 (destination (0, 0)) reads the zero state; overwrites 2..9
+        of the first matrix read X0.
+      - "none": no initialisation at all; the state stays 0 (linear maps of 0).
     """
+    if schedule not in SCHEDULES:
+        raise ValueError(f"schedule = {schedule!r}; allowed: {', '.join(SCHEDULES)}")
     k, n = X0.shape
-    h = np.zeros(2 * k * n, dtype=object) * Fraction(0)
-    if with_start:
-        h = h + start_bias(X0)
+    h = [0] * (2 * k * n)
+    bias = list(start_bias(X0))
+    if schedule == "start_token":
+        h = bias
+    first = schedule == "first_token"
     for t, M in enumerate(mats):
-        for A in right_multiply_program(np.asarray(M, dtype=object), k, t % 2):
-            h = A.dot(h)
+        for j, coef in right_multiply_steps(np.asarray(M, dtype=object), k, t % 2):
+            h[j] = sum((v * h[l] for l, v in coef.items()), 0)
+            if first:                                              # h_1 = A_1 h_0 + b_1
+                h = [a + b for a, b in zip(h, bias)]
+                first = False
     act = (len(mats) % 2) * k * n
-    return h[act:act + k * n].reshape(k, n)
+    return np.array(h[act:act + k * n], dtype=object).reshape(k, n)
 
 
 def imm_program_int(mats: np.ndarray) -> np.ndarray:
@@ -99,7 +133,7 @@ def imm_program_int(mats: np.ndarray) -> np.ndarray:
 # --- DeltaNet generalized Householder programs -------------------------------------------------
 
 def householder(d: int, beta, k) -> np.ndarray:
-    """H(beta, k) = I - beta k k^T, exact."""
+    """H(beta, k) = I - beta k k^T as a dense d x d object matrix, exact."""
     k = np.asarray(k, dtype=object)
     return np.identity(d, dtype=object) * Fraction(1) - Fraction(beta) * np.outer(k, k)
 
@@ -112,51 +146,112 @@ def effective_beta(H: np.ndarray) -> Fraction:
     return Fraction(sum(1 - H[i, i] for i in range(H.shape[0])))
 
 
-def unit(d: int, i: int) -> np.ndarray:
-    e = np.zeros(d, dtype=object)
-    e[i] = 1
-    return e
+@dataclass(frozen=True)
+class Step:
+    """One step H(beta, k) = I - beta k k^T kept as beta and the non-zero entries of k (at most
+    two in the programs below): applying it is the rank-one update h - beta k <k, h>."""
+
+    beta: Fraction
+    idx: tuple[int, ...]                                           # where k is non-zero
+    val: tuple                                                     # k there (ints or Fractions)
 
 
-def transvection(d: int, s: int, t: int) -> list[np.ndarray]:
-    """h_t += h_s in 3 Householder steps: H(2, e_s + e_t), H(1/2, e_s), H(1/3, e_s + 2 e_t)."""
-    return [householder(d, 2, unit(d, s) + unit(d, t)), householder(d, Fraction(1, 2), unit(d, s)),
-            householder(d, Fraction(1, 3), unit(d, s) + 2 * unit(d, t))]
+def step(beta, key: dict) -> Step:
+    """H(beta, k) with k given as {coordinate: value}; zero entries dropped."""
+    items = sorted((i, v) for i, v in key.items() if v != 0)
+    if not items:
+        raise ValueError("a Householder key needs a non-zero entry")
+    return Step(Fraction(beta), tuple(i for i, _ in items), tuple(v for _, v in items))
 
 
-def scale(d: int, i: int, lam) -> np.ndarray:
+def dense(s: Step, d: int) -> np.ndarray:
+    """The step's d x d matrix I - beta k k^T (for claims about the matrix itself)."""
+    k = np.zeros(d, dtype=object)
+    for i, v in zip(s.idx, s.val):
+        k[i] = v
+    return householder(d, s.beta, k)
+
+
+def apply(prog: list[Step], h) -> np.ndarray:
+    """Run a program on h by rank-one updates, exactly: O(|k|) per step, not O(d^2)."""
+    h = list(h)
+    for s in prog:
+        dot = sum((v * h[i] for i, v in zip(s.idx, s.val)), 0)
+        if dot:
+            c = s.beta * dot
+            for i, v in zip(s.idx, s.val):
+                h[i] -= c * v
+    return np.array(h, dtype=object)
+
+
+def apply_dense(mats: list[np.ndarray], h) -> np.ndarray:
+    """Run a program of dense transition matrices by h <- A h (the O(d^2)-per-step path)."""
+    h = np.asarray(h, dtype=object)
+    for A in mats:
+        h = A.dot(h)
+    return h
+
+
+TRANSVECTION_MIDDLE = Fraction(1, 2)
+
+
+def transvection(s: int, t: int, middle=TRANSVECTION_MIDDLE) -> list[Step]:
+    """h_t += h_s in 3 Householder steps: H(2, e_s + e_t), H(1/2, e_s), H(1/3, e_s + 2 e_t).
+    `middle` replaces the 1/2 (a negative control: any other value breaks it)."""
+    return [step(2, {s: 1, t: 1}), step(middle, {s: 1}), step(Fraction(1, 3), {s: 1, t: 2})]
+
+
+def scale(i: int, lam) -> Step:
     """h_i *= lam: H(1 - lam, e_i)."""
-    return householder(d, 1 - Fraction(lam), unit(d, i))
+    return step(1 - Fraction(lam), {i: 1})
 
 
-def scaled_add(d: int, s: int, t: int, lam, tmp: int) -> list[np.ndarray]:
+def scaled_add(s: int, t: int, lam, tmp: int) -> list[Step]:
     """h_t += lam h_s with tmp = 0 before and after: 8 steps."""
-    return transvection(d, s, tmp) + [scale(d, tmp, lam)] + transvection(d, tmp, t) + \
-        [scale(d, tmp, 0)]
+    return transvection(s, tmp) + [scale(tmp, lam)] + transvection(tmp, t) + [scale(tmp, 0)]
 
 
-def matrix_program(M: np.ndarray) -> list[np.ndarray]:
+def matrix_program(M: np.ndarray) -> list[Step]:
     """Apply an n x n rational M to x (coords 0..n-1) with a 2n+1 state; result in 0..n-1.
 
     n+1 zeroings (outputs, tmp), n^2 scaled adds (8 each), n source zeroings, n copy-backs
-    (3 each): 694 steps for n = 9 (spec §4.6).
+    (3 each): 694 steps for n = 9 (spec §4.6). Afterwards coordinates n..2n-1 hold a copy of
+    the result and tmp = 0, so programs can follow one another on the same state.
     """
     n = M.shape[0]
-    d, tmp = 2 * n + 1, 2 * n
-    prog = [scale(d, n + i, 0) for i in range(n)] + [scale(d, tmp, 0)]
+    tmp = 2 * n
+    prog = [scale(n + i, 0) for i in range(n)] + [scale(tmp, 0)]
     for i in range(n):
         for j in range(n):
-            prog += scaled_add(d, j, n + i, M[i, j], tmp)
-    prog += [scale(d, j, 0) for j in range(n)]
+            prog += scaled_add(j, n + i, M[i, j], tmp)
+    prog += [scale(j, 0) for j in range(n)]
     for j in range(n):
-        prog += transvection(d, n + j, j)
+        prog += transvection(n + j, j)
     return prog
 
 
-def apply_program(prog: list[np.ndarray], h: np.ndarray) -> np.ndarray:
-    for A in prog:
-        h = A.dot(h)
-    return h
+def right_multiply_embedding(M: np.ndarray) -> np.ndarray:
+    """The (n^2 x n^2) column-convention matrix B with B vec(P) = vec(P M), vec row-major:
+    (P M)[i, j] = sum_l P[i, l] M[l, j], so B = kron(I_n, M^T) (block diagonal, blocks M^T)."""
+    n = M.shape[0]
+    B = np.zeros((n * n, n * n), dtype=object)
+    for i in range(n):
+        B[i * n:(i + 1) * n, i * n:(i + 1) * n] = np.asarray(M, dtype=object).T
+    return B
+
+
+def deltanet_product(mats: list[np.ndarray]) -> tuple[np.ndarray, int]:
+    """The iterated product M_1 M_2 ... M_N (left to right) by one DeltaNet state of 2 n^2 + 1
+    coordinates: h_0 holds vec(I) (written by a start token, as for RWKV-7), then each M runs
+    matrix_program(right_multiply_embedding(M)), P <- P M. Returns (P, Householder steps)."""
+    n = mats[0].shape[0]
+    h = [1 if i // n == i % n else 0 for i in range(n * n)] + [0] * (n * n + 1)
+    steps = 0
+    for M in mats:
+        prog = matrix_program(right_multiply_embedding(M))
+        h = apply(prog, h)
+        steps += len(prog)
+    return np.array(h[:n * n], dtype=object).reshape(n, n), steps
 
 
 # --- the router obstruction -------------------------------------------------------------------

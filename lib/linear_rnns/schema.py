@@ -157,6 +157,9 @@ class DPLR(NotebookParams):
     """06_dplr_equals_pnc1: RWKV-7 overwrites, IMM and WFA compilers, Householder programs,
     the router obstruction (spec §4.6)."""
 
+    INCREASING = ("rwkv_product_lengths", "rwkv_product_entries", "deltanet_product_lengths",
+                  "transvection_dims")
+
     imm_streams: PosInt = param(1000, "spec §7.2: IMM on 1000 streams")
     imm_max_N: Annotated[int, Field(ge=1, le=35)] = param(30, "spec §7.2: N <= 30")
     wfa_count: PosInt = param(5, "random WFAs over Q")
@@ -166,6 +169,18 @@ class DPLR(NotebookParams):
     householder_matrices: PosInt = param(20, "spec §7.2: 694-step program on 20 random matrices")
     router_max_order: Annotated[int, Field(ge=6)] = param(
         1404, "spec §4.6: the router needs period 1404")
+    rwkv_product_lengths: list[Annotated[int, Field(ge=1, le=64)]] = param(
+        [1, 2, 3, 5, 8, 13, 21], "S1 audit: product lengths 1..21 (Fibonacci)", min_length=1)
+    rwkv_product_streams: PosInt = param(20, "S1 audit: 20 streams per (length, alphabet)")
+    rwkv_product_entries: list[Annotated[int, Field(ge=1, le=100)]] = param(
+        [1, 5], "entries in [-a, a]: {-1, 0, 1} (the PNC1-hard alphabet) and [-5, 5] (S1 audit)",
+        min_length=1)
+    deltanet_product_lengths: list[Annotated[int, Field(ge=1, le=32)]] = param(
+        [1, 2, 3, 5, 8], "S1 audit: DeltaNet products of 1..8 matrices", min_length=1)
+    deltanet_product_streams: PosInt = param(
+        15, "S1 audit: 15 streams per length (75 products, 694 steps per matrix)")
+    transvection_dims: list[Annotated[int, Field(ge=2, le=32)]] = param(
+        [3, 5, 9], "S1 audit: every (s, t), s != t, in dims 3, 5, 9", min_length=1)
     SMOKE = {
         "imm_streams": (50, "few streams"),
         "imm_max_N": (8, "short streams"),
@@ -173,6 +188,11 @@ class DPLR(NotebookParams):
         "wfa_words": (20, "few words"),
         "householder_matrices": (1, "one 9x9 matrix"),
         "router_max_order": (24, "enough to see {1, 2, 3, 4, 6}"),
+        "rwkv_product_lengths": ([1, 2, 21], "the shortest and the longest audited length"),
+        "rwkv_product_streams": (3, "few streams"),
+        "deltanet_product_lengths": ([1, 2], "short products (694 steps per matrix)"),
+        "deltanet_product_streams": (2, "two streams per length"),
+        "transvection_dims": ([3], "one dimension"),
     }
 
 

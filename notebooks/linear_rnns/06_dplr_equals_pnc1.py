@@ -8,18 +8,29 @@
 #
 # **Source.** Thm 5/6 and Lemma 6 as indexed by the spec; the overwrite form, the pre-routed
 # stream, the 694-step Householder program and the router obstruction are S1's reconstruction and
-# the spec's checks (§4.6).
+# the spec's checks (§4.6). S1's public audit adds: DeltaNet's program run on whole product
+# streams, RWKV-7 products with entries in $[-5,5]$, every transvection in dims 3, 5, 9, and two
+# negative controls (a wrong Householder coefficient; the published first-token schedule).
 #
 # **Decisions where the spec is open.** The paper's router layers 1–3 are replaced by a
 # **pre-routed instruction stream**: one step per (matrix, i, j) carrying $M[:, j]$ and the block
 # parity, so the DPLR layer alone is a single LRNN whose transition product is the iterated
 # matrix product (spec §4.6, companion simplification). The active and inactive blocks swap roles
 # by parity instead of a copy-back. β is unrestricted and keys are not normalised, as in the
-# paper's constructions.
+# paper's constructions. A Householder step is kept as $(\beta, k)$ with $k$'s (at most two)
+# non-zeros and applied as the rank-one update $h - \beta k\langle k, h\rangle$; its dense
+# matrix is built only where a claim is about the matrix (eigenvalues, $\beta_{eff} =
+# \operatorname{tr}(I - H)$). On DeltaNet the product state is $\operatorname{vec}(P)$ (row-major)
+# and each $M$ acts as the $9\times9$ matrix $I_3\otimes M^\top$, so $P \leftarrow PM$; the
+# state carries from one matrix to the next (one LRNN run of $694N$ steps), starting from
+# $\operatorname{vec}(I)$ as a start token would write it. The published first-token schedule is
+# reconstructed from S1's description (the paper's schedule itself was not read).
 #
-# **Look for:** exact products on every stream; every transition being identity plus rank one;
-# the start token being necessary; the Householder program's β leaving DeltaNet's $[0,2]$; and no
-# rational $2\times2$ matrix having an order outside $\{1,2,3,4,6\}$, let alone 1404.
+# **Look for:** exact products on every stream, in Python integers where int64 would not be
+# provably safe; every transition being identity plus rank one; the start token being necessary
+# and the first-token schedule failing at $N = 1$; the Householder program's β leaving DeltaNet's
+# $[0,2]$, and a single wrong coefficient breaking it; and no rational $2\times2$ matrix having an
+# order outside $\{1,2,3,4,6\}$, let alone 1404.
 
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
@@ -32,6 +43,12 @@ wfa_words = 200  # 1000 words in total (spec §7.2)
 wfa_max_len = 10  # word length ≤ 10
 householder_matrices = 20  # spec §7.2: 694-step program on 20 random matrices
 router_max_order = 1404  # spec §4.6: the router needs period 1404
+rwkv_product_lengths = [1, 2, 3, 5, 8, 13, 21]  # S1 audit: product lengths 1..21 (Fibonacci)
+rwkv_product_streams = 20  # S1 audit: 20 streams per (length, alphabet)
+rwkv_product_entries = [1, 5]  # entries in [-a, a]: {-1, 0, 1} (the PNC1-hard alphabet) and [-5, 5] (S1 audit)
+deltanet_product_lengths = [1, 2, 3, 5, 8]  # S1 audit: DeltaNet products of 1..8 matrices
+deltanet_product_streams = 15  # S1 audit: 15 streams per length (75 products, 694 steps per matrix)
+transvection_dims = [3, 5, 9]  # S1 audit: every (s, t), s ≠ t, in dims 3, 5, 9
 
 # %%
 from fractions import Fraction
@@ -75,9 +92,9 @@ ledger.exact("rwkv.imm_exact", f"the overwrite LRNN's product equals the direct 
              f"{cfg.imm_streams} streams (N <= {cfg.imm_max_N}), and so do the positivity decisions",
              source=SRC, provenance="reconstructed", expected=(cfg.imm_streams, cfg.imm_streams),
              measured=(int(exact_ok), int(pos_ok)))
-one = [np.identity(3, dtype=object)]
-no_start = dplr.run_program(one, np.identity(3, dtype=object), with_start=False)
-with_start = dplr.run_program(one, np.identity(3, dtype=object), with_start=True)
+one, I3 = [np.identity(3, dtype=int).astype(object)], np.identity(3, dtype=int).astype(object)
+no_start = dplr.run_program(one, I3, schedule="none")
+with_start = dplr.run_program(one, I3, schedule="start_token")
 ledger.deviation("rwkv.start_token", "the overwrite schedule needs a start (BOS) token whose bias "
                  "writes P = I: an LRNN state starts at 0 and overwrites are linear, so without it "
                  "the product stays 0", source="Thm 5 proof schedule (S1: fails at N = 1); spec §3",
@@ -86,6 +103,39 @@ ledger.deviation("rwkv.start_token", "the overwrite schedule needs a start (BOS)
                  f"{with_start[0, 0]} with it",
                  evidence="with the start token every stream above is exact (rwkv.imm_exact)",
                  shown=bool((no_start != np.identity(3)).any() and (with_start == np.identity(3)).all()))
+
+# %% [markdown]
+# ## Longer products and larger entries: $[-5, 5]$ as well as $\{-1, 0, 1\}$
+# A product of $N$ matrices with $|$entries$| \le a$ has entries up to $3^{N-1}a^N$: for $a = 5$,
+# $N = 21$ that is $15^{21}/3 > 2^{63}$, past int64, so these runs use Python integers (the
+# overwrite runner keeps integer inputs integer). The same streams also run under the
+# published first-token schedule, where the first data token both initialises the state and
+# counts as overwrite 1: that overwrite reads the zero state, so the term
+# $M_1[0,0]\,e_0e_0^\top M_2\cdots M_N$ is lost.
+
+# %%
+prods = checks.rwkv_products(cfg.rwkv_product_lengths, cfg.rwkv_product_streams,
+                             cfg.rwkv_product_entries, rng)
+prods.to_csv(tables / "rwkv_products.csv", index=False)
+n_prod = len(cfg.rwkv_product_lengths) * cfg.rwkv_product_streams * len(cfg.rwkv_product_entries)
+ledger.exact("rwkv.products_exact", f"the overwrite LRNN (start-token schedule, Python ints) equals "
+             f"the direct product on {n_prod} streams (lengths {cfg.rwkv_product_lengths}, "
+             f"{cfg.rwkv_product_streams} per length and alphabet, entries in [-a, a] for a in "
+             f"{cfg.rwkv_product_entries}), and so do the positivity decisions",
+             source="Thm 5; S1 audit (claim 5)", provenance="reconstructed",
+             expected=(n_prod, n_prod), measured=(int(prods.exact.sum()),
+                                                  int(prods.positivity_agrees.sum())))
+first = dplr.run_program(one, I3, schedule="first_token")
+ledger.exact("rwkv.first_token_schedule_fails",
+             "negative control: the published first-token schedule (reconstructed from S1) fails at "
+             "N = 1, M_1 = I: the product's (0,0) entry is 0 where the start-token schedule gives 1; "
+             "on the product streams it errs exactly where M_1[0,0] != 0 and row 0 of M_2...M_N is "
+             "non-zero (the lost term M_1[0,0] e_0 e_0^T M_2...M_N)",
+             source="Thm 5 proof schedule (S1 audit, route 4)", provenance="reconstructed",
+             expected=((0, 1), n_prod, int(prods.first_token_predicted_wrong.sum())),
+             measured=((first[0, 0], with_start[0, 0]),
+                       int(((~prods.first_token_exact) == prods.first_token_predicted_wrong).sum()),
+                       int((~prods.first_token_exact).sum())))
 
 # %% [markdown]
 # ## Any WFA over ℚ through overwrites (Thm 6 mechanism): row state $r_t = r_{t-1}M_{w_t}$
@@ -98,24 +148,67 @@ ledger.exact("rwkv.wfa_exact", f"overwrite LRNN = WFA value exactly on {int(wrow
              provenance="reconstructed", expected=int(wrows.words.sum()), measured=int(wrows.agree.sum()))
 
 # %% [markdown]
-# ## DeltaNet: generalized Householder programs
+# ## DeltaNet: generalized Householder programs, run as rank-one updates
+# Each step $H(\beta, k) = I - \beta kk^\top$ is kept as $\beta$ and the non-zeros of $k$ and applied
+# as $h - \beta k\langle k, h\rangle$; the transvection $h_t \mathrel{+}= h_s$ is checked as a map
+# (the program run on every basis vector) for every pair $s \ne t$. The negative control puts
+# $1/4$ where the middle coefficient $1/2$ belongs: in the $(s, t)$ plane it then maps
+# $(x, y) \mapsto (5x/6 - y/3,\ 7x/6 + 4y/3)$ (worked by hand), so it fails on every pair.
 
 # %%
-T2 = dplr.apply_program(dplr.transvection(2, 0, 1), np.array([3, 5], dtype=object))
-basis = [dplr.apply_program(dplr.transvection(2, 0, 1), np.array(e, dtype=object)) for e in ([1, 0], [0, 1])]
+T2 = dplr.apply(dplr.transvection(0, 1), [3, 5])
+basis = [dplr.apply(dplr.transvection(0, 1), e) for e in ([1, 0], [0, 1])]
 ledger.exact("deltanet.transvection", "H(2, e_s + e_d) H(1/2, e_s) H(1/3, e_s + 2 e_d): (3, 5) -> (3, 8), "
              "i.e. the map (x, y) -> (x, x + y)", source="spec §4.6 [V]", provenance="reconstructed",
              expected=((3, 8), ((1, 1), (0, 1))), measured=(tuple(T2), tuple(tuple(b) for b in basis)))
+trans = checks.transvection_maps(cfg.transvection_dims)
+quarter = checks.transvection_maps(cfg.transvection_dims, middle=Fraction(1, 4))
+trans.assign(quarter_exact=quarter.exact).to_csv(tables / "transvections.csv", index=False)
+pairs = sum(d * (d - 1) for d in cfg.transvection_dims)
+ledger.exact("deltanet.transvection_all_pairs", f"the 3-step program is the transvection "
+             f"I + e_t e_s^T for every (s, t), s != t, in dims {cfg.transvection_dims} ({pairs} "
+             "pairs, 3 steps each)", source="S1 audit (claim 5); spec §4.6", provenance="reconstructed",
+             expected=(pairs, 3 * pairs), measured=(int(trans.exact.sum()), int(trans.steps.sum())))
+q2 = [dplr.apply(dplr.transvection(0, 1, Fraction(1, 4)), e) for e in ([1, 0], [0, 1])]
+ledger.exact("deltanet.quarter_beta_fails", "negative control: with 1/4 in place of the middle "
+             "coefficient 1/2 (H(2, e_s + e_t) H(1/4, e_s) H(1/3, e_s + 2 e_t)) the program is not "
+             f"the transvection: it maps e_s, e_t to (5/6, 7/6), (-1/3, 4/3) and fails on all {pairs} "
+             f"pairs in dims {cfg.transvection_dims}", source="S1 audit (claim 5, wrong-scale control)",
+             provenance="derived",
+             expected=(((Fraction(5, 6), Fraction(7, 6)), (Fraction(-1, 3), Fraction(4, 3))), pairs),
+             measured=(tuple(tuple(c) for c in q2), int((~quarter.exact).sum())))
 mats9 = [np.array([[Fraction(int(a), int(b)) for a, b in zip(rng.integers(-3, 4, 9), rng.integers(1, 4, 9))]
                    for _ in range(9)], dtype=object) for _ in range(cfg.householder_matrices)]
 progs = [dplr.matrix_program(M) for M in mats9]
 xs = [np.array([Fraction(int(v)) for v in rng.integers(-3, 4, 9)] + [Fraction(0)] * 10, dtype=object)
       for _ in mats9]
-ok9 = sum((dplr.apply_program(p, x)[:9] == M.dot(x[:9])).all() for p, x, M in zip(progs, xs, mats9))
+ok9 = sum((dplr.apply(p, x)[:9] == M.dot(x[:9])).all() for p, x, M in zip(progs, xs, mats9))
 ledger.exact("deltanet.program_9x9", f"applying a 9x9 rational matrix takes 694 Householder steps "
              f"(19-dim state) and is exact on {cfg.householder_matrices} random matrices",
              source="spec §4.6 [V]", provenance="reconstructed",
              expected=(694, cfg.householder_matrices), measured=(len(progs[0]), int(ok9)))
+
+# %% [markdown]
+# ## DeltaNet on product streams: $P \leftarrow PM$, 694 steps per matrix
+# The 19-dim state holds $\operatorname{vec}(P)$ in coordinates 0–8; each $3\times3$ matrix $M$ over
+# $\{-1,0,1\}$ is applied as $I_3\otimes M^\top$ by the 694-step program, one state through the
+# whole stream; the reference multiplies left to right in Python integers.
+
+# %%
+dprods = checks.deltanet_products(cfg.deltanet_product_lengths, cfg.deltanet_product_streams, rng)
+dprods.to_csv(tables / "deltanet_products.csv", index=False)
+n_dp = len(cfg.deltanet_product_lengths) * cfg.deltanet_product_streams
+ledger.exact("deltanet.products_exact", f"DeltaNet's 694-step program per matrix computes the iterated "
+             f"product M_1...M_N exactly on {n_dp} streams over {{-1, 0, 1}} (lengths "
+             f"{cfg.deltanet_product_lengths}, {cfg.deltanet_product_streams} each), in 694 N "
+             "Householder steps each", source="Thm 5 DeltaNet arithmetic (S1 audit, claim 5); spec §4.6",
+             provenance="reconstructed", expected=(n_dp, n_dp),
+             measured=(int(dprods.exact.sum()), int((dprods.steps == 694 * dprods.N).sum())))
+
+# %% [markdown]
+# ## DeltaNet's β: eigenvalues and the range the programs need
+
+# %%
 k = np.array([Fraction(3, 5), Fraction(4, 5), Fraction(0)], dtype=object)      # unit, rational
 perp = [np.array([Fraction(-4, 5), Fraction(3, 5), 0], dtype=object), np.array([0, 0, Fraction(1)], dtype=object)]
 eig = [(beta, tuple(dplr.householder(3, beta, k).dot(k) == (1 - beta) * k),
@@ -125,9 +218,10 @@ ledger.exact("deltanet.householder_eigen", "H(beta, k) with unit k: H k = (1 - b
              "for v orthogonal to k (eigenvalues {1, 1 - beta}), beta in {1/2, 1, 2}",
              source="spec §2.4 [V]", provenance="derived", expected=[True] * 3,
              measured=[all(e[1]) and e[2] for e in eig])
-# beta_eff = beta |k|^2 = trace(I - H) of each step, read off the programs' matrices
-betas = [dplr.effective_beta(H) for H in dplr.transvection(2, 0, 1)]
-prog_betas = [dplr.effective_beta(H) for prog9 in progs for H in prog9]
+# beta_eff = beta |k|^2 = trace(I - H) of each step, read off its matrix (once per distinct step)
+betas = [dplr.effective_beta(dplr.dense(st, 2)) for st in dplr.transvection(0, 1)]
+beta_of = {st: dplr.effective_beta(dplr.dense(st, 19)) for st in {st for p in progs for st in p}}
+prog_betas = [beta_of[st] for prog9 in progs for st in prog9]
 outside = sum(not 0 <= b <= 2 for b in prog_betas)
 ledger.deviation("deltanet.beta_range", "the Householder programs need effective beta outside "
                  "DeltaNet's [0, 2]: with normalised keys, H(2, e_s + e_d) has beta = 4 (eigenvalue -3),"
@@ -178,13 +272,41 @@ axes[1].legend()
 nb.save_figure(fig, "router_beta")
 
 # %%
+bits = prods.groupby(["entries", "N"]).max_bits.max().reset_index()
+fig, axes = plotting.figure(1, 2)
+for a, grp in bits.groupby("entries"):
+    line, = axes[0].plot(grp.N, grp.max_bits, "o-", label=f"entries in [-{a}, {a}]: largest |entry|")
+    axes[0].plot(grp.N, [(3 ** (N - 1) * a ** N).bit_length() for N in grp.N], "--",
+                 color=line.get_color(), label=rf"worst case $3^{{N-1}}\cdot{a}^N$")
+axes[0].axhline(63, color="k", lw=0.8, label="int64 (63 bits)")
+axes[0].set(xlabel="matrices N", ylabel="bits",
+            title=f"RWKV-7 products: {int(prods.exact.sum())} of {n_prod} exact (Python ints)")
+axes[0].legend(fontsize="small", loc="upper left")
+axes[1].plot(dprods.N, dprods.steps, "o", label="measured (every stream)")
+Ns = np.array(cfg.deltanet_product_lengths)
+axes[1].plot(Ns, 694 * Ns, "-", lw=0.8, label="694 N")
+axes[1].set(xlabel="matrices N", ylabel="Householder steps",
+            title=f"DeltaNet products: {int(dprods.exact.sum())} of {n_dp} exact")
+axes[1].legend()
+nb.save_figure(fig, "products")
+
+# %%
 nb.finish()
 
 # %% [markdown]
 # **What we saw.** Each overwrite is identity plus rank one (`rwkv.rank_one`) and the overwrite
 # LRNN computes iterated $3\times3$ products and WFA values exactly (`rwkv.imm_exact`,
-# `rwkv.wfa_exact`), once a start token writes the initial block (deviation `rwkv.start_token`).
-# DeltaNet's Householder programs are exact, 694 steps for a $9\times9$ matrix
-# (`deltanet.program_9x9`), but need β outside $[0,2]$ (deviation `deltanet.beta_range`). The
-# router's period-1404 rational rotation cannot exist (`router.finite_orders`, `router.phi_1404`,
-# deviation `router.period_1404`): Thm 5 for DeltaNet is unproven as printed.
+# `rwkv.wfa_exact`), also for S1's longer streams with entries in $[-5,5]$, in Python integers
+# where the worst-case entry size passes int64 (`rwkv.products_exact`; the figure shows the
+# measured bits below that bound), once a start token writes the initial block (deviation
+# `rwkv.start_token`). The published first-token schedule fails as S1 says, at $N=1$ already, and
+# on the longer streams exactly where the lost term $M_1[0,0]\,e_0e_0^\top M_2\cdots M_N$ is
+# non-zero (`rwkv.first_token_schedule_fails`). DeltaNet's Householder programs are exact: every
+# transvection in the audited dimensions (`deltanet.transvection_all_pairs`), 694 steps for a
+# $9\times9$ matrix (`deltanet.program_9x9`) and $694N$ steps for a product of $N$ matrices
+# (`deltanet.products_exact`), while a single wrong coefficient breaks them on every pair
+# (`deltanet.quarter_beta_fails`); they need β outside $[0,2]$ (deviation `deltanet.beta_range`).
+# As rank-one updates the steps cost $O(|k|)$ instead of a dense $19\times19$ product
+# (`bench/linear_rnns_deltanet_products.py` times the two). The router's period-1404 rational
+# rotation cannot exist (`router.finite_orders`, `router.phi_1404`, deviation
+# `router.period_1404`): Thm 5 for DeltaNet is unproven as printed.

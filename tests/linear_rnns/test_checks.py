@@ -1,4 +1,6 @@
 """The batched check tables of lib/linear_rnns/checks.py on tiny sizes (all must pass)."""
+from fractions import Fraction
+
 import numpy as np
 import pytest
 
@@ -61,3 +63,15 @@ def test_cut_margins_probabilities():
 def test_chunks_keep_label_parity():
     assert checks._chunks(10, 3, cells=8) == [2, 2, 2, 2, 2]
     assert checks._chunks(7, 1, cells=4) == [4, 3] and sum(checks._chunks(10000, 300)) == 10000
+
+
+def test_product_tables():
+    rng = np.random.default_rng(2)
+    rw = checks.rwkv_products([1, 4], 3, [1, 5], rng)
+    assert len(rw) == 12 and rw.exact.all() and rw.positivity_agrees.all()
+    assert (~rw.first_token_exact == rw.first_token_predicted_wrong).all()
+    dn = checks.deltanet_products([1, 2], 2, rng)
+    assert dn.exact.all() and (dn.steps == 694 * dn.N).all()
+    tr = checks.transvection_maps([2, 3])
+    assert len(tr) == 2 + 6 and tr.exact.all() and (tr.steps == 3).all()
+    assert not checks.transvection_maps([2, 3], middle=Fraction(1, 4)).exact.any()
