@@ -79,7 +79,8 @@ def census(model: TTFSNet, x: torch.Tensor, chunk: int = 64) -> dict:
             out["max_spikes"][l] = max(out["max_spikes"][l], int(per_neuron.max()))
         for l, site in out["sites"].items():
             spikes = trace.spikes[l - 1]                            # (T, B, C, H, W) pulses
-            pooled = pooling.pool_spikes(model.transmit(spikes), kind, k, tr)
+            T_, B, C, H, W = spikes.shape
+            pooled = trace.inputs[l].reshape(T_, B, C, H // k, W // k)   # the model's pooling
             got = measured_counts(pooling.spike_train(pooled, tr), kind, k)
             want = expected_counts(pooling.window_first_times(spikes, k), kind, T, tr)
             _add(site["measured_units"], got["units"].round())
@@ -97,3 +98,23 @@ def census(model: TTFSNet, x: torch.Tensor, chunk: int = 64) -> dict:
             site["max_mass"] = max(site["max_mass"], float(got["mass"].max()))
             site["units"] += got["mass"].numel()
     return out
+
+
+def hist_text(hist: Counter) -> str:
+    """A histogram as 'value: count' pairs in value order, e.g. '0: 812, 1: 97, 2: 3'."""
+    return ", ".join(f"{v:g}: {hist[v]}" for v in sorted(hist))
+
+
+def merged(hists: list[Counter]) -> Counter:
+    out: Counter = Counter()
+    for h in hists:
+        out.update(h)
+    return out
+
+
+def find_window(times: torch.Tensor, T: int) -> tuple[int, ...]:
+    """(b, c, i, j) of the first window whose k^2 neurons fire at the most distinct steps
+    (times (B, C, h, w, k*k) from pooling.window_first_times)."""
+    distinct = pooling.distinct_steps(times, T)
+    flat = int(torch.argmax(distinct.flatten()))
+    return tuple(int(i) for i in torch.unravel_index(torch.tensor(flat), distinct.shape))

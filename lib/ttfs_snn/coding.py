@@ -1,4 +1,5 @@
-"""Input coding (spec §1.1): latency (time-to-first-spike) coding, and direct analog input.
+"""Input coding (spec §1.1): latency (time-to-first-spike) coding, and direct analog input
+(a constant current at every step).
 
 Every tensor here is time-major, (T, B, ...): the time step first, then the batch.
 """
@@ -35,11 +36,11 @@ def latency_encode(x: torch.Tensor, T: int, x_min: float = 0.0) -> torch.Tensor:
 
 
 def direct_encode(x: torch.Tensor, T: int) -> torch.Tensor:
-    """The analog image as a current at t = 0 and nothing after (spec §7 Q2's alternative)."""
+    """The analog image as a constant current at every step (spec §7 Q2's alternative). A
+    current at t = 0 alone would leave nothing to time in this non-leaky model: every neuron
+    would fire at t = 0 or never."""
     check_steps(T)
-    out = torch.zeros((T, *x.shape), dtype=torch.float32)
-    out[0] = x
-    return out
+    return x.to(torch.float32).unsqueeze(0).expand(T, *x.shape).contiguous()
 
 
 def encode(x: torch.Tensor, T: int, coding: str, x_min: float = 0.0) -> torch.Tensor:

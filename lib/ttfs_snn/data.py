@@ -52,10 +52,12 @@ def fashion_mnist(n_train: int, n_test: int) -> Split:
     return Split(flat[tr], y[tr], flat[te], y[te], (28, 28))
 
 
-def digits(n: int) -> torch.Tensor:
-    """The first n of sklearn's 1 797 8x8 digits (shipped with sklearn), flattened, in [0, 1]."""
+def digits(n: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """The first n of sklearn's 1 797 8x8 digits (shipped with sklearn): images flattened in
+    [0, 1] and labels."""
     from sklearn.datasets import load_digits
-    x = load_digits().data
-    if not 0 < n <= len(x):
-        raise ValueError(f"n = {n}: sklearn's digits has {len(x)} images")
-    return torch.from_numpy(x[:n].astype(np.float32) / 16.0)
+    d = load_digits()
+    if not 0 < n <= len(d.data):
+        raise ValueError(f"n = {n}: sklearn's digits has {len(d.data)} images")
+    return (torch.from_numpy(d.data[:n].astype(np.float32) / 16.0),
+            torch.from_numpy(d.target[:n].astype(np.int64)))

@@ -17,13 +17,15 @@ from lib.ttfs_snn.models import TTFSNet
 
 @torch.no_grad()
 def signal(model: TTFSNet, x: torch.Tensor, sample: int = 2000) -> list[dict]:
-    """Per layer: input_fraction, fired, above (V[T-1] >= theta), violations, potentials."""
+    """Per layer: fan_in, units, input_fraction, fired (and fired_count), above (V[T-1] >=
+    theta), violations (above but never fired), a sample of the potentials V[T-1]."""
     trace = model.run(x, record=True)
     rows = []
-    for l, (inp, s, V) in enumerate(zip(trace.inputs, trace.spikes, trace.potentials)):
+    for l, (layer, inp, s, V) in enumerate(zip(model.layers, trace.inputs, trace.spikes,
+                                               trace.potentials)):
         fired = s.sum(dim=0) > 0
         above = V[-1] >= model.theta
-        rows.append({"layer": l + 1,
+        rows.append({"layer": l + 1, "fan_in": layer.fan_in, "units": V[-1][0].numel(),
                      "input_fraction": float((inp.sum(dim=0) > 0).double().mean()),
                      "fired": float(fired.double().mean()), "fired_count": int(fired.sum()),
                      "above": float(above.double().mean()),

@@ -128,8 +128,8 @@ def ttfs_closed_form(I: torch.Tensor, theta: float) -> torch.Tensor:
 
 
 def first_spike_time(S: torch.Tensor) -> torch.Tensor:
-    """Step of the first spike along time of S (T, ...), T where there is none (int64)."""
+    """Step of the first non-zero entry along time of S (T, ...), T where there is none (int64):
+    T - max_t (T - t) [S[t] != 0]."""
     T = S.shape[0]
-    active = S > 0
-    steps = torch.arange(T).view(T, *([1] * (S.dim() - 1))).expand_as(S)
-    return torch.where(active, steps, torch.full_like(steps, T)).min(dim=0).values
+    weight = torch.arange(T, 0, -1, dtype=torch.float32).view(T, *([1] * (S.dim() - 1)))
+    return (T - ((S != 0) * weight).amax(dim=0)).long()

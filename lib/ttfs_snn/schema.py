@@ -15,7 +15,6 @@ TrainImages = Annotated[int, Field(ge=10, le=20000, multiple_of=10)]   # 2 000 p
 TestImages = Annotated[int, Field(ge=10, le=5000, multiple_of=10)]     # the held-out 500 per class
 Pool = Literal["avg", "max", "first"]
 Decoder = Literal["weighted_spikes", "count", "final_potential", "weighted_potential"]
-Dataset = Literal["fashion_mnist", "digits"]
 DIGITS = 1797                                           # images in sklearn's digits
 
 
@@ -27,8 +26,9 @@ class Neuron(NotebookParams):
         4.0, "spec §1.2: surrogate sharpness 4")
     rho: Annotated[float, Field(gt=0.0, le=5.0)] = param(
         0.5, "spec §1.5: ETTFS-init spread, sd V[T-1] = rho theta")
-    coding: Literal["latency", "direct"] = param(
-        "latency", "decision (spec §7 Q2): latency coding; direct is the analog current at t = 0")
+    encoding: Literal["latency", "direct"] = param(
+        "latency", "decision (spec §7 Q2): latency coding; direct: the analog image as a constant "
+                   "current")
     transmission: Literal["pulse", "held"] = param(
         "pulse", "decision (spec §7 Q1): the next layer sees pulses s[t]; held: F[t]")
     init_stat: Literal["moments", "fired"] = param(
@@ -49,7 +49,8 @@ class Census(Neuron):
     arm: Literal["ettfs", "ettfs_norm"] = param(
         "ettfs_norm", "spec NB01: ETTFS-init with the pooling in place (with the normalisation, "
                       "which equals it at step 0, so F1.4 trains the same nets)")
-    n_images: TestImages = param(256, "spec NB01 default: 256 held-out images")
+    n_images: Annotated[int, Field(ge=1, le=5000)] = param(
+        256, "spec NB01 default: 256 held-out images")
     n_init: Annotated[int, Field(ge=8, le=2000)] = param(
         128, "training images ETTFS-init measures its moments on")
     n_check: Annotated[int, Field(ge=1, le=64)] = param(
@@ -66,9 +67,11 @@ class Census(Neuron):
     decoder: Decoder = param("weighted_spikes", "the paper's decoder (reconstructed, §1.4)")
     lam: Annotated[float, Field(gt=0.0, le=100.0)] = param(10.0, "spec §1.4: lambda 10")
     SMOKE = {"T_list": ([8], "one T (smoke budget 10 s)"),
-             "n_images": (30, "spec NB01 smoke: 32 images, rounded to a multiple of 10"),
+             "n_images": (32, "spec NB01 smoke: 32 images"),
              "n_init": (32, "a small init batch"), "n_check": (2, "two images"),
-             "n_train": (260, "two training steps: the code path only"),
+             "n_train": (60, "two training steps of 32: the code path only (a CNN step of 128 "
+                             "images costs ~1 s)"),
+             "batch": (32, "two steps of 32 images"),
              "n_test": (100, "a small test set")}
     PAPER = {"n_images": (5000, "all 5 000 held-out images (spec: 10 000 test images; the "
                                 "subset holds 5 000 outside training)"),
@@ -79,16 +82,14 @@ class Census(Neuron):
 class InitNorm(Neuron):
     """02_init_normalisation: signal and gradient per layer at init, SGD and Adam training."""
 
-    DISTINCT = ("datasets",)
     INCREASING = ("depths",)
     T: Steps = param(8, "spec NB02: T = 8")
     depths: list[Annotated[int, Field(ge=1, le=12)]] = param(
         [2, 4, 6, 8], "spec NB02 default: hidden depths L = 2, 4, 6, 8", min_length=1)
     width: Width = param(256, "spec NB02: 784 -> 256^L -> 10")
-    datasets: list[Dataset] = param(
-        ["fashion_mnist", "digits"], "decision: the init analysis on Fashion-MNIST and on "
-                                     "sklearn's 8x8 digits (another fan-in, another p0)",
-        min_length=1)
+    digits: bool = param(
+        True, "decision: the init analysis also on sklearn's 8x8 digits (another fan-in, "
+              "another p0), beside Fashion-MNIST")
     n_init: Annotated[int, Field(ge=8, le=1000)] = param(
         256, "images ETTFS-init measures on (others than the statistics' images)")
     n_stats: Annotated[int, Field(ge=8, le=1500)] = param(
@@ -121,10 +122,10 @@ class InitNorm(Neuron):
 
     @model_validator(mode="after")
     def _digits_hold_both_batches(self):
-        if "digits" in self.datasets and self.n_init + self.n_stats > DIGITS:
+        if self.digits and self.n_init + self.n_stats > DIGITS:
             raise ValueError(f"n_init = {self.n_init} + n_stats = {self.n_stats} exceeds the "
                              f"{DIGITS} images of digits; allowed: n_init + n_stats <= {DIGITS} "
-                             "when datasets holds digits")
+                             "when digits is true")
         return self
 
 

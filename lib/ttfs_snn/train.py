@@ -74,13 +74,14 @@ def fit(model: TTFSNet, x: torch.Tensor, y: torch.Tensor, setup: Setup, seed: in
 @torch.no_grad()
 def evaluate(model: TTFSNet, x: torch.Tensor, y: torch.Tensor, setup: Setup,
              image_shape: tuple[int, int] | None = None, chunk: int = 500) -> dict:
-    """Accuracy (with and without the tie-break), anytime accuracy A(t), mean output latency,
-    mean hidden first-spike step (over the hidden neurons that fired), per-layer firing
-    fraction."""
+    """Accuracy (with and without the tie-break), anytime accuracy A(t), mean output latency
+    and its histogram (steps 0 .. T-1, T: no output spike), mean hidden first-spike step (over
+    the hidden neurons that fired), per-layer firing fraction."""
     T = setup.T
     correct = correct_plain = 0
     anytime = torch.zeros(T, dtype=torch.float64)
     latency = 0.0
+    latency_hist = torch.zeros(T + 1, dtype=torch.int64)
     hidden_sum, hidden_n = 0.0, 0
     fired = torch.zeros(len(model.layers), dtype=torch.float64)
     units = torch.zeros(len(model.layers), dtype=torch.float64)
@@ -93,7 +94,9 @@ def evaluate(model: TTFSNet, x: torch.Tensor, y: torch.Tensor, setup: Setup,
                                              tie_break=False) == yb).sum())
         anytime += decode.anytime_accuracy(O, V, yb, setup.decoder, setup.lam,
                                            setup.eps) * len(yb)
-        latency += float(decode.output_latency(O).sum())
+        first = decode.output_latency(O)
+        latency += float(first.sum())
+        latency_hist += torch.bincount(first.long(), minlength=T + 1)
         for S in tr.spikes[:-1]:
             s, n = decode.hidden_spike_steps(S)
             hidden_sum, hidden_n = hidden_sum + s, hidden_n + n
@@ -103,5 +106,6 @@ def evaluate(model: TTFSNet, x: torch.Tensor, y: torch.Tensor, setup: Setup,
     n = len(x)
     return {"acc": correct / n, "acc_no_tiebreak": correct_plain / n,
             "anytime": (anytime / n).tolist(), "latency": latency / n,
+            "latency_hist": latency_hist.tolist(),
             "hidden_step": hidden_sum / hidden_n if hidden_n else float("nan"),
             "firing": (fired / units).tolist()}

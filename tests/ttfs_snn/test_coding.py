@@ -18,10 +18,10 @@ def test_one_spike_per_active_pixel():
     assert torch.equal(s.sum(dim=0), (x > 0).float())
 
 
-def test_direct_coding_is_the_image_at_t0():
+def test_direct_coding_is_a_constant_current():
     x = torch.rand(2, 4)
     s = coding.direct_encode(x, 3)
-    assert torch.equal(s[0], x) and not s[1:].any()
+    assert s.shape == (3, 2, 4) and all(torch.equal(s[t], x) for t in range(3))
 
 
 @pytest.mark.parametrize("T", [0, -1, 2.5])

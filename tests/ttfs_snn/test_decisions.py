@@ -8,6 +8,8 @@ def test_gaussian_agreement_factor():
     assert d.gaussian_agrees(0.05, 0.1) and d.gaussian_agrees(0.24, 0.1)
     assert not d.gaussian_agrees(0.03, 0.1) and not d.gaussian_agrees(0.26, 0.1)
     assert d.gaussian_agrees(0.0, 0.0) and not d.gaussian_agrees(0.01, 0.0)
+    assert d.gaussian_applies(0.05, 256) and not d.gaussian_applies(0.0129, 256) \
+        and not d.gaussian_applies(0.009, 4096) and not d.gaussian_applies(0.05, 256, False)
 
 
 def test_balanced():

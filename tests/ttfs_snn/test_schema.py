@@ -22,8 +22,9 @@ def test_defaults_and_profiles_validate():
     (schema.Census, {"n_images": 5010}, "n_images"),                   # beyond the held-out pool
     (schema.InitNorm, {"n_train": 1005}, "n_train"),                   # not 10 per class
     (schema.InitNorm, {"n_init": 1000, "n_stats": 1000}, "n_stats"),   # more than the digits
+    (schema.InitNorm, {"digits": "yes"}, "digits"),
     (schema.Decoders, {"decoders": ["rate"]}, "decoders"),
-    (schema.Decoders, {"coding": "rate"}, "coding"),
+    (schema.Decoders, {"encoding": "rate"}, "encoding"),
 ])
 def test_bad_values_named(cls, values, name):
     with pytest.raises(ValidationError, match=name):
