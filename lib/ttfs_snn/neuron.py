@@ -77,8 +77,11 @@ class FirstCrossing(torch.autograd.Function):
 
     @staticmethod
     def forward(ctx, u: torch.Tensor, alpha: float) -> torch.Tensor:
-        crossed = (u >= 0).to(u.dtype)
-        fresh = (cumsum_time(crossed) == crossed).to(u.dtype)     # 1 - F[t-1]
+        # two fresh tensors and the rest in place: on CPU a new tensor of this size costs more
+        # (page faults) than the arithmetic on it
+        crossed = torch.ge(u, 0, out=torch.empty_like(u))           # c = H(u), as 0.0 / 1.0
+        fresh = cumsum_time(crossed)                                # crossings up to t ...
+        torch.eq(fresh, crossed, out=fresh)                         # ... none before t: 1 - F
         ctx.save_for_backward(u, fresh)
         ctx.alpha = alpha
         return crossed.mul_(fresh)
@@ -86,9 +89,9 @@ class FirstCrossing(torch.autograd.Function):
     @staticmethod
     def backward(ctx, grad: torch.Tensor):
         u, fresh = ctx.saved_tensors
-        sig = torch.sigmoid(ctx.alpha * u)
-        d = sig.mul(sig.neg().add_(1.0)).mul_(fresh)                # sigma (1 - sigma) (1 - F)
-        return d.mul_(grad).mul_(ctx.alpha), None
+        d = u.mul(ctx.alpha).sigmoid_()                             # sigma(alpha u)
+        d.addcmul_(d, d, value=-1.0)                                # sigma (1 - sigma)
+        return d.mul_(fresh).mul_(grad).mul_(ctx.alpha), None
 
 
 def ttfs(I: torch.Tensor, theta: float, alpha: float) -> tuple[torch.Tensor, torch.Tensor]:

@@ -72,7 +72,7 @@ class Census(Neuron):
              "n_train": (60, "two training steps of 32: the code path only (a CNN step of 128 "
                              "images costs ~1 s)"),
              "batch": (32, "two steps of 32 images"),
-             "n_test": (100, "a small test set")}
+             "n_test": (50, "a small test set")}
     PAPER = {"n_images": (5000, "all 5 000 held-out images (spec: 10 000 test images; the "
                                 "subset holds 5 000 outside training)"),
              "n_train": (10000, "spec NB01 paper: one epoch on 10 000 images"),

@@ -24,8 +24,9 @@
 # `lam`); the tie-break (`eps`, Q6); the headline is the best decoder of this MLP (the spec's CNN
 # headline costs about 6 minutes: not within the 3-minute budget of the paper's notebooks).
 #
-# **What it cannot show (spec §8).** The paper's 92.90 % comes from a deep CNN trained for many
-# epochs on 60 000 images; it is **quoted** here beside our number, never reproduced or claimed.
+# **What it cannot show (spec §8).** The paper's 92.90 % needs its (unread) architecture trained
+# for many epochs on all 60 000 images (GPU hours); it is **quoted** here beside our number,
+# never reproduced or claimed.
 # The MNIST, CIFAR and DVS results need data that are not offline; they are not run.
 #
 # **Look for:** the weighted decoders deciding earlier (lower output latency, earlier $t_{95}$)
@@ -180,7 +181,8 @@ decoder_claim("decoder.tie_break", "breaking ties between classes that fired at 
 best = summary.acc.idxmax()
 best_acc = float(summary.acc[best])
 headline = pd.DataFrame([
-    {"source": "paper (quoted, not reproduced)", "model": "the paper's CNN, full data",
+    {"source": "paper (quoted, not reproduced)",
+     "model": "the paper's network (not read), all 60 000 training images",
      "fashion_mnist_acc_percent": PAPER_FMNIST},
     *[{"source": "this miniature", "model": f"MLP 784-{'-'.join(map(str, cfg.hidden))}-10, {d}",
        "fashion_mnist_acc_percent": round(100 * float(a), 2)} for d, a in summary.acc.items()]])
@@ -209,7 +211,7 @@ else:
     ledger.skip("acc.fmnist_paper_scale", "within 0.5 points of the paper's 92.90 % on "
                 "Fashion-MNIST", source="abstract P4", provenance="paper", kind="statistical",
                 expected=f">= {decisions.PAPER_ACC_NEAR}",
-                reason="needs the paper's scale (a deep CNN, 60 000 images, many epochs; spec "
+                reason="needs the paper's scale (its network, 60 000 images, many epochs; spec "
                        "§8): the paper profile trains on all 20 000 subset images for 30 epochs")
 headline
 
@@ -255,7 +257,7 @@ ax.bar(range(len(summary)), 100 * summary.acc,
        yerr=100 * runs.groupby("decoder", sort=False).acc.std(ddof=0).to_numpy(),
        color=[colours[d] for d in summary.index])
 ax.axhline(PAPER_FMNIST, color="k", ls="--", lw=1,
-           label=f"paper: {PAPER_FMNIST:.2f} % (quoted; deep CNN, full data)")
+           label=f"paper: {PAPER_FMNIST:.2f} % (quoted, not reproduced; full data)")
 ax.set_xticks(range(len(summary)), summary.index, rotation=20, fontsize=6)
 ax.set(ylabel="Fashion-MNIST test accuracy (%)", ylim=(0, 100),
        title=f"this miniature: one epoch on {cfg.n_train} images")
@@ -266,4 +268,27 @@ nb.save_figure(fig, "headline")
 nb.finish()
 
 # %% [markdown]
-# **What we saw.** (filled in after the default run)
+# **What we saw** (default profile: T = 16, one epoch on 10 000 images, seeds 0-2, 2 000
+# held-out images; `tables/03_decoder_latency/`; seed means, our miniature's numbers).
+#
+# | decoder | accuracy | without tie-break | output latency | hidden spike step | t95 | A(4) / A(8) / A(12) |
+# |---|---|---|---|---|---|---|
+# | weighted spikes | 0.745 | 0.705 | 4.96 | 6.66 | 8 | 0.563 / 0.721 / 0.753 |
+# | count | 0.794 | 0.666 | 6.57 | 6.94 | 10 | 0.492 / 0.711 / 0.792 |
+# | final potential | 0.818 | 0.818 | 4.04 | 5.84 | 9.7 | 0.553 / 0.750 / 0.822 |
+# | weighted potential | 0.757 | 0.757 | 3.20 | 5.13 | 7.7 | 0.631 / 0.733 / 0.755 |
+#
+# - *The temporal decoder decides earlier* (P2, passes): the first output spike comes 1.6 steps
+#   earlier than with count (4.96 against 6.57), the hidden neurons fire earlier on every seed,
+#   and 95 % of the final accuracy is reached at step 8 against 9-11. Weighting potentials
+#   shortens latency too (3.20 against 4.04 for the final potential). The spec's prototype
+#   (seed 0): 5.50 against 7.09, and 3.73 against 4.52.
+# - *It costs accuracy at this budget* (`decoder.accuracy_cost` fails): 0.745 against 0.794 for
+#   count, as in the prototype (0.723 against 0.763). The paper states no such cost; its decoder
+#   weights, loss and schedule are unknown to us.
+# - *The tie-break matters* for the spike decoders: without it count loses 13 points (0.666),
+#   the weighted decoder 4.
+# - *Headline*: the best decoder (final potential) reaches 0.818 after one epoch of an MLP, in
+#   the range the spec expects at this budget (0.70-0.80+); the paper's 92.90 % (quoted) is for
+#   its own network trained on all 60 000 images and is not reproduced here.
+
