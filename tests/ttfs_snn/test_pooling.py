@@ -84,3 +84,18 @@ def test_census_routes_agree_on_a_random_cnn(kind):
         assert site["measured_units"] == site["expected_units"]
         assert site["off_grid"] == 0
         assert site["above_one"] == 0 or kind == "max"
+
+
+@pytest.mark.parametrize("kind", ["avg", "max", "first"])
+def test_census_under_held_transmission(kind):
+    torch.manual_seed(1)
+    net = models.cnn(kind, channels=(4, 4), hidden=8, transmission="held")
+    for layer in net.layers:
+        torch.nn.init.normal_(layer.weight, 0.08, 0.2)
+    x = random_spikes(6, 2, 1, 28, 28, seed=2)
+    out = census.census(net, x, chunk=2)
+    assert out["fired"][0] > 0 and out["fired"][1] > 0             # something to pool
+    for site in out["sites"].values():
+        assert site["mismatch_units"] == site["mismatch_active"] == site["mismatch_first"] == 0
+        if kind != "avg":                                   # one onset per unit, max included
+            assert max(site["measured_units"]) <= 1

@@ -29,3 +29,17 @@ def test_defaults_and_profiles_validate():
 def test_bad_values_named(cls, values, name):
     with pytest.raises(ValidationError, match=name):
         cls(**values)
+
+
+@pytest.mark.parametrize("key, value, allowed", [("T_list", [0, 8], "greater than or equal to 1"),
+                                                 ("pool_kinds", ["avg", "median"], "'avg'"),
+                                                 ("T_list", 8, "list")])
+def test_params_error_names_the_key_path_and_what_is_allowed(key, value, allowed):
+    from lib.companion import params
+    values = {**schema.Census().model_dump(), key: value}
+    with pytest.raises(params.ParamsError) as err:
+        params.validate("ttfs_snn/01_single_spike_pooling", values)
+    text = str(err.value)
+    assert f"ttfs_snn.01_single_spike_pooling.{key}" in text and allowed in text
+    assert repr(value if not isinstance(value, list) else value[0 if key == "T_list" else 1]) \
+        in text
