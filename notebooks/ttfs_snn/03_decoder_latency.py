@@ -145,7 +145,8 @@ decoder_claim("decoder.earlier_output", "the weighted-spike decoder's first outp
 decoder_claim("decoder.earlier_hidden", "hidden neurons trained through the weighted-spike "
               "decoder fire earlier than through count (mean first-spike step), on every seed",
               (W, C), "hidden step(weighted) < hidden step(count), every seed",
-              lambda: f"weighted {per_seed(W, 'hidden_step')}, count {per_seed(C, 'hidden_step')}",
+              lambda: f"weighted {[round(v, 3) for v in per_seed(W, 'hidden_step')]}, count "
+                      f"{[round(v, 3) for v in per_seed(C, 'hidden_step')]}",
               lambda: decisions.earlier_every_seed(per_seed(W, "hidden_step"),
                                                    per_seed(C, "hidden_step")))
 decoder_claim("decoder.earlier_output_potential", "the weighted-potential readout's first output "
