@@ -57,6 +57,9 @@ CROSS["ptnas/02_minibench"] = [({"pad_widths": [16, 32, 64]}, ["pad_widths", "wi
                                ({"gt_epoch": 9}, ["gt_epoch", "epochs"])]
 for stem in ("02_ablation", "03_sparsity_noise"):
     CROSS[f"bsnp/{stem}"] = [({"rho0": 0.001}, ["rho0", "grid"])]
+# the digits hold both of 02's batches (init and statistics) only up to their 1 797 images
+CROSS["ttfs_snn/02_init_normalisation"] = [({"n_init": 1000, "n_stats": 1000},
+                                            ["n_init", "n_stats", "digits"])]
 # tau* is a function of (width, lam, s0, s1): the grid rule relates all five keys
 CROSS["sbayfdnn/01_prior_and_pip"].append(
     ({"norm2_max": 0.001}, ["norm2_max", "tau*", "width", "lam", "s0", "s1"]))
