@@ -5,7 +5,10 @@ For every row subset g of A (1 <= |g| <= min(m, n)) the candidate is
     P_g = f - A_g^+ (A_g f - b_g) + (I - A_g^+ A_g) w,
 
 and the output is f when A f <= b, else the nearest (Euclidean) feasible candidate. A candidate
-is feasible when every row residual (A c - b)_i < tol (the official code's 1e-10). If no candidate
+is feasible when every row residual (A c - b)_i < tol (1 + |b_i| + sum_j |A_ij c_j|): the official
+code's 1e-10, taken relative to the row's magnitude, since float64 rounding of A c alone exceeds an
+absolute 1e-10 once |w| reaches ~1e3 (a property test found a feasible set refused at 1.4e-10;
+on rows of magnitude ~1 the two rules agree). If no candidate
 is feasible the constraint set is empty (Assumption 3.2 fails; spec §1.3 E1): the layer raises
 `InfeasibleConstraints` naming the instances instead of returning a violating output.
 
@@ -21,7 +24,7 @@ from math import comb
 
 import torch
 
-TOL = 1e-10          # feasibility threshold of a candidate (official code, spec §1.2)
+TOL = 1e-10          # feasibility threshold, relative to the row (official code: absolute; §1.2)
 PINV_RTOL = 1e-10    # decision: singular values below 1e-10 * largest count as zero
 FAR = 1e10           # added to the distance of an infeasible candidate (official code)
 
@@ -81,7 +84,8 @@ def _select(f: torch.Tensor, cands: torch.Tensor, ranks: torch.Tensor, A: torch.
     """Nearest feasible candidate; cands (B, K, n) with f first, ranks (K,) or (B, K)."""
     Ab = A if A.ndim == 3 else A.expand(f.shape[0], *A.shape)
     resid = torch.einsum("bmn,bkn->bkm", Ab, cands) - b[:, None, :]    # (B, K, m)
-    feasible = (resid < tol).all(-1) if resid.shape[-1] else torch.ones(
+    scale = 1 + b.abs()[:, None, :] + torch.einsum("bmn,bkn->bkm", Ab.abs(), cands.abs())
+    feasible = (resid < tol * scale).all(-1) if resid.shape[-1] else torch.ones(
         cands.shape[:2], dtype=torch.bool)                               # (B, K)
     n_feasible = feasible.sum(-1)
     if (n_feasible == 0).any():

@@ -3,7 +3,7 @@ and the closed forms of spec §1.3 (E1-E8). Tolerances say why they are what the
 import numpy as np
 import pytest
 import torch
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from lib.caffnet import certificates, checks, naive, problems, projection
@@ -31,6 +31,7 @@ def test_project_matches_naive(family):
 @settings(max_examples=60, deadline=None)
 @given(family=st.sampled_from(list(problems.FAMILIES)), seed=st.integers(0, 2**31),
        w_scale=st.sampled_from([0.0, 1.0, 1e3]))
+@example(family="rank_deficient", seed=313, w_scale=1e3)   # refused under an absolute 1e-10
 def test_feasible_for_any_w(family, seed, w_scale):
     # the guarantee (E1) as a property: any family, any seed, w up to 1e3
     A, b, f, w = problems.family_instances(family, 4, np.random.default_rng(seed))
