@@ -37,7 +37,7 @@ def reduction_set(n_max: int = 5) -> tuple[list[tuple[np.ndarray, int, int]], li
     for n in range(1, n_max + 1):
         f, s, t = graphs.reduction_domain(n)
         succ, s_red, F = graphs.reduce_batch(f, s, t)
-        _, first = np.unique(np.column_stack([succ, s_red]), axis=0, return_index=True)
+        first, _ = graphs.distinct_instances(succ, s_red)
         inst += [(succ[i], int(s_red[i]), F) for i in first]
         labels += [graphs.functional_reachable(f[i], int(s[i]), int(t[i])) for i in first]
     return inst, labels

@@ -184,6 +184,15 @@ def reduction_domain(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return fs[i], s, t
 
 
+def distinct_instances(succ: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rows `first` of the distinct (succ, s) instances of a batch, and `back` with
+    succ[first][back] == succ: a deterministic network need run once per distinct instance (the
+    reduction forgets f(t), so n + 1 functions map to each reduced instance)."""
+    _, first, back = np.unique(np.column_stack([succ, s]), axis=0, return_index=True,
+                               return_inverse=True)
+    return first, back.ravel()
+
+
 def reduce_batch(f: np.ndarray, s: np.ndarray, t: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
     """`reduce_to_sorted` for a batch of functions on the same n points: f (B, n), s and t (B,).
 

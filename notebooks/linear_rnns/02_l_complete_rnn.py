@@ -211,13 +211,13 @@ for n in range(1, cfg.reduction_n_max + 1):
     f, s, t = graphs.reduction_domain(n)
     succ, s_red, F = graphs.reduce_batch(f, s, t)
     forward = bool(((succ == 0) | (succ > np.arange(succ.shape[1]))).all())   # sorted DGC
-    distinct, back = np.unique(np.column_stack([succ, s_red]), axis=0, return_inverse=True)
-    toks, lens = graphs.token_matrix(distinct[:, :-1], distinct[:, -1], np.full(len(distinct), F))
+    first, back = graphs.distinct_instances(succ, s_red)
+    toks, lens = graphs.token_matrix(succ[first], s_red[first], np.full(len(first), F))
     net_says = constructions.accept(nets["endpoint"],
                                     constructions.run(nets["endpoint"], toks, lens)[0])
     ref = np.array([graphs.functional_reachable(fi, a, b) for fi, a, b in zip(f, s, t)])
-    rows.append(dict(n=n, instances=len(f), distinct_instances=len(distinct),
-                     reachable=int(ref.sum()), network_correct=int((net_says[back.ravel()] == ref).sum()),
+    rows.append(dict(n=n, instances=len(f), distinct_instances=len(first),
+                     reachable=int(ref.sum()), network_correct=int((net_says[back] == ref).sum()),
                      forward_edges=forward, target_sink=bool((succ[:, F] == 0).all()),
                      mean_tokens=float(lens.mean()), max_tokens=int(lens.max())))
 red = pd.DataFrame(rows)

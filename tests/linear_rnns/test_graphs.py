@@ -44,3 +44,11 @@ def test_reduction_domain_and_batch():
         for i in range(len(f)):
             ref, s_ref, F_ref = G.reduce_to_sorted(f[i], int(s[i]), int(t[i]))
             assert succ[i].tolist() == ref.tolist() and (s_ref, F_ref) == (s_red[i], F)
+
+
+def test_distinct_instances_read_back():
+    f, s, t = G.reduction_domain(2)
+    succ, s_red, _ = G.reduce_batch(f, s, t)
+    first, back = G.distinct_instances(succ, s_red)
+    assert len(first) == 12                                   # 36 instances, f(t) forgotten
+    assert (succ[first][back] == succ).all() and (s_red[first][back] == s_red).all()

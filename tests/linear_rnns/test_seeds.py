@@ -47,21 +47,13 @@ def test_a_stopped_seed_is_frozen_while_the_others_train():
     assert all(s["streak"] == 3 for s in sts) and len({s["step"] for s in sts}) > 1
 
 
-def test_resume_after_interruption_and_group_checks(tmp_path, monkeypatch):
+def test_resume_after_interruption_and_group_checks(tmp_path, interrupt_sampling):
     rcs = _group("diag_pos", n=2, steps=12)
     ref, st_ref = seeds.train_seeds(rcs, None, progress=False)
-    real, calls = tasks.sample, {"n": 0}
-
-    def flaky(*a, **k):
-        calls["n"] += 1
-        if calls["n"] == 14:                                      # dies during step 6
-            raise KeyboardInterrupt
-        return real(*a, **k)
-
-    monkeypatch.setattr(tasks, "sample", flaky)
+    interrupt_sampling(14)                                    # dies during step 6
     with pytest.raises(KeyboardInterrupt):
         seeds.train_seeds(rcs, tmp_path, progress=False)
-    monkeypatch.setattr(tasks, "sample", real)
+    interrupt_sampling(None)
     got, st = seeds.train_seeds(rcs, tmp_path, progress=False)     # resumes from step 4
     assert [s["history"] for s in st] == [s["history"] for s in st_ref]
     assert all(torch.equal(a, b) for m, r in zip(got, ref)

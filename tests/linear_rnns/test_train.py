@@ -13,22 +13,14 @@ def _same(m1, m2):
                for a, b in zip(m1.state_dict().values(), m2.state_dict().values()))
 
 
-def test_resume_after_interruption_matches_uninterrupted(tmp_path, monkeypatch):
+def test_resume_after_interruption_matches_uninterrupted(tmp_path, interrupt_sampling):
     rc = train.RunConfig(task="parity", family="diag_neg", steps=12, eval_every=4, batch=8,
                          train_bin=(2, 6), val_n=16)
     ref, st_ref = train.train_run(rc, None, progress=False)
-    real, calls = tasks.sample, {"n": 0}
-
-    def flaky(*a, **k):
-        calls["n"] += 1
-        if calls["n"] == 8:                                       # dies during step 7
-            raise KeyboardInterrupt
-        return real(*a, **k)
-
-    monkeypatch.setattr(tasks, "sample", flaky)
+    interrupt_sampling(8)                                    # dies during step 7
     with pytest.raises(KeyboardInterrupt):
         train.train_run(rc, tmp_path, progress=False)
-    monkeypatch.setattr(tasks, "sample", real)
+    interrupt_sampling(None)
     assert len(list(tmp_path.glob("*.pt"))) == 1 and not list(tmp_path.glob("*.tmp"))
     got, st = train.train_run(rc, tmp_path, progress=False)       # resumes from step 4
     assert st["step"] == st_ref["step"] == 12 and _same(ref, got)
