@@ -156,8 +156,8 @@ def summarise(axis: str, sizes: list[int], sides: dict[str, dict], capped: dict[
             t_ref = sides[ref]["median_s"][sides[ref]["sizes"].index(at)]
             t = sides[name]["median_s"][sides[name]["sizes"].index(at)]
             ratios[f"{ref}_over_{name}"], common[name] = t_ref / t, at
-    return {"axis": axis, "reference": ref, "sizes": sizes, "cap_s": cap_s, "repeats": repeats, "sides": sides,
-            "capped_after": capped, "agreement_checked_at": checked,
+    return {"axis": axis, "reference": ref, "sizes": sizes, "cap_s": cap_s, "repeats": repeats,
+            "sides": sides, "capped_after": capped, "agreement_checked_at": checked,
             "largest_common_size": common, "ratio_at_largest_common": ratios}
 
 
@@ -167,8 +167,9 @@ def write_curves(name: str, kernel: str, bound: str, curves: dict[str, dict], **
     out = {"kernel": kernel, "bound": bound, "machine": machine(), **meta, "curves": curves}
     for label, c in curves.items():
         exps = ", ".join(f"{k} {fmt_exp(s['exponent'])}" for k, s in c["sides"].items())
-        ratios = ", ".join(f"{k} {v:.3g}x at {c['axis']}={c['largest_common_size'][k.split('_over_')[1]]}"
-                           for k, v in c["ratio_at_largest_common"].items())
+        ref, ratio = c["reference"], c["ratio_at_largest_common"]
+        ratios = ", ".join(f"{ref}/{side} {ratio[f'{ref}_over_{side}']:.3g}x at {c['axis']} = {at}"
+                           for side, at in c["largest_common_size"].items())
         print(f"{label}: exponents {exps}; {ratios or 'no common size'}")
     target = write(name, out)
     print(f"-> {target}")

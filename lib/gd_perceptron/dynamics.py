@@ -49,9 +49,11 @@ def _expand(eta, theta: torch.Tensor) -> torch.Tensor:
     return eta.reshape(-1, *([1] * (theta.dim() - 1)))  # broadcast over theta's trailing axes
 
 
-def step(model, theta, B, y, eta, rule: str, first: bool = False, normalized: bool = False):
-    """One GD / GP / BP step for all runs; `normalized` scales GD by 1/mean(S(-z)) (NLR+GD)."""
-    m = margins(model, theta, B, y)
+def step(model, theta, B, y, eta, rule: str, first: bool = False, normalized: bool = False,
+         margin: torch.Tensor | None = None):
+    """One GD / GP / BP step for all runs; `normalized` scales GD by 1/mean(S(-z)) (NLR+GD).
+    `margin`, the margins at theta when the caller already has them, saves computing them again."""
+    m = margins(model, theta, B, y) if margin is None else margin
     w = weights(m, rule, first)
     scale = _expand(eta, theta) / m.shape[-1]
     if normalized:
@@ -119,19 +121,21 @@ def iterations(model, B, y, theta0, eta, rule: str = "gp", max_iter: int = 10_00
     eta = eta.expand(R).clone() if eta.dim() == 0 else eta.clone()
     Bp, yp = B, y
     for t in range(max_iter + 1):
-        done = (margins(model, theta, Bp, yp) > 0).all(dim=1)
+        mg = margins(model, theta, Bp, yp)
+        done = (mg > 0).all(dim=1)
         if bool(done.any()):
             out[idx[done]] = t
             capped[idx[done]] = False
             keep = ~done
-            idx, theta, eta = idx[keep], theta[keep], eta[keep]
+            idx, theta, eta, mg = idx[keep], theta[keep], eta[keep], mg[keep]
             Bp = Bp[keep] if Bp.dim() == 3 else Bp
             yp = yp[keep] if yp.dim() == 2 else yp
             if progress is not None:
                 progress.update(int(done.sum()))
         if idx.numel() == 0 or t == max_iter:
             break
-        theta = step(model, theta, Bp, yp, eta, rule, first=(t == 0), normalized=normalized)
+        theta = step(model, theta, Bp, yp, eta, rule, first=(t == 0), normalized=normalized,
+                     margin=mg)
         if rescale is not None and rule != "gd":
             theta = _rescale(theta, rescale)
     return Counts(out, capped, max_iter)

@@ -8,6 +8,7 @@ the only thing GD and the generalized perceptron need (spec §1.3, §2.1).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 import torch
 
@@ -87,7 +88,7 @@ class TwoLayer:
         return f"two-layer {self.activation}"
 
     def _s(self, like: torch.Tensor) -> torch.Tensor:
-        return torch.tensor(self.s, dtype=like.dtype, device=like.device)
+        return _signs(self.s, like.dtype, like.device)
 
     def _phi(self, z: torch.Tensor) -> torch.Tensor:
         return z * z if self.activation == "quadratic" else torch.relu(z)
@@ -103,6 +104,13 @@ class TwoLayer:
         pre = _project(theta, B)                                                # (R, m, n)
         c = coef[:, None, :] * self._s(theta)[None, :, None] * self._dphi(pre)  # (R, m, n)
         return _combine(c, B)                                                    # (R, m, d)
+
+
+@cache
+def _signs(s: tuple[float, ...], dtype: torch.dtype, device: torch.device) -> torch.Tensor:
+    """The fixed output weights as a tensor, made once per dtype: a new tensor every step was
+    three of a span step's ~37 dispatched ops (bench/gd_perceptron_span.py)."""
+    return torch.tensor(s, dtype=dtype, device=device)
 
 
 def make_model(kind: str, m: int = 2, activation: str = "quadratic"):
