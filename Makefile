@@ -27,7 +27,7 @@ else
   SMOKE_ARGS :=
 endif
 
-.PHONY: setup data repro test path lint generated unit nbval report-smoke browser chromium report lab bench sync clean
+.PHONY: setup data repro test checks path lint generated unit nbval report-smoke browser chromium report lab bench sync clean
 
 setup: $(STAMP)
 
@@ -41,11 +41,16 @@ data: setup
 
 repro: data
 	@test -z "$(PAPER)" -o -n "$(STAGES)" || { echo "PAPER=$(PAPER) is not a declared paper (notebooks/<paper>/paper.yaml)"; exit 2; }
-	$(DVC) repro $(STAGES)
+	$(PY) -m lib.companion.timings run make_repro$(if $(PAPER),_$(PAPER)) -- $(DVC) repro $(STAGES)
 	$(if $(PAPER),$(PY) -m lib.companion.claims && $(PY) -m lib.companion.report)
+	@$(PY) -m lib.companion.timings
 	@echo "book: results/report/index.html   claims: results/CLAIMS.md"
 
-test: data path lint generated unit nbval report-smoke browser
+# The checks, timed as a whole (results/timings/commands/make_test.json)
+test: setup
+	@$(PY) -m lib.companion.timings run make_test$(if $(PAPER),_$(PAPER)) -- $(MAKE) --no-print-directory checks
+
+checks: data path lint generated unit nbval report-smoke browser
 
 # what `dvc repro` stages will run as `python` must import the project (fails without a venv on PATH)
 path: setup
@@ -90,8 +95,10 @@ report: setup
 lab: setup
 	$(BIN)/jupyter lab --notebook-dir=.
 
+# Every benchmark's cost curves into results/bench/, then the book's performance page shows them
 bench: setup
 	@for b in bench/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
+	$(PY) -m lib.companion.report
 
 clean:
 	rm -rf build .pytest_cache

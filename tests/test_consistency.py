@@ -6,6 +6,7 @@ copy fails here with the command that regenerates it. Papermill must be able to 
 of a parameters cell (it cannot read comments containing '=').
 """
 import ast
+import json
 import subprocess
 import sys
 
@@ -14,7 +15,7 @@ import nbformat
 import papermill
 import pytest
 
-from lib.companion import generate, papers, params, paths, runner
+from lib.companion import generate, papers, params, paths, runner, timings
 
 NOTEBOOKS = papers.all_notebooks()
 
@@ -31,6 +32,19 @@ def test_readme_tables_keep_their_columns():
         lines = table.splitlines()
         widths = {line.replace("\\|", "").count("|") for line in lines}
         assert len(widths) == 1, table
+
+
+def test_readme_states_only_times_the_timing_table_holds():
+    # issue 19: a time in the README is one the committed measurement holds, in its format
+    snap = json.loads(timings.SNAPSHOT.read_text())
+    held = [t["wall_s"] for t in snap["papers"].values()] + \
+        [t["budget_s"] for t in snap["papers"].values() if t["budget_s"]] + \
+        [snap["all_stages_s"]] + [c["wall_s"] for c in snap["commands"].values()]
+    held = {timings.fmt_time(v) for v in held}
+    stated = timings.stated_times((paths.ROOT / "README.md").read_text())
+    assert "make_repro" in snap["commands"] and "make_test" in snap["commands"]
+    assert stated and set(stated) <= held, f"README states {sorted(set(stated) - held)}, which " \
+        "docs/timings.json does not hold: re-measure (`python -m lib.companion.timings --write`)"
 
 
 def test_every_notebook_file_is_declared():

@@ -229,20 +229,12 @@ def claims_page(row: PaperRow) -> str:
 
 
 # ---------------------------------------------------------------- performance
-def ratio_items(doc: dict) -> list[tuple[str, float]]:
-    """The ratios a benchmark's JSON reports (top-level keys with 'ratio' in the name)."""
-    return [(k, float(v)) for k, v in doc.items()
-            if "ratio" in k.lower() and isinstance(v, (int, float))]
-
-
 def fmt(value) -> str:
     return f"{value:.4g}" if isinstance(value, float) else str(value)
 
 
-def performance_page(stages: list[tuple[str, dict | None]], bench: list[tuple[str, dict]],
-                     tables: list[tuple[str, list[list[str]]]], plot: str | None) -> str:
-    """Each notebook stage's last wall time, the benchmarks' ratios (a plot and a table) and
-    the notebooks' own timing tables."""
+def stage_rows(stages: list[tuple[str, dict | None]]) -> list[list[str]]:
+    """One row per stage with its last wall time, then the measured total."""
     rows, total = [], 0.0
     for name, t in stages:
         if t and isinstance(t.get("wall_s"), (int, float)):
@@ -252,22 +244,99 @@ def performance_page(stages: list[tuple[str, dict | None]], bench: list[tuple[st
         else:
             rows.append([code(name), "", "not measured", ""])
     rows.append(["**total measured**", "", f"**{total:.2f}**", ""])
+    return rows
+
+
+def budget_rows(totals: dict[str, dict]) -> list[list[str]]:
+    """Each paper's summed stage times against its default-profile budget."""
+    rows = []
+    for short, t in totals.items():
+        budget = f"{t['budget_s']} s" if t["budget_s"] else "minutes, not hours"
+        verdict = "" if not t["budget_s"] or not t["measured"] else \
+            "within" if t["wall_s"] <= t["budget_s"] else "**over**"
+        rows.append([code(short), f"{t['measured']} / {t['stages']}", f"{t['wall_s']:.1f}",
+                     text(budget), verdict])
+    return rows
+
+
+def exponent(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.2f}"
+
+
+def curve_rows(name: str, doc: dict) -> list[list[str]]:
+    """Per curve of a benchmark: the ratio at the largest size both sides ran, every side's
+    growth exponent, and how far the fastest side's largest point is above its bound time."""
+    rows = []
+    for label, c in doc["curves"].items():
+        ref = c["reference"]
+        ratios = [f"{fmt(c['ratio_at_largest_common'][f'{ref}_over_{k}'])}× over {code(k)} at "
+                  f"{text(c['axis'])} = {at}" for k, at in c["largest_common_size"].items()]
+        exps = [f"{code(k)} {exponent(s['exponent'])}" for k, s in c["sides"].items()]
+        gaps = [f"{code(k)} {s['median_s'][-1] / s['bound_s'][-1]:.3g}×"
+                for k, s in c["sides"].items() if k != ref and s.get("bound_s")
+                and s["bound_s"][-1] > 0]
+        capped = ", ".join(f"{code(k)} after {v}" for k, v in c["capped_after"].items())
+        rows.append([code(name), text(label), "\n\n".join(ratios) or "one side",
+                     "\n\n".join(exps), "\n\n".join(gaps), capped or "none"])
+    return rows
+
+
+def performance_page(stages: list[tuple[str, dict | None]], totals: dict[str, dict],
+                     bench: list[tuple[str, dict]], tables: list[tuple[str, list[list[str]]]],
+                     figures: dict[str, str]) -> str:
+    """Each notebook stage's last wall time, the paper totals against their budgets, the
+    benchmarks' cost curves (a figure each, a summary table) and the notebooks' own timing
+    tables."""
     lines = ["# Performance", "", "## Stage wall times (last run)", "",
              "From `results/timings/` (the runner writes one record per run; wall-clock values "
-             "are kept out of every DVC output). Runs under nbval (`make test`) are not timed.",
-             "", list_table(("stage", "profile", "wall time (s)", "finished"), rows, "timings"),
+             "are kept out of every DVC output). Runs under nbval (`make test`) are not timed. "
+             "`make repro` prints the same table at its end (`python -m lib.companion.timings`).",
+             "", list_table(("stage", "profile", "wall time (s)", "finished"),
+                            stage_rows(stages), "timings"),
+             "### Against the budgets", "",
+             "The default profile's budget (`../shared/DESIGN.md`): at most 3 minutes per "
+             "miniature paper on two idle cores; the three papers covered in depth, minutes "
+             "not hours.", "",
+             list_table(("paper", "stages measured", "wall time (s)", "budget", ""),
+                        budget_rows(totals), "timings"),
              "## Benchmarks", ""]
-    if not bench:
-        lines += ["*No benchmarks measured: `results/bench/` is empty (`make bench`).*", ""]
+    curves = [(n, d) for n, d in bench if isinstance(d.get("curves"), dict)]
+    stale = [n for n, d in bench if not isinstance(d.get("curves"), dict)]
+    if not curves:
+        lines += ["*No benchmarks measured: `results/bench/` holds no cost curves "
+                  "(`make bench`).*", ""]
     else:
-        lines += ["Each benchmark runs a naive reference and our kernel side by side on this "
-                  "machine and reports their ratio (`bench/*.py`, `make bench`).", ""]
-        if plot:
-            lines += [f"```{{figure}} {plot}", ":name: fig-bench-ratios", ":width: 80%", "",
-                      "Speed-up of each kernel over its naive reference (log scale).", "```", ""]
-        for name, doc in bench:
-            items = [[code(k), text(fmt(v))] for k, v in flat_items(doc)]
-            lines += [f"### {text(name)}", "", list_table(("key", "value"), items, "bench"), ""]
+        lines += ["Each benchmark times a naive reference and our kernel side by side over a "
+                  "size axis, after checking at every size that they agree (`bench/*.py`, "
+                  "`make bench`). A side that passes the time cap is not run at larger sizes; "
+                  "nothing is extrapolated. Growth exponents are least-squares slopes of log "
+                  "time on log size over the upper half of each side's sizes; the bound is "
+                  "the least time the work of one run takes at this machine's measured "
+                  "one-thread GEMM rate and copy bandwidth.", "",
+                  list_table(("benchmark", "curve", "reference over kernel, largest common size",
+                              "growth exponents", "time over bound, largest size", "capped"),
+                             [r for n, d in curves for r in curve_rows(n, d)], "bench"), ""]
+        for name, doc in curves:
+            lines += [f"### {text(name)}", "", text(doc.get("kernel", "")), "",
+                      f"Bound: {text(doc.get('bound', 'not stated'))}.", ""]
+            if name in figures:
+                lines += [f"```{{figure}} {figures[name]}", f":name: fig-bench-{name}",
+                          ":width: 95%", "", f"Cost curves of {text(name)} (log–log): median "
+                          "seconds per run of each side, its bound dotted, a capped side's last "
+                          "point crossed.", "```", ""]
+            m = doc.get("machine", {})
+            if m:
+                lines += [f"Measured on {m.get('cores', '?')} cores at "
+                          f"{m.get('gemm_flops_per_s', 0) / 1e9:.3g} GFLOP/s (one-thread "
+                          f"float64 GEMM) and {m.get('copy_bytes_per_s', 0) / 1e9:.3g} GB/s "
+                          "(one-thread copy).", ""]
+            extra = [[code(k), text(fmt(v))] for k, v in flat_items(doc)
+                     if not k.startswith(("curves", "machine")) and k not in ("kernel", "bound")]
+            if extra:
+                lines += [list_table(("setting", "value"), extra, "bench"), ""]
+    if stale:
+        lines += ["*Not shown, from before the benchmarks were curves (re-run `make bench`): "
+                  + ", ".join(code(n) for n in stale) + ".*", ""]
     if tables:
         lines += ["## Timings inside notebooks", "",
                   "From `results/timings/*.csv` (training seconds per run and the like).", ""]

@@ -249,8 +249,31 @@ def with_block(text: str, name: str, body: str) -> str:
     return pattern.sub(lambda _: f"{begin}\n{body}\n{end}", text)
 
 
+def times_table() -> str:
+    """The measured times (docs/timings.json, `python -m lib.companion.timings --write`): each
+    paper's stages against its budget, then `make repro` and `make test` end to end."""
+    from lib.companion import timings
+    if not timings.SNAPSHOT.exists():
+        return "*Not measured yet (`python -m lib.companion.timings --write`).*"
+    snap = json.loads(timings.SNAPSHOT.read_text())
+    rows = [f"Measured {snap['measured']}: {cell(snap['note'])}.", "",
+            "| what | stages | wall time | budget |", "|---|---|---|---|"]
+    for short, t in snap["papers"].items():
+        budget = f"{timings.fmt_time(t['budget_s'])}" if t["budget_s"] else "minutes, not hours"
+        rows.append(f"| `{short}`, default profile | {t['stages']} | "
+                    f"{timings.fmt_time(t['wall_s'])} | {budget} |")
+    rows.append(f"| all stages | {len(snap['stages'])} | "
+                f"{timings.fmt_time(snap['all_stages_s'])} | |")
+    for name, what in (("make_repro", "`make repro` end to end (DVC, ledger, book)"),
+                       ("make_test", "`make test` end to end")):
+        if name in snap["commands"]:
+            rows.append(f"| {what} | | {timings.fmt_time(snap['commands'][name]['wall_s'])} | |")
+    return "\n".join(rows)
+
+
 def readme(text: str) -> str:
-    return with_block(with_block(text, "papers", papers_table()), "figures", figures_table())
+    text = with_block(with_block(text, "papers", papers_table()), "figures", figures_table())
+    return with_block(text, "times", times_table())
 
 
 # ---------------------------------------------------------------- all of it

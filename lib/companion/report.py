@@ -22,7 +22,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from lib.companion import book, papers, paths
+from lib.companion import book, papers, paths, timings
 
 SITE = Path(__file__).with_name("book_site")
 HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.M)
@@ -204,22 +204,29 @@ def read_bench() -> list[tuple[str, dict]]:
     return [(name, doc) for name, doc in found if doc and "error" not in doc]
 
 
-def bench_plot(bench: list[tuple[str, dict]], dst: Path) -> str | None:
-    """A bar chart of every benchmark ratio (log scale); None when there is none."""
-    bars = [(f"{name}\n{key}", value) for name, doc in bench
-            for key, value in book.ratio_items(doc)]
-    if not bars:
+def bench_figure(name: str, doc: dict, dst: Path) -> str | None:
+    """One log-log panel per curve of a benchmark: each side's medians, its bound dotted, a
+    capped side's last point crossed; None for a benchmark without curves."""
+    curves = doc.get("curves")
+    if not isinstance(curves, dict) or not curves:
         return None
+    import numpy as np
+
     from lib.companion import plotting
-    fig, ax = plotting.figure(width=6.0, height=0.5 + 0.55 * len(bars))
-    labels, values = zip(*bars)
-    ax.barh(range(len(bars)), values, color=plotting.palette(1)[0])
-    ax.set(yticks=range(len(bars)), yticklabels=labels, xscale="log",
-           xlabel="speed-up over the naive reference (×)")
-    for i, v in enumerate(values):
-        ax.annotate(f"{v:.3g}×", (v, i), xytext=(3, 0), textcoords="offset points",
-                    va="center", fontsize=7)
-    ax.invert_yaxis()
+    fig, axes = plotting.figure(1, len(curves), width=3.2 * len(curves) + 0.6, height=3.0)
+    axes = list(np.atleast_1d(axes))
+    for ax, (label, c) in zip(axes, curves.items()):
+        colours = dict(zip(c["sides"], plotting.palette(len(c["sides"]))))
+        for side, s in c["sides"].items():
+            ax.plot(s["sizes"], s["median_s"], "o-", ms=3, color=colours[side],
+                    label=f"{side} (exponent {book.exponent(s['exponent'])})")
+            if s.get("bound_s"):
+                ax.plot(s["sizes"], s["bound_s"], ":", color=colours[side], lw=1)
+            if side in c["capped_after"]:
+                ax.plot(s["sizes"][-1], s["median_s"][-1], "x", ms=9, mew=2, color=colours[side])
+        ax.set(xscale="log", yscale="log", xlabel=c["axis"], ylabel="seconds per run",
+               title=label)
+        ax.legend(fontsize=7)
     dst.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(dst, metadata={"Software": None})
     import matplotlib.pyplot as plt
@@ -241,9 +248,11 @@ def write_sources(src: Path, now: dt.datetime) -> Path:
         (src / row.paper.short / "claims.md").write_text(book.claims_page(row), encoding="utf-8")
     built = [n for row in rows if row.built for n in row.paper.notebook_ids()]
     bench = read_bench()
-    plot = bench_plot(bench, src / "bench_ratios.png")
+    figures = {name: f for name, doc in bench
+               if (f := bench_figure(name, doc, src / f"bench_{name}.png"))}
+    totals = timings.paper_totals(timings.collect()["stages"])
     (src / "performance.md").write_text(
-        book.performance_page(read_timings(built), bench, read_timing_tables(), plot),
+        book.performance_page(read_timings(built), totals, bench, read_timing_tables(), figures),
         encoding="utf-8")
     (src / "index.md").write_text(book.index_page(
         rows, git_revision(paths.ROOT), now.strftime("%Y-%m-%d %H:%M:%S UTC"), note),

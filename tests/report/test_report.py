@@ -280,3 +280,26 @@ def test_git_revision_of_a_checkout(tmp_path):
     assert len(rev) >= 7 and "uncommitted" not in rev
     (tmp_path / "f").write_text("2")
     assert report.git_revision(tmp_path).endswith("(with uncommitted changes)")
+
+
+def test_performance_page_plots_curves_and_names_stale_benchmarks(tree):
+    from lib.companion import benchmark
+    c = benchmark.summarise("d", [16, 64, 256], {
+        "full": {"sizes": [16, 64], "median_s": [0.01, 0.04], "samples": [3, 1],
+                 "bound_s": [1e-4, 4e-4]},
+        "span": {"sizes": [16, 64, 256], "median_s": [0.01, 0.01, 0.01], "samples": [3, 3, 3],
+                 "bound_s": [1e-5, 1e-5, 1e-5]}}, {"full": 64}, [16, 64], 0.03, 3)
+    folder = paths.RESULTS / "bench"
+    folder.mkdir(parents=True)
+    (folder / "x_span.json").write_text(json.dumps(
+        {"kernel": "a kernel", "bound": "4 d flops", "machine": {"cores": 2}, "curves": {"d": c},
+         "seeds": 5}))
+    (folder / "x_old.json").write_text(json.dumps({"kernel": "k", "ratio_a_over_b": 2.0}))
+    src = report.write_sources(report.source_dir(), NOW)
+    perf = (src / "performance.md").read_text()
+    assert (src / "bench_x_span.png").is_file() and "bench_x_span.png" in perf
+    assert "4× over `span` at d = 64" in perf                    # ratio at the largest common d
+    assert "`full` 1.00" in perf and "`span` 0.00" in perf       # growth exponents
+    assert "`span` 1e+03×" in perf and "`full` after 64" in perf  # over its bound; the cap
+    assert "re-run `make bench`" in perf and "`x_old`" in perf and "bench_x_old" not in perf
+    assert "Bound: 4 d flops" in perf

@@ -1,0 +1,154 @@
+"""How long `make repro` and `make test` take: each stage's last wall time (the runner's records
+under results/timings/), the paper totals against the budgets, and the committed snapshot that
+the README's stated times are generated from.
+
+    python -m lib.companion.timings                      # the table of the last runs
+    python -m lib.companion.timings run NAME -- CMD ...  # run CMD, record its wall time as NAME
+    python -m lib.companion.timings --write --note TEXT  # snapshot the table into docs/timings.json
+
+Wall-clock values never enter a DVC output; the snapshot is a measurement, committed with the
+machine and the date it was taken on, so a README time is always one the table holds.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from lib.companion import papers, paths
+
+SNAPSHOT = paths.ROOT / "docs" / "timings.json"
+BUDGET_S = 180        # ../shared/DESIGN.md: default profile <= 3 minutes per paper, 2 idle cores
+IN_DEPTH = ("gd_perceptron", "equivariance", "linear_rnns")   # "all three in minutes, not hours"
+
+
+def command_file(name: str) -> Path:
+    """results/timings/commands/<name>.json: the last wall time of a timed command."""
+    return paths.timings_dir() / "commands" / f"{name}.json"
+
+
+def stage_file(notebook: str) -> Path:
+    from lib.companion import runner
+    return runner.timing_file(notebook)
+
+
+def read(path: Path) -> dict | None:
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def collect() -> dict:
+    """The last runs: {"stages": {notebook: {"profile", "wall_s"} or None}, "commands": {...}}."""
+    stages = {}
+    for nid in papers.all_notebooks():
+        doc = read(stage_file(nid))
+        stages[nid] = {"profile": doc["profile"], "wall_s": doc["wall_s"]} \
+            if doc and isinstance(doc.get("wall_s"), (int, float)) else None
+    folder = command_file("x").parent
+    commands = {f.stem: {"wall_s": d["wall_s"], "exit": d["exit"]}
+                for f in sorted(folder.glob("*.json")) if (d := read(f))} \
+        if folder.exists() else {}
+    return {"stages": stages, "commands": commands}
+
+
+def paper_totals(stages: dict) -> dict[str, dict]:
+    """Per paper: stages measured, stages declared, summed wall time and its budget."""
+    out = {}
+    for p in papers.all_papers():
+        times = [stages[n]["wall_s"] for n in p.notebook_ids() if stages.get(n)]
+        out[p.short] = {"measured": len(times), "stages": len(p.notebook_ids()),
+                        "wall_s": round(sum(times), 2),
+                        "budget_s": None if p.short in IN_DEPTH else BUDGET_S}
+    return out
+
+
+def minutes(seconds: float) -> str:
+    return f"{seconds / 60:.1f}"
+
+
+def fmt_time(seconds: float) -> str:
+    """How the README states a time: seconds below ten minutes, minutes above."""
+    return f"{seconds:.0f} s" if seconds < 600 else f"{minutes(seconds)} min"
+
+
+def stated_times(text: str) -> list[str]:
+    """Every time a text states ("12.9 minutes", "40 s"), normalised as `fmt_time` writes it."""
+    import re
+    units = {"s": "s", "sec": "s", "seconds": "s", "second": "s",
+             "min": "min", "minute": "min", "minutes": "min", "h": "h", "hours": "h", "hour": "h"}
+    pattern = r"(\d+(?:\.\d+)?)\s*(" + "|".join(sorted(units, key=len, reverse=True)) + r")\b"
+    return [f"{m.group(1)} {units[m.group(2)]}" for m in re.finditer(pattern, text)]
+
+
+def table(doc: dict) -> str:
+    """A plain-text table: every stage, each paper's total against its budget, the commands."""
+    lines = [f"{'stage':<48} {'profile':<8} {'wall s':>8}"]
+    for nid, rec in doc["stages"].items():
+        lines.append(f"{nid:<48} {rec['profile']:<8} {rec['wall_s']:>8.1f}" if rec
+                     else f"{nid:<48} {'':<8} {'not run':>8}")
+    lines += ["", f"{'paper':<16} {'stages':>7} {'wall s':>8} {'min':>6} {'budget':>8}"]
+    for short, t in paper_totals(doc["stages"]).items():
+        budget = f"{t['budget_s']} s" if t["budget_s"] else "-"
+        verdict = "" if not t["budget_s"] else "  over" if t["wall_s"] > t["budget_s"] else "  ok"
+        lines.append(f"{short:<16} {t['measured']:>3}/{t['stages']:<3} {t['wall_s']:>8.1f} "
+                     f"{minutes(t['wall_s']):>6} {budget:>8}{verdict}")
+    total = sum(r["wall_s"] for r in doc["stages"].values() if r)
+    lines.append(f"{'all stages':<16} {'':>7} {total:>8.1f} {minutes(total):>6}")
+    for name, c in doc["commands"].items():
+        lines.append(f"{name:<24} {c['wall_s']:>8.1f} s  {minutes(c['wall_s'])} min"
+                     + ("" if c["exit"] == 0 else f"  (exit {c['exit']})"))
+    return "\n".join(lines)
+
+
+def run_timed(name: str, command: list[str]) -> int:
+    """Run `command`, record its wall time and exit status as `name`, return the status."""
+    start = time.perf_counter()
+    status = subprocess.call(command)
+    out = command_file(name)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({"command": " ".join(command), "exit": status,
+                               "wall_s": round(time.perf_counter() - start, 1),
+                               "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}))
+    return status
+
+
+def snapshot(note: str) -> dict:
+    """The table of the last runs with what they were measured on, as docs/timings.json holds."""
+    doc = collect()
+    missing = [n for n, r in doc["stages"].items() if r is None]
+    if missing:
+        raise SystemExit(f"not every stage has a timing (run `make repro` first): {missing}")
+    return {"note": note, "measured": time.strftime("%Y-%m-%d", time.gmtime()), **doc,
+            "papers": paper_totals(doc["stages"]),
+            "all_stages_s": round(sum(r["wall_s"] for r in doc["stages"].values()), 1)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["run"]:
+        if len(argv) < 4 or argv[2] != "--":
+            print("usage: python -m lib.companion.timings run NAME -- CMD ...", file=sys.stderr)
+            return 2
+        return run_timed(argv[1], argv[3:])
+    parser = argparse.ArgumentParser(prog="python -m lib.companion.timings",
+                                     description=__doc__.split("\n")[0])
+    parser.add_argument("--write", action="store_true", help=f"snapshot into {SNAPSHOT.name}")
+    parser.add_argument("--note", default="", help="the machine and load it was measured on")
+    args = parser.parse_args(argv)
+    if args.write:
+        if not args.note:
+            parser.error("--write needs --note (the machine and load the times were taken on)")
+        SNAPSHOT.parent.mkdir(parents=True, exist_ok=True)
+        SNAPSHOT.write_text(json.dumps(snapshot(args.note), indent=1) + "\n")
+        print(f"wrote {SNAPSHOT.relative_to(paths.ROOT)}")
+    print(table(collect()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

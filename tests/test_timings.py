@@ -1,0 +1,62 @@
+"""lib.companion.timings: the stage table, paper totals against budgets, timed commands, and the
+times a text states."""
+import json
+import sys
+
+import pytest
+
+from lib.companion import papers, paths, timings
+
+
+@pytest.fixture
+def results(tmp_path, monkeypatch):
+    monkeypatch.setattr(paths, "RESULTS", tmp_path)
+    return tmp_path
+
+
+def test_paper_totals_sum_measured_stages_and_carry_the_budget():
+    p = papers.paper("bsnp")
+    stages = {n: {"profile": "default", "wall_s": 10.0 * (i + 1)}
+              for i, n in enumerate(p.notebook_ids())}
+    stages[p.notebook_ids()[0]] = None                            # one not run
+    t = timings.paper_totals(stages)["bsnp"]
+    n = len(p.notebook_ids())
+    assert t == {"measured": n - 1, "stages": n, "wall_s": sum(10.0 * k for k in range(2, n + 1)),
+                 "budget_s": timings.BUDGET_S}
+    assert timings.paper_totals(stages)["linear_rnns"]["budget_s"] is None    # in depth
+
+
+def test_collect_reads_the_runner_records_and_marks_missing_stages(results):
+    nid = papers.all_notebooks()[0]
+    target = timings.stage_file(nid)
+    target.parent.mkdir(parents=True)
+    target.write_text(json.dumps({"notebook": nid, "profile": "default", "wall_s": 12.5}))
+    doc = timings.collect()
+    assert doc["stages"][nid] == {"profile": "default", "wall_s": 12.5}
+    assert all(doc["stages"][n] is None for n in papers.all_notebooks()[1:])
+    assert "not run" in timings.table(doc) and "12.5" in timings.table(doc)
+
+
+def test_run_records_wall_time_and_exit_status(results):
+    assert timings.main(["run", "x", "--", sys.executable, "-c", "raise SystemExit(3)"]) == 3
+    rec = json.loads(timings.command_file("x").read_text())
+    assert rec["exit"] == 3 and rec["wall_s"] >= 0
+    assert timings.collect()["commands"] == {"x": {"wall_s": rec["wall_s"], "exit": 3}}
+
+
+def test_snapshot_refuses_when_a_stage_has_no_timing(results):
+    with pytest.raises(SystemExit, match="not every stage has a timing"):
+        timings.snapshot("test machine")
+
+
+@pytest.mark.parametrize("text, found", [
+    ("took 12.9 minutes and 40 s", ["12.9 min", "40 s"]),
+    ("about 5 min, or 2 hours", ["5 min", "2 h"]),
+    ("the 5 seeds of 3 papers, 40s", ["40 s"]),
+])
+def test_stated_times_normalises_units(text, found):
+    assert timings.stated_times(text) == found
+
+
+def test_fmt_time_uses_seconds_below_ten_minutes():
+    assert timings.fmt_time(179.6) == "180 s" and timings.fmt_time(2400) == "40.0 min"
