@@ -42,7 +42,6 @@ def test_readme_states_only_times_the_timing_table_holds():
         [snap["all_stages_s"]] + [c["wall_s"] for c in snap["commands"].values()]
     held = {timings.fmt_time(v) for v in held}
     stated = timings.stated_times((paths.ROOT / "README.md").read_text())
-    assert "make_repro" in snap["commands"] and "make_test" in snap["commands"]
     assert stated and set(stated) <= held, f"README states {sorted(set(stated) - held)}, which " \
         "docs/timings.json does not hold: re-measure (`python -m lib.companion.timings --write`)"
 
