@@ -20,10 +20,10 @@ sum over the A nets of 6 E n P_a + 2 n_test P_a flops, P_a = sum_l fan_in_l fan_
 real widths; for "masked" the same with the padded widths of each net's group (the padding is
 computed too), plus its validation pass, 2 (n_val + n_test) P_a. Bytes: each Adam step reads
 weights, gradients and both moments and writes three of them, 28 bytes per parameter, over
-E ceil(n / 64) steps. Against the machine's one-thread float64 GEMM rate and copy bandwidth;
-float32 GEMM on this machine is about twice the float64 rate (measured and written as
-gemm32_flops_per_s), so float32 fractions read up to 2x high. Both sides run at 1/5 to 1/20 of
-their bound (the one-layer width-8 net alone at ~1/100): the matrices are 64 rows by at most 128
+E ceil(n / 64) steps. Flops are read against the machine's one-thread float32 GEMM rate,
+measured here (gemm32_flops_per_s; `benchmark.machine` has float64 only, so `bound` scales
+them), bytes against its copy bandwidth. Both sides run at 1/15 to 1/50 of
+their bound (the one-layer width-8 net alone at ~1/300): the matrices are 64 rows by at most 128
 columns, so per-op dispatch of the forward, backward and Adam ops of each net (separate) or each
 group (masked) weighs as much as the arithmetic. Architectures spread over the space fall into
 many groups (written as groups: 15 for 16 nets, 47 for 64, 76 for 128), so masked training
@@ -32,6 +32,7 @@ batches few nets per group and gains at most about 2x.
 import argparse
 import ctypes
 import math
+from functools import cache
 from typing import Callable
 
 import numpy as np
@@ -46,8 +47,8 @@ M_MXFAST = 1         # glibc mallopt parameter: the largest request served from 
 BOUND = ("separate: sum over nets of 6 E n P + 2 n_test P flops (P = sum of fan_in fan_out over "
          "layers, real widths); masked: the same with padded widths plus 2 n_val P for its "
          "validation pass; bytes 28 per parameter per Adam step, E ceil(n / 64) steps; E epochs, "
-         "n = 1078 training rows; against one thread's float64 GEMM rate and copy bandwidth "
-         "(float32 GEMM is about twice as fast: gemm32_flops_per_s)")
+         "n = 1078 training rows; flops against one thread's float32 GEMM rate "
+         "(gemm32_flops_per_s), bytes against its copy bandwidth")
 
 
 def no_fastbins() -> None:
@@ -56,8 +57,9 @@ def no_fastbins() -> None:
     ctypes.CDLL(None).mallopt(M_MXFAST, 0)
 
 
+@cache
 def gemm32_flops_per_s(n: int = 1024) -> float:
-    """One-thread float32 GEMM rate (n x n), to read the float64-rate bound against."""
+    """One-thread float32 GEMM rate (n x n); `benchmark.machine` measures float64 only."""
     a = torch.randn(n, n, generator=torch.Generator().manual_seed(0))
     return 2 * n ** 3 / benchmark.median_times({"gemm": lambda: a @ a}, 5)["gemm"]
 
@@ -69,7 +71,9 @@ def spread(pool: list[space.Arch], count: int) -> list[space.Arch]:
 
 def bound(pool: list[space.Arch], split: data.Split, epochs: int
           ) -> Callable[[int, str], benchmark.Bound]:
-    """The work of one run of each side on the first `count` spread architectures."""
+    """The work of one run of each side on the first `count` spread architectures. `Bound` reads
+    flops at the float64 GEMM rate, so float32 flops are scaled by float64 rate / float32 rate."""
+    scale = benchmark.machine()["gemm_flops_per_s"] / gemm32_flops_per_s()
     n, d_in, d_out = len(split.y_train), split.d_in, split.n_classes
     steps = epochs * math.ceil(n / BATCH)
 
@@ -87,7 +91,7 @@ def bound(pool: list[space.Arch], split: data.Split, epochs: int
             evals = len(split.y_val) + len(split.y_test)
             flops = sum((6 * epochs * n + 2 * evals) * macs(p) for p in padded)
             params = sum(space.n_params(p, d_in, d_out) for p in padded)
-        return benchmark.Bound(flops=flops, bytes=28 * params * steps)
+        return benchmark.Bound(flops=scale * flops, bytes=28 * params * steps)
     return work
 
 

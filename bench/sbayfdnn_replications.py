@@ -19,12 +19,14 @@ Bound (one thread, S steps, P = 3713 parameters per model): each full-batch step
 6 n (J W + W H + H) flops (forward 2, backward 4 per multiply-add) and moves, in elements of the
 dtype, 7 P for Adam (weights, gradients and both moments read, three written), 4 n (W + H) for
 the activations saved and their gradients, and n J for the scores: both sides, times B S, plus
-one forward for the final training MSE. Against the machine's one-thread float64 GEMM rate and
-copy bandwidth; float32 GEMM is about twice the float64 rate here (gemm32_flops_per_s), so the
-float32 fractions read up to 2x high. The loop holds at ~1/15 of its bound at every size: it
-pays per-op dispatch on every model and step, on 400 x 64 matrices. The vmap side pays dispatch
-once per step for all models, so its fraction climbs with B, to about 1/4 (float64) and 1/2.5
-(float32) at 32-64 models, where the batched GEMMs and Adam's memory traffic dominate.
+one forward for the final training MSE. Flops are read against the machine's one-thread GEMM
+rate in the curve's dtype (float32 measured here as gemm32_flops_per_s: `benchmark.machine` has
+float64 only, so `bound` scales float32 flops), bytes against its copy bandwidth.
+The loop holds at ~1/10 to 1/20 of its bound at every size: it pays per-op dispatch on every
+model and step, on 400 x 64 matrices. The vmap side pays dispatch once per step for all models,
+so its fraction climbs with B, to about 1/4 to 1/6 (float64) and 1/3 (float32) at 32-64 models,
+where the batched GEMMs and Adam's memory traffic dominate. Timings on this shared 2-core
+machine move by up to 2x between runs, and so does its measured GEMM rate.
 """
 import argparse
 import ctypes
@@ -44,8 +46,8 @@ DTYPES = {"float64": (torch.float64, 1e-8), "float32": (torch.float32, 1e-4)}  #
 BOUND = ("both sides, per model and step: 6 n (J W + W H + H) flops and (7 P + 4 n (W + H) + n J) "
          "elements moved (Adam state, saved activations and their gradients, the scores), times "
          "B models and S steps, plus one forward for the training MSE; n = 400, J = 24, W = 64, "
-         "H = 32, P = 3713; against one thread's float64 GEMM rate and copy bandwidth (float32 "
-         "GEMM is about twice as fast: gemm32_flops_per_s)")
+         "H = 32, P = 3713; flops against one thread's GEMM rate in the curve's dtype (float32: "
+         "gemm32_flops_per_s), bytes against its copy bandwidth")
 
 
 def no_fastbins() -> None:
@@ -54,8 +56,9 @@ def no_fastbins() -> None:
     ctypes.CDLL(None).mallopt(M_MXFAST, 0)
 
 
+@cache
 def gemm32_flops_per_s(size: int = 1024) -> float:
-    """One-thread float32 GEMM rate (size x size), to read the float64-rate bound against."""
+    """One-thread float32 GEMM rate (size x size); `benchmark.machine` measures float64 only."""
     a = torch.randn(size, size, generator=torch.Generator().manual_seed(0))
     return 2 * size ** 3 / benchmark.median_times({"gemm": lambda: a @ a}, 5)["gemm"]
 
@@ -76,15 +79,19 @@ def problem(models: int, n: int, dtype: torch.dtype):
     return Z, y, priors, init
 
 
-def bound(n: int, steps: int, itemsize: int) -> Callable[[int, str], benchmark.Bound]:
-    """The work of one run of either side on B models."""
+def bound(n: int, steps: int, dtype: torch.dtype) -> Callable[[int, str], benchmark.Bound]:
+    """The work of one run of either side on B models. `Bound` reads flops at the float64 GEMM
+    rate, so float32 flops are scaled by float64 rate / float32 rate."""
+    itemsize = torch.finfo(dtype).bits // 8
+    scale = (benchmark.machine()["gemm_flops_per_s"] / gemm32_flops_per_s()
+             if dtype == torch.float32 else 1.0)
     params = W * J + W + H * W + H + H + 1
     macs = J * W + W * H + H
 
     def work(models: int, side: str) -> benchmark.Bound:
         flops = models * (steps * 6 + 2) * n * macs
         elements = models * steps * (7 * params + 4 * n * (W + H) + n * J)
-        return benchmark.Bound(flops=flops, bytes=itemsize * elements)
+        return benchmark.Bound(flops=scale * flops, bytes=itemsize * elements)
     return work
 
 
@@ -103,7 +110,7 @@ def dtype_curve(name: str, sizes: list[int], args: argparse.Namespace) -> dict:
     for run in prepare(1).values():          # the first optimizer imports torch._dynamo
         run()
     return benchmark.curve("models", sizes, prepare, agree, repeats=args.repeats, cap_s=args.cap,
-                           bound=bound(args.n, args.steps, torch.finfo(dtype).bits // 8),
+                           bound=bound(args.n, args.steps, dtype),
                            label=name)
 
 
