@@ -16,15 +16,17 @@ Bound (M = 32 grid nodes, head 48 -> 32 -> 32, float64, one thread): the loop ev
 decoder 4 times per point, each a sum over M nodes of the head MLP and one dot with the mean
 head: 4 B N M * 2 (48*32 + 32*32 + 32) flops. The batched side runs the head once per node,
 2 B M (48*32 + 32*32 + 2*32) flops, then 22 flops per (B, N, M) entry for the kernel and its two
-x-derivatives, their sums and the three kernel sums; it materialises 13 (B, N, M) float64
-temporaries, each written and read once: 208 B N M bytes. Each time is set against the
-machine's one-thread float64 GEMM rate and copy bandwidth (in the JSON).
+x-derivatives, their sums and the three kernel sums; it must at least write the kernel and its
+two derivatives, (B, N, M) float64 each, and read each twice (its sum, its kernel sum):
+72 B N M bytes. Each time is set against the machine's one-thread float64 GEMM rate and copy
+bandwidth (in the JSON).
 The loop runs at about 1/500 of its bound: each of its 4 M head calls per point is three torch
 ops on a 48-vector, dispatch-bound (one call is timed and written as head_call_s, ~30 us; the
 4 M = 128 calls per point are about half of the loop's ~8 ms per point, the rest being the
-scalar conversions and concatenations around them). The batched side comes within 2x of its
-memory bound at 2048-4096 points; below ~256 points its time flattens at the dispatch of its
-~50 torch ops.
+scalar conversions and concatenations around them). The batched side reaches 1/5 to 1/3 of its
+bound at 1024-4096 points, memory-bound: its 13 elementwise (B, N, M) temporaries, each written and
+read, move ~200 B N M bytes, about what its time there allows; below ~256 points its time
+flattens at the dispatch of its ~50 torch ops.
 """
 import argparse
 import ctypes
@@ -41,7 +43,7 @@ M, LATENT, CHANNELS, HIDDEN = 32, 16, 32, 32
 M_MXFAST = 1         # glibc mallopt parameter: the largest request served from fastbins
 BOUND = ("loop: 4 B N M * 2 (48*32 + 32*32 + 32) flops (4 decoder evaluations per point, each M "
          "head MLPs and a dot); batched: 2 B M (48*32 + 32*32 + 2*32) + 22 B N M flops and "
-         "208 B N M bytes (13 (B, N, M) float64 temporaries written and read once); B tasks, N "
+         "72 B N M bytes (k, k', k'' (B, N, M) float64, written once, read twice); B tasks, N "
          "points per task, M = 32 nodes; against one thread's float64 GEMM rate and copy "
          "bandwidth")
 
@@ -61,7 +63,7 @@ def bound(tasks: int) -> Callable[[int, str], benchmark.Bound]:
         if side == "loop":
             return benchmark.Bound(flops=4 * tasks * n * M * (head + 2 * HIDDEN))
         return benchmark.Bound(flops=tasks * M * (head + 4 * HIDDEN) + 22 * tasks * n * M,
-                               bytes=208 * tasks * n * M)
+                               bytes=72 * tasks * n * M)
     return work
 
 
