@@ -9,7 +9,7 @@ field at N points of each of B tasks. `model.field_derivatives` + `physics.resid
 does it for the whole batch at once; `naive.batched_residual` ("loop") uses nested central
 differences of an explicit-sum decoder, one point at a time. At every size where both run they
 must agree (relative 1e-4 of the largest residual, float64) before anything is timed; glibc's
-fastbins are off (`no_fastbins`) so that neither side pays for the other's frees. Writes
+fastbins are off (`benchmark.no_fastbins`) so that neither side pays for the other's frees. Writes
 results/bench/bsnp_residual.json.
 
 Bound (M = 32 grid nodes, head 48 -> 32 -> 32, float64, one thread): the loop evaluates the
@@ -29,7 +29,6 @@ read, move ~200 B N M bytes, about what its time there allows; below ~256 points
 flattens at the dispatch of its ~50 torch ops.
 """
 import argparse
-import ctypes
 import time
 from typing import Callable
 
@@ -40,19 +39,12 @@ from lib.bsnp import model, naive, physics
 from lib.companion import benchmark
 
 M, LATENT, CHANNELS, HIDDEN = 32, 16, 32, 32
-M_MXFAST = 1         # glibc mallopt parameter: the largest request served from fastbins
 BOUND = ("loop: 4 B N M * 2 (48*32 + 32*32 + 32) flops (4 decoder evaluations per point, each M "
          "head MLPs and a dot); batched: 2 B M (48*32 + 32*32 + 2*32) + 22 B N M flops and "
          "72 B N M bytes (k, k', k'' (B, N, M) float64, written once, read twice); B tasks, N "
          "points per task, M = 32 nodes; against one thread's float64 GEMM rate and copy "
          "bandwidth")
 
-
-def no_fastbins() -> None:
-    """Turn glibc's fastbins off, so that each side pays for its own frees: otherwise the loop's
-    ~1e5 small frees are coalesced at the batched side's first larger allocation (measured: its
-    run at 32 points took 12 ms after the loop, 0.7 ms without)."""
-    ctypes.CDLL(None).mallopt(M_MXFAST, 0)
 
 
 def bound(tasks: int) -> Callable[[int, str], benchmark.Bound]:
@@ -87,7 +79,6 @@ def main() -> None:
                         "stops")
     args = parser.parse_args()
     torch.set_num_threads(1)
-    no_fastbins()
     torch.manual_seed(0)
     net = model.BSNP(model.Sizes()).double()
 

@@ -3,13 +3,13 @@ curve over the number of instances, one curve per constraint family.
 
     python bench/caffnet_projection.py [--instances 1 2 4 ... 1024] [--repeats 3] [--cap 1.5]
 
-On the over-complete (m = 8, n = 3, 92 row subsets) and the equalities-as-pairs (m = 11, n = 5,
-1023 subsets) families of spec §3.1, with input-dependent A: `naive.caffine_project` ("loop",
-over instances and subsets, scipy lstsq + null_space) against `projection.caffine_project`
-("batched", one batched pinv per subset size). At every size where both run they must agree
-(atol 1e-10, float64) before anything is timed; both sides stop at the cap (the batched side
-too, on the m = 11 family); glibc's fastbins are off (`no_fastbins`) so that neither side pays
-for the other's frees. Writes results/bench/caffnet_projection.json.
+On the over-complete (m = 8, n = 3, 92 row subsets) and the equalities-as-pairs (m = 11, n = 5, 1023
+subsets) families of spec §3.1, with input-dependent A: `naive.caffine_project` ("loop", over
+instances and subsets, scipy lstsq + null_space) against `projection.caffine_project` ("batched",
+one batched pinv per subset size). At every size where both run they must agree (atol 1e-10,
+float64) before anything is timed; both sides stop at the cap (the batched side too, on the m = 11
+family); glibc's fastbins are off (`benchmark.no_fastbins`) so that neither side pays for the
+other's frees. Writes results/bench/caffnet_projection.json.
 
 Bound (float64, one thread, B instances, K = 1 + sum_k C(m, k) candidates): both sides do the
 same small linear algebra per instance. For each of the C(m, k) subsets of k <= n rows: two
@@ -26,7 +26,6 @@ matrix in a batch of 1000 and written as svd_per_matrix_s, ~6 and ~13 us, and th
 instance), and the loop adds scipy's Python wrappers (~0.1 ms per subset).
 """
 import argparse
-import ctypes
 import time
 from math import comb
 
@@ -38,17 +37,11 @@ from lib.caffnet import naive, problems, projection
 from lib.companion import benchmark
 
 FAMILIES = ("over_complete", "equality_pairs")
-M_MXFAST = 1         # glibc mallopt parameter: the largest request served from fastbins
 BOUND = ("both sides, per instance: for each of the C(m, k) row subsets (k <= n) two SVDs of the "
          "k x n block at 14 n k^2 + 8 k^3 flops, the products 2 n k^2 + 2 n^2 k + 4 n k + 2 n^2, "
          "then 4 K m n for the feasibility of the K = 1 + sum_k C(m, k) candidates; times B "
          "instances; against one thread's float64 GEMM rate")
 
-
-def no_fastbins() -> None:
-    """Turn glibc's fastbins off, so that each side pays for its own frees (otherwise one side's
-    many small frees are coalesced at the other side's next larger allocation)."""
-    ctypes.CDLL(None).mallopt(M_MXFAST, 0)
 
 
 def instance_flops(m: int, n: int) -> int:
@@ -99,7 +92,6 @@ def main() -> None:
                         "stops")
     args = parser.parse_args()
     torch.set_num_threads(1)
-    no_fastbins()
     with threadpool_limits(1):              # scipy's LAPACK in the loop, one thread too
         curves = {f: family_curve(f, args.instances, args.repeats, args.cap) for f in FAMILIES}
         svd = {f"{n}x{n}": svd_per_matrix_seconds(n) for n in (3, 5)}

@@ -171,7 +171,7 @@ def main() -> None:
             lambda S: {"per_seed": lambda: per_seed(rcs_of[S]),
                        "batched": lambda: batched(rcs_of[S])},
             losses_agree, repeats=args.repeats, cap_s=args.cap, label=fam,
-            bound=lambda S, side: benchmark.Bound(flops=S * per_seed_flops))
+            bound=lambda S, side: benchmark.Bound(flops=S * per_seed_flops, dtype="float32"))
         lo, hi = min(args.seeds), max(args.seeds)      # per-seed runs: S x the ops of one
         ops = {"per_seed": {lo: aten_ops(lambda: per_seed(rcs_of[lo]))},
                "batched": {S: aten_ops(lambda: batched(rcs_of[S])) for S in (lo, hi)}}

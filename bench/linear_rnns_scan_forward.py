@@ -77,7 +77,7 @@ def work(family: str, side: str, T: int, B: int, d: int) -> benchmark.Bound:
             Z * ((2 * dk ** 3 + 2 * dk * dk * dv + dk * dv) * C + T * (2 * dk * dk + 3 * dk * dv))
         state = Z * (dk * dk + dk * dv)
     traffic = 0 if side == "sequential" else 8 * r * T * state     # read + write, 4 bytes each
-    return benchmark.Bound(flops=linear + rec, bytes=traffic)
+    return benchmark.Bound(flops=linear + rec, bytes=traffic, dtype="float32")
 
 
 class _CountOps(TorchDispatchMode):

@@ -11,28 +11,24 @@ nets of one depth and padded widths stacked into groups, one Adam), same seeds a
 every size where both run the test logits must agree (atol 1e-5, float32) before anything is
 timed. Both sides are run once on one architecture before the curve (torch's first optimizer
 imports torch._dynamo, ~2-3 s once, which would cap the first size), and glibc's fastbins are
-off (`no_fastbins`) so that neither side pays for the other's frees.
+off (`benchmark.no_fastbins`) so that neither side pays for the other's frees.
 Writes results/bench/ptnas_masked_training.json.
 
-Bound (float32, one thread; E epochs over n = 1078 rows): training costs 6 flops per
-multiply-add of each layer per row (forward 2, backward 4), evaluation 2. For "separate",
-sum over the A nets of 6 E n P_a + 2 n_test P_a flops, P_a = sum_l fan_in_l fan_out_l of the
-real widths; for "masked" the same with the padded widths of each net's group (the padding is
-computed too), plus its validation pass, 2 (n_val + n_test) P_a. Bytes: each Adam step reads
-weights, gradients and both moments and writes three of them, 28 bytes per parameter, over
-E ceil(n / 64) steps. Flops are read against the machine's one-thread float32 GEMM rate,
-measured here (gemm32_flops_per_s; `benchmark.machine` has float64 only, so `bound` scales
-them), bytes against its copy bandwidth. Both sides run at 1/15 to 1/50 of
-their bound (the one-layer width-8 net alone at ~1/300): the matrices are 64 rows by at most 128
-columns, so per-op dispatch of the forward, backward and Adam ops of each net (separate) or each
-group (masked) weighs as much as the arithmetic. Architectures spread over the space fall into
-many groups (written as groups: 15 for 16 nets, 47 for 64, 76 for 128), so masked training
-batches few nets per group and gains at most about 2x.
-"""
+Bound (float32, one thread; E epochs over n = 1078 rows): training costs 6 flops per multiply-add of
+each layer per row (forward 2, backward 4), evaluation 2. For "separate", sum over the A nets of 6 E
+n P_a + 2 n_test P_a flops, P_a = sum_l fan_in_l fan_out_l of the real widths; for "masked" the same
+with the padded widths of each net's group (the padding is computed too), plus its validation pass,
+2 (n_val + n_test) P_a. Bytes: each Adam step reads weights, gradients and both moments and writes
+three of them, 28 bytes per parameter, over E ceil(n / 64) steps. Flops are read against the
+machine's one-thread float32 GEMM rate (`benchmark.machine`'s gemm32_flops_per_s), bytes against its
+copy bandwidth. Both sides run at 1/15 to 1/50 of their bound (the one-layer width-8 net alone at
+~1/300): the matrices are 64 rows by at most 128 columns, so per-op dispatch of the forward,
+backward and Adam ops of each net (separate) or each group (masked) weighs as much as the
+arithmetic. Architectures spread over the space fall into many groups (written as groups: 15 for 16
+nets, 47 for 64, 76 for 128), so masked training batches few nets per group and gains at most about
+2x."""
 import argparse
-import ctypes
 import math
-from functools import cache
 from typing import Callable
 
 import numpy as np
@@ -43,7 +39,6 @@ from lib.ptnas import bench, data, naive, space
 
 WIDTHS, DEPTHS, PADS = [8, 16, 32, 64, 128], (1, 3), [16, 32, 64, 128]
 BATCH, LR = 64, 1e-3
-M_MXFAST = 1         # glibc mallopt parameter: the largest request served from fastbins
 BOUND = ("separate: sum over nets of 6 E n P + 2 n_test P flops (P = sum of fan_in fan_out over "
          "layers, real widths); masked: the same with padded widths plus 2 n_val P for its "
          "validation pass; bytes 28 per parameter per Adam step, E ceil(n / 64) steps; E epochs, "
@@ -51,17 +46,7 @@ BOUND = ("separate: sum over nets of 6 E n P + 2 n_test P flops (P = sum of fan_
          "(gemm32_flops_per_s), bytes against its copy bandwidth")
 
 
-def no_fastbins() -> None:
-    """Turn glibc's fastbins off, so that each side pays for its own frees (otherwise one side's
-    many small frees are coalesced at the other side's next larger allocation)."""
-    ctypes.CDLL(None).mallopt(M_MXFAST, 0)
 
-
-@cache
-def gemm32_flops_per_s(n: int = 1024) -> float:
-    """One-thread float32 GEMM rate (n x n); `benchmark.machine` measures float64 only."""
-    a = torch.randn(n, n, generator=torch.Generator().manual_seed(0))
-    return 2 * n ** 3 / benchmark.median_times({"gemm": lambda: a @ a}, 5)["gemm"]
 
 
 def spread(pool: list[space.Arch], count: int) -> list[space.Arch]:
@@ -71,9 +56,7 @@ def spread(pool: list[space.Arch], count: int) -> list[space.Arch]:
 
 def bound(pool: list[space.Arch], split: data.Split, epochs: int
           ) -> Callable[[int, str], benchmark.Bound]:
-    """The work of one run of each side on the first `count` spread architectures. `Bound` reads
-    flops at the float64 GEMM rate, so float32 flops are scaled by float64 rate / float32 rate."""
-    scale = benchmark.machine()["gemm_flops_per_s"] / gemm32_flops_per_s()
+    """The work of one run of each side on the first `count` spread architectures (float32)."""
     n, d_in, d_out = len(split.y_train), split.d_in, split.n_classes
     steps = epochs * math.ceil(n / BATCH)
 
@@ -91,7 +74,7 @@ def bound(pool: list[space.Arch], split: data.Split, epochs: int
             evals = len(split.y_val) + len(split.y_test)
             flops = sum((6 * epochs * n + 2 * evals) * macs(p) for p in padded)
             params = sum(space.n_params(p, d_in, d_out) for p in padded)
-        return benchmark.Bound(flops=scale * flops, bytes=28 * params * steps)
+        return benchmark.Bound(flops=flops, bytes=28 * params * steps, dtype="float32")
     return work
 
 
@@ -105,7 +88,6 @@ def main() -> None:
                         "stops")
     args = parser.parse_args()
     torch.set_num_threads(1)
-    no_fastbins()
     split = data.load_split("digits", 0)
     pool = space.enumerate_space(WIDTHS, *DEPTHS)
 
@@ -126,8 +108,7 @@ def main() -> None:
               for a in args.archs}
     benchmark.write_curves("ptnas_masked_training", "ptnas bench training, one MLP at a time vs "
                            "masked batched groups", BOUND, {"training": curve},
-                           epochs=args.epochs, dataset="digits", groups=groups,
-                           gemm32_flops_per_s=gemm32_flops_per_s())
+                           epochs=args.epochs, dataset="digits", groups=groups)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ rounding (checked at every size, atol 1e-8) before timing, and float32, as the n
 there the two orders of summation drift apart (about 1e-7 after the default 30 steps), so it is
 checked only as a guard against a wrong kernel (atol 1e-4). Both sides run once before the
 curves (the first optimizer imports torch._dynamo, ~2-3 s), and glibc's fastbins are off
-(`no_fastbins`) so that neither side pays for the other's frees.
+(`benchmark.no_fastbins`) so that neither side pays for the other's frees.
 Writes results/bench/sbayfdnn_replications.json.
 
 Bound (one thread, S steps, P = 3713 parameters per model): each full-batch step of one model is
@@ -20,8 +20,8 @@ Bound (one thread, S steps, P = 3713 parameters per model): each full-batch step
 dtype, 7 P for Adam (weights, gradients and both moments read, three written), 4 n (W + H) for
 the activations saved and their gradients, and n J for the scores: both sides, times B S, plus
 one forward for the final training MSE. Flops are read against the machine's one-thread GEMM
-rate in the curve's dtype (float32 measured here as gemm32_flops_per_s: `benchmark.machine` has
-float64 only, so `bound` scales float32 flops), bytes against its copy bandwidth.
+rate in the curve's dtype (`benchmark.machine`'s gemm_flops_per_s or gemm32_flops_per_s),
+bytes against its copy bandwidth.
 The loop holds at ~1/10 to 1/20 of its bound at every size: it pays per-op dispatch on every
 model and step, on 400 x 64 matrices. The vmap side pays dispatch once per step for all models,
 so its fraction climbs with B, to about 1/4 to 1/6 (float64) and 1/3 (float32) at 32-64 models,
@@ -29,7 +29,6 @@ where the batched GEMMs and Adam's memory traffic dominate. Timings on this shar
 machine move by up to 2x between runs, and so does its measured GEMM rate.
 """
 import argparse
-import ctypes
 from functools import cache
 from typing import Callable
 
@@ -41,7 +40,6 @@ from lib.sbayfdnn import data, model, naive
 
 SPEC = model.PriorSpec(lam=1e-5, s0=1e-5, s1=2e-3, gauss_var=2e-3)
 J, W, H, LR = 24, 64, 32, 3e-3
-M_MXFAST = 1         # glibc mallopt parameter: the largest request served from fastbins
 DTYPES = {"float64": (torch.float64, 1e-8), "float32": (torch.float32, 1e-4)}  # dtype, atol
 BOUND = ("both sides, per model and step: 6 n (J W + W H + H) flops and (7 P + 4 n (W + H) + n J) "
          "elements moved (Adam state, saved activations and their gradients, the scores), times "
@@ -50,17 +48,7 @@ BOUND = ("both sides, per model and step: 6 n (J W + W H + H) flops and (7 P + 4
          "gemm32_flops_per_s), bytes against its copy bandwidth")
 
 
-def no_fastbins() -> None:
-    """Turn glibc's fastbins off, so that each side pays for its own frees (otherwise one side's
-    many small frees are coalesced at the other side's next larger allocation)."""
-    ctypes.CDLL(None).mallopt(M_MXFAST, 0)
 
-
-@cache
-def gemm32_flops_per_s(size: int = 1024) -> float:
-    """One-thread float32 GEMM rate (size x size); `benchmark.machine` measures float64 only."""
-    a = torch.randn(size, size, generator=torch.Generator().manual_seed(0))
-    return 2 * size ** 3 / benchmark.median_times({"gemm": lambda: a @ a}, 5)["gemm"]
 
 
 @cache
@@ -80,18 +68,16 @@ def problem(models: int, n: int, dtype: torch.dtype):
 
 
 def bound(n: int, steps: int, dtype: torch.dtype) -> Callable[[int, str], benchmark.Bound]:
-    """The work of one run of either side on B models. `Bound` reads flops at the float64 GEMM
-    rate, so float32 flops are scaled by float64 rate / float32 rate."""
+    """The work of one run of either side on B models, in `dtype`."""
     itemsize = torch.finfo(dtype).bits // 8
-    scale = (benchmark.machine()["gemm_flops_per_s"] / gemm32_flops_per_s()
-             if dtype == torch.float32 else 1.0)
     params = W * J + W + H * W + H + H + 1
     macs = J * W + W * H + H
 
     def work(models: int, side: str) -> benchmark.Bound:
         flops = models * (steps * 6 + 2) * n * macs
         elements = models * steps * (7 * params + 4 * n * (W + H) + n * J)
-        return benchmark.Bound(flops=scale * flops, bytes=itemsize * elements)
+        return benchmark.Bound(flops=flops, bytes=itemsize * elements,
+                               dtype=str(dtype).removeprefix("torch."))
     return work
 
 
@@ -125,12 +111,10 @@ def main() -> None:
                         "stops")
     args = parser.parse_args()
     torch.set_num_threads(1)
-    no_fastbins()
     curves = {name: dtype_curve(name, args.models, args) for name in DTYPES}
     benchmark.write_curves("sbayfdnn_replications", "sbayfdnn MAP fits of every replication and "
                            "restart, plain loop vs torch.func.vmap", BOUND, curves, n=args.n,
-                           steps=args.steps, agreement_atol={k: v[1] for k, v in DTYPES.items()},
-                           gemm32_flops_per_s=gemm32_flops_per_s())
+                           steps=args.steps, agreement_atol={k: v[1] for k, v in DTYPES.items()})
 
 
 if __name__ == "__main__":

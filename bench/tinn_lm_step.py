@@ -11,7 +11,7 @@ the damped normal equations by numpy.linalg.solve. "batched" (`residuals.residua
 the PDE rows by `naive.jacobian_func` (vmap of jacrev of nested torch.func.grad), the initial and
 boundary rows by vmap of jacrev of u, scaled as the residual is, then `lm.lm_step`. At every size
 the live sides' steps must agree with the first (relative 1e-9, float64) before anything is
-timed; glibc's fastbins are off (`no_fastbins`) so that no side pays for another's frees.
+timed; glibc's fastbins are off (`benchmark.no_fastbins`) so that no side pays for another's frees.
 Writes results/bench/tinn_lm_step.json.
 
 Bound (float64, one thread; F = 830 flops, one forward of the per-point TINN, a backward counted
@@ -27,7 +27,6 @@ so per-node dispatch on thin tensors, not the arithmetic, sets its time (its exp
 towards 2). batched reaches ~1/10 of its bound and torch_func ~1/30, both linear in N.
 """
 import argparse
-import ctypes
 from typing import Callable
 
 import numpy as np
@@ -40,18 +39,12 @@ from lib.tinn import lm, models, naive, residuals
 NU = 0.01 / np.pi
 LAM_IC, LAM_BC, MU = 2.0, 1.0, 1e-3
 F = 830              # flops of one forward of the per-point TINN [1, 8, 8, 5] x [1, 10, 10, 1]
-M_MXFAST = 1         # glibc mallopt parameter: the largest request served from fastbins
 BOUND = ("R = N + N // 10 + 2 (N // 20) rows, P = 413, F = 830 (one per-point forward); batched "
          "and torch_func: 27 F per PDE row + 3 F per initial/boundary row + 2 R P^2 (J^T J) + "
          "P^3 / 3 + 2 R P flops; per_sample: 9 F N + R (18 F N + 2 F (R - N)) + 2 R P^2 + "
          "2 P^3 / 3 + 2 R P flops (one backward over the whole graph per row); 32 R P bytes "
          "for all; against one thread's float64 GEMM rate and copy bandwidth")
 
-
-def no_fastbins() -> None:
-    """Turn glibc's fastbins off, so that each side pays for its own frees (otherwise one side's
-    many small frees are coalesced at the other side's next larger allocation)."""
-    ctypes.CDLL(None).mallopt(M_MXFAST, 0)
 
 
 def points(n: int) -> residuals.Points:
@@ -114,7 +107,6 @@ def main() -> None:
     if min(args.points) < 20:
         parser.error(f"--points {min(args.points)}: at least 20, for one boundary point a side")
     torch.set_num_threads(1)
-    no_fastbins()
     model = models.make_tinn([1, 8, 8, 5], [1, 10, 10, 1])
     theta = model.init(0) + 0.1 * torch.as_tensor(
         np.random.default_rng(1).standard_normal(model.size))

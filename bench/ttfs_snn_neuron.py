@@ -14,29 +14,24 @@ the backward of `I[t]` writes a zero gradient of the whole (T, B, n) input for e
 the loop's backward grows as T^2; unbind's backward stacks the T step gradients once. At every
 size the live sides must give bit-equal spikes and input gradients equal to 32 T u (u = 2^-24:
 float32 running sums of T terms in two orders; observed 3-5 T u) before anything is timed;
-glibc's fastbins are off (`no_fastbins`) so that no side pays for another's frees. Writes
+glibc's fastbins are off (`benchmark.no_fastbins`) so that no side pays for another's frees. Writes
 results/bench/ttfs_snn_neuron.json, with the share of neurons that fire at each T.
 
-Bound (float32, one thread, N = batch x neurons): every side must at least copy the input
-(read and write), read the two output gradients and write the spikes, potentials and input
-gradient: 7 (T, N) float32 arrays, 28 T N bytes. The loop adds 8 T^2 N bytes (each step's
-full-size gradient of the input, written once and read once to accumulate it); the vectorised
-side adds three dense T x T by T x N products (two running sums forward, the transposed one
-backward), 6 T^2 N flops, the triangle's zeros included; the loops' ~20 T N flops stay below
-their traffic. Flops are read against the machine's one-thread float32 GEMM rate, measured here
-(gemm32_flops_per_s; `benchmark.machine` has float64 only, so `bound` scales them), bytes
-against its copy bandwidth. The vectorised side is GEMM-bound from T ~ 256, at 0.4-0.75 of its
-bound; the loops run at ~1/10 (loop_unbind) to ~1/2 (loop, whose T^2 gradients dominate) of
-theirs: each of their ~20 elementwise ops per step reads and writes its (B, n) slice, several
-times the compulsory traffic, and below T ~ 8 dispatch adds. Both the vectorised side and the
-loop grow as T^2, so they never cross: the vectorised side gains with T. loop_unbind grows as
-T and crosses the vectorised side near T = 128 (see the curves): below it the vectorised side
-wins by doing all steps in a few large ops, above it its T^2 GEMM flops cost more than the
-loop's T steps.
-"""
+Bound (float32, one thread, N = batch x neurons): every side must at least copy the input (read and
+write), read the two output gradients and write the spikes, potentials and input gradient: 7 (T, N)
+float32 arrays, 28 T N bytes. The loop adds 8 T^2 N bytes (each step's full-size gradient of the
+input, written once and read once to accumulate it); the vectorised side adds three dense T x T by T
+x N products (two running sums forward, the transposed one backward), 6 T^2 N flops, the triangle's
+zeros included; the loops' ~20 T N flops stay below their traffic. Flops are read against the
+machine's one-thread float32 GEMM rate (`benchmark.machine`'s gemm32_flops_per_s), bytes against its
+copy bandwidth. The vectorised side is GEMM-bound from T ~ 256, at 0.4-0.75 of its bound; the loops
+run at ~1/10 (loop_unbind) to ~1/2 (loop, whose T^2 gradients dominate) of theirs: each of their ~20
+elementwise ops per step reads and writes its (B, n) slice, several times the compulsory traffic,
+and below T ~ 8 dispatch adds. Both the vectorised side and the loop grow as T^2, so they never
+cross: the vectorised side gains with T. loop_unbind grows as T and crosses the vectorised side near
+T = 128 (see the curves): below it the vectorised side wins by doing all steps in a few large ops,
+above it its T^2 GEMM flops cost more than the loop's T steps."""
 import argparse
-import ctypes
-from functools import cache
 from typing import Callable
 
 import torch
@@ -46,7 +41,6 @@ from lib.ttfs_snn import neuron
 
 THETA, ALPHA = 1.0, 4.0
 U32 = 2.0 ** -24     # float32 unit roundoff
-M_MXFAST = 1         # glibc mallopt parameter: the largest request served from fastbins
 BOUND = ("N = batch x neurons; all sides: 28 T N bytes (the input copied, two output gradients "
          "read, spikes, potentials and input gradient written, float32); loop: + 16 T^2 N bytes "
          "(a full-size gradient per step, written and read); vectorised: + 6 T^2 N flops "
@@ -56,17 +50,7 @@ BOUND = ("N = batch x neurons; all sides: 28 T N bytes (the input copied, two ou
 Layer = Callable[[torch.Tensor, float, float], tuple[torch.Tensor, torch.Tensor]]
 
 
-def no_fastbins() -> None:
-    """Turn glibc's fastbins off, so that each side pays for its own frees (otherwise one side's
-    many small frees are coalesced at the other side's next larger allocation)."""
-    ctypes.CDLL(None).mallopt(M_MXFAST, 0)
 
-
-@cache
-def gemm32_flops_per_s(size: int = 1024) -> float:
-    """One-thread float32 GEMM rate (size x size); `benchmark.machine` measures float64 only."""
-    a = torch.randn(size, size, generator=torch.Generator().manual_seed(0))
-    return 2 * size ** 3 / benchmark.median_times({"gemm": lambda: a @ a}, 5)["gemm"]
 
 
 def step_loop_unbind(I: torch.Tensor, theta: float, alpha: float
@@ -86,14 +70,12 @@ def step_loop_unbind(I: torch.Tensor, theta: float, alpha: float
 
 
 def bound(n: int) -> Callable[[int, str], benchmark.Bound]:
-    """The work of one run of each side at T steps, N = n neurons in all. `Bound` reads flops
-    at the float64 GEMM rate, so float32 flops are scaled by float64 rate / float32 rate."""
-    scale = benchmark.machine()["gemm_flops_per_s"] / gemm32_flops_per_s()
+    """The work of one run of each side at T steps, N = n neurons in all (float32)."""
 
     def work(T: int, side: str) -> benchmark.Bound:
         traffic = 28 * T * n + (8 * T * T * n if side == "loop" else 0)
         flops = 6 * T * T * n + 20 * T * n if side == "vectorised" else 20 * T * n
-        return benchmark.Bound(flops=scale * flops, bytes=traffic)
+        return benchmark.Bound(flops=flops, bytes=traffic, dtype="float32")
     return work
 
 
@@ -108,7 +90,6 @@ def main() -> None:
                         "stops")
     args = parser.parse_args()
     torch.set_num_threads(1)
-    no_fastbins()
     fired: dict[int, float] = {}
 
     def prepare(T: int) -> dict[str, benchmark.Run]:
@@ -137,7 +118,7 @@ def main() -> None:
     benchmark.write_curves("ttfs_snn_neuron", "ttfs_snn TTFS layer, forward + backward: per-step "
                            "loop vs vectorised over time (and the loop with unbind)", BOUND,
                            {"layer": curve}, batch=args.batch, neurons=args.neurons,
-                           fired=fired, gemm32_flops_per_s=gemm32_flops_per_s())
+                           fired=fired)
 
 
 if __name__ == "__main__":

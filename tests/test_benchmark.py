@@ -81,9 +81,10 @@ def test_curve_ratio_is_at_the_largest_size_both_sides_ran():
 
 
 def test_bound_is_the_slower_of_arithmetic_and_memory():
-    rates = {"gemm_flops_per_s": 1e9, "copy_bytes_per_s": 1e8}
+    rates = {"gemm_flops_per_s": 1e9, "gemm32_flops_per_s": 4e9, "copy_bytes_per_s": 1e8}
     assert benchmark.Bound(flops=2e9, bytes=1e8).seconds(rates) == 2.0
     assert benchmark.Bound(flops=1e6, bytes=3e8).seconds(rates) == 3.0
+    assert benchmark.Bound(flops=2e9, dtype="float32").seconds(rates) == 0.5
 
 
 def test_write_curves_records_the_machine_and_the_bound(tmp_path, monkeypatch):
@@ -94,5 +95,6 @@ def test_write_curves_records_the_machine_and_the_bound(tmp_path, monkeypatch):
     target = benchmark.write_curves("x_kernel", "k", "n flops", {"n": c}, d=3)
     saved = json.loads(target.read_text())
     assert saved["bound"] == "n flops" and saved["d"] == 3
-    assert set(saved["machine"]) == {"gemm_flops_per_s", "copy_bytes_per_s", "cores"}
+    assert set(saved["machine"]) == {"gemm_flops_per_s", "gemm32_flops_per_s",
+                                     "copy_bytes_per_s", "cores"}
     assert len(saved["curves"]["n"]["sides"]["a"]["bound_s"]) == 2

@@ -4,12 +4,16 @@ A benchmark runs a naive reference and our kernel (and any peer) side by side at
 its axis, after checking that they agree there (`curve`); tests never time anything. Repeats
 alternate between the sides so that load on a shared machine falls on all alike. A side whose
 time at one size passes the cap is not run at larger sizes: the cap is recorded, nothing is
-extrapolated. Each side's growth exponent is the least-squares slope of log time on log size
+extrapolated. glibc's fastbins are turned off first (`no_fastbins`): otherwise one side's many
+small frees are coalesced at the next side's first larger allocation and billed to it (measured
+on bsnp: its batched residual took 12 ms right after the finite-difference loop, 0.7 ms alone).
+Each side's growth exponent is the least-squares slope of log time on log size
 over the upper half of its measured sizes, and each point carries the time the machine's own
 measured rates allow for the work it does (`Bound`, `machine`), so the gap is a number.
 """
 from __future__ import annotations
 
+import ctypes
 import json
 import math
 import os
@@ -34,34 +38,48 @@ def median_times(runs: dict[str, Run], repeats: int) -> dict[str, float]:
 
 @dataclass(frozen=True)
 class Bound:
-    """The work one run does: floating-point operations and bytes it must move at least."""
+    """The work one run does: floating-point operations (in `dtype`, float64 or float32) and
+    bytes it must move at least."""
 
     flops: float = 0.0
     bytes: float = 0.0
+    dtype: str = "float64"
 
     def seconds(self, rates: dict) -> float:
         """The least time this work takes at the machine's measured one-thread rates."""
-        return max(self.flops / rates["gemm_flops_per_s"], self.bytes / rates["copy_bytes_per_s"])
+        gemm = rates["gemm32_flops_per_s" if self.dtype == "float32" else "gemm_flops_per_s"]
+        return max(self.flops / gemm, self.bytes / rates["copy_bytes_per_s"])
 
 
 @cache
 def machine() -> dict:
-    """This machine's one-thread rates, measured now: float64 GEMM (n = 1024, torch) and a
-    64 MiB numpy copy (read + write). The benchmarks run on one thread (the house rule), so a
-    kernel's bound is against one core; `cores` says how many the machine has."""
+    """This machine's one-thread rates, measured now: float64 and float32 GEMM (n = 1024,
+    torch) and a 64 MiB numpy copy (read + write). The benchmarks run on one thread (the house
+    rule), so a kernel's bound is against one core; `cores` says how many the machine has."""
     import torch
     from threadpoolctl import threadpool_limits
     threads = torch.get_num_threads()
     torch.set_num_threads(1)
-    a = torch.randn(1024, 1024, dtype=torch.float64)
-    gemm = median_times({"gemm": lambda: a @ a}, 5)["gemm"]
+    gemm = {}
+    for dtype in (torch.float64, torch.float32):
+        a = torch.randn(1024, 1024, dtype=dtype)
+        gemm[dtype] = 2 * 1024**3 / median_times({"gemm": lambda: a @ a}, 5)["gemm"]
     torch.set_num_threads(threads)
     src = np.ones(8 * 2**20)
     dst = np.empty_like(src)
     with threadpool_limits(1):
         copy = median_times({"copy": lambda: np.copyto(dst, src)}, 5)["copy"]
-    return {"gemm_flops_per_s": 2 * 1024**3 / gemm, "copy_bytes_per_s": 2 * src.nbytes / copy,
-            "cores": os.cpu_count()}
+    return {"gemm_flops_per_s": gemm[torch.float64], "gemm32_flops_per_s": gemm[torch.float32],
+            "copy_bytes_per_s": 2 * src.nbytes / copy, "cores": os.cpu_count()}
+
+
+def no_fastbins() -> None:
+    """mallopt(M_MXFAST, 0) where the C library is glibc, so each side pays for its own frees;
+    elsewhere nothing (the allocator differs and so does the effect)."""
+    try:
+        ctypes.CDLL(None).mallopt(1, 0)          # M_MXFAST = 1
+    except (AttributeError, OSError):
+        pass
 
 
 def growth_exponent(sizes: list[float], seconds: list[float]) -> tuple[float | None, list]:
@@ -98,6 +116,7 @@ def curve(axis: str, sizes: list[int], prepare: Callable[[int], dict[str, Run]],
     A side whose median passes `cap_s` (or whose checking run alone does) is recorded there and
     not run at larger sizes. `bound(size, side)` gives the work of one run, for the bound time.
     """
+    no_fastbins()
     rates = machine() if bound else None
     sides: dict[str, dict] = {}
     capped: dict[str, int] = {}
