@@ -18,9 +18,8 @@ two heads of dk = dv = 16); plus the recurrence: sequential 2 B T n (diag, n = d
 B T (2 n^2 + n) (pd), 8 B T H dk dv (deltanet); scan 3 B n C (diag), B (2 n^3 + 2 n^2 + n) C (pd),
 B H [(2 dk^3 + 2 dk^2 dv + dk dv) C + T (2 dk^2 + 3 dk dv)] (deltanet: pairs, combines, readout),
 and for the scan the bytes of rewriting every (A_t, b_t) each round, 8 r B T (|A| + |b|) in
-float32. Norms and activations (O(B T d)) are not counted. Against the one-thread float64 GEMM
-rate and copy bandwidth: the runs are float32, whose GEMM runs ~2.3x faster here, so the least
-time may be that much lower than the bound. At d = 32 the linear layers dominate the count, and
+float32. Norms and activations (O(B T d)) are not counted. Against the one-thread float32 GEMM
+rate and copy bandwidth. At d = 32 the linear layers dominate the count, and
 both diagonal sides run within 2-5x of it. The pd and DeltaNet loops run at 1/12-1/30 of it:
 each step is a handful of tiny aten ops (~9 for pd, ~35 for DeltaNet) of a few us each; the
 JSON's `dispatch` counts each side's aten ops at T = 256 (TorchDispatchMode) and multiplies them

@@ -210,22 +210,31 @@ def bench_figure(name: str, doc: dict, dst: Path) -> str | None:
     curves = doc.get("curves")
     if not isinstance(curves, dict) or not curves:
         return None
-    import numpy as np
+    from matplotlib.ticker import FuncFormatter, NullFormatter
 
     from lib.companion import plotting
-    fig, axes = plotting.figure(1, len(curves), width=3.2 * len(curves) + 0.6, height=3.0)
-    axes = list(np.atleast_1d(axes))
-    for ax, (label, c) in zip(axes, curves.items()):
-        colours = dict(zip(c["sides"], plotting.palette(len(c["sides"]))))
-        for side, s in c["sides"].items():
+    ncols = min(4, len(curves))
+    nrows = -(-len(curves) // ncols)
+    fig, axes = plotting.figure(nrows, ncols, width=3.4 * ncols + 0.4, height=2.9 * nrows,
+                                squeeze=False)
+    for ax in axes.flat[len(curves):]:
+        ax.set_visible(False)
+    for ax, (label, c) in zip(axes.flat, curves.items()):
+        order = [c["reference"]] + [k for k in c["sides"] if k != c["reference"]]
+        colours = dict(zip(order, plotting.palette(len(order))))
+        for side in order:
+            s = c["sides"][side]
             ax.plot(s["sizes"], s["median_s"], "o-", ms=3, color=colours[side],
                     label=f"{side} (exponent {book.exponent(s['exponent'])})")
             if s.get("bound_s"):
                 ax.plot(s["sizes"], s["bound_s"], ":", color=colours[side], lw=1)
             if side in c["capped_after"]:
                 ax.plot(s["sizes"][-1], s["median_s"][-1], "x", ms=9, mew=2, color=colours[side])
-        ax.set(xscale="log", yscale="log", xlabel=c["axis"], ylabel="seconds per run",
-               title=label)
+        powers_of_two = all(isinstance(n, int) and n > 0 and n & (n - 1) == 0 for n in c["sizes"])
+        ax.set_xscale("log", base=2 if powers_of_two else 10)
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+        ax.xaxis.set_minor_formatter(NullFormatter())
+        ax.set(yscale="log", xlabel=c["axis"], ylabel="seconds per run", title=label)
         ax.legend(fontsize=7)
     dst.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(dst, metadata={"Software": None})
