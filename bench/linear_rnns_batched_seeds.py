@@ -21,7 +21,7 @@ per clipped AdamW step. F per position: MLP and head 8 d^2 + 4 d, plus rnn 4 d^2
 diag 6 d^2 + 3 d C/T (scan, C = r T - 2^r + 1), pd 2 (8 d + 8 n^2 + 3 d n) + 2 n^2 + n (loop,
 n = 16), deltanet 8 d^2 + 4 d + 8 H dk dv, rwkv7 14 d^2 + 9 H dk dv, transformer 8 d^2 + 4 T d
 (H = 2, dk = dv = 16). Against the one-thread float32 GEMM rate.
-At 8 seeds both sides run at 1/5-1/35 of it (pd, DeltaNet and RWKV-7, whose per-step loops add
+At 8 seeds both sides run at 1/10-1/60 of it (pd, DeltaNet and RWKV-7, whose per-step loops add
 many small ops, furthest). The JSON's `dispatch` counts aten ops (TorchDispatchMode) of
 per_seed at the fewest seeds and of batched at the fewest and the most, and multiplies them by
 a measured tiny op (`tiny_op_s`): one per-seed run dispatches 3-16k ops; the batched run about

@@ -20,11 +20,11 @@ B H [(2 dk^3 + 2 dk^2 dv + dk dv) C + T (2 dk^2 + 3 dk dv)] (deltanet: pairs, co
 and for the scan the bytes of rewriting every (A_t, b_t) each round, 8 r B T (|A| + |b|) in
 float32. Norms and activations (O(B T d)) are not counted. Against the one-thread float32 GEMM
 rate and copy bandwidth. At d = 32 the linear layers dominate the count, and
-both diagonal sides run within 2-5x of it. The pd and DeltaNet loops run at 1/12-1/30 of it:
+both diagonal sides run within 5-8x of it. The pd and DeltaNet loops run at 1/18-1/45 of it:
 each step is a handful of tiny aten ops (~9 for pd, ~35 for DeltaNet) of a few us each; the
 JSON's `dispatch` counts each side's aten ops at T = 256 (TorchDispatchMode) and multiplies them
 by a measured tiny op (`tiny_op_s`), about 40% of the DeltaNet loop's time. The pd and DeltaNet
-scans run at 1/5-1/17 of it: their (B, T, n, n) pairs are rewritten every round, and the
+scans run at 1/7-1/18 of it: their (B, T, n, n) pairs are rewritten every round, and the
 batched 16 x 16 products run well below the GEMM rate.
 Writes results/bench/linear_rnns_scan_forward.json.
 """
