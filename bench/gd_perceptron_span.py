@@ -20,8 +20,10 @@ theta and write it back (16 mk bytes) and read B (8 nk, shared by the seeds). At
 is 90 flops per seed, ~70 ns for 50 seeds at one core's GEMM rate, against a measured step of
 0.1-0.2 ms: the span step is bound by torch's per-op dispatch, not by arithmetic (the seeds
 curve is flat until R ~ 10^3, where the arithmetic starts to count). The JSON's `dispatch` entry
-counts the aten ops of one step (torch.profiler) and times one tiny op, so ops x that time is
-the dispatch bound the span side is compared with. Writes results/bench/gd_perceptron_span.json.
+counts the aten ops one iteration dispatches (`benchmark.aten_ops`: 50, down from 71 before the
+margins of the separation check were reused and the output signs made once) and times one tiny
+op of the same size, so ops x that time is the dispatch floor the span side is compared with.
+Writes results/bench/gd_perceptron_span.json.
 """
 from __future__ import annotations
 
@@ -121,19 +123,15 @@ def seeds_curve(exps: list[int], steps: int, repeats: int, cap: float, d: int = 
 
 
 def dispatch(seeds: int, d: int = 1024) -> dict:
-    """Aten ops in one span iteration (profiler, top level only) and the time of one tiny op."""
-    from torch.profiler import profile
+    """Aten ops dispatched by one span iteration and the time of one tiny op of its size."""
     model = models.make_model("two_layer", M)
     B, y = datasets.dataset_a(d)
     Br = torch.as_tensor(span.reduce(B)[1])
     yt = torch.as_tensor(y, dtype=torch.float64)
     Z = torch.randn(seeds, M, N, generator=torch.Generator().manual_seed(0), dtype=torch.float64)
     eta = speedup.eta_from_c(C, B)
-    with profile() as prof:
-        one_iteration(model, Br, yt, Z, eta, False)
-    ops = sum(1 for e in prof.events() if e.cpu_parent is None and e.name.startswith("aten::"))
-    x = torch.ones(M, N, dtype=torch.float64)
-    tiny = benchmark.median_times({"op": lambda: [x + 1 for _ in range(1000)]}, 5)["op"] / 1000
+    ops = benchmark.aten_ops(lambda: one_iteration(model, Br, yt, Z, eta, False))
+    tiny = benchmark.tiny_op_s((seeds, M, N), "float64")
     return {"ops_per_step": ops, "tiny_op_s": tiny, "dispatch_bound_step_s": ops * tiny}
 
 

@@ -35,11 +35,8 @@ Writes results/bench/linear_rnns_batched_seeds.json.
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
 
 import torch
-from torch.utils._python_dispatch import TorchDispatchMode
 
 from lib.companion import benchmark
 from lib.linear_rnns import models, seeds, train
@@ -105,34 +102,6 @@ def seed_flops(rc: train.RunConfig, validations: int) -> float:
     return rc.steps * (3 * F * BATCH + ADAMW_FLOPS * P) + validations * F * VAL_N
 
 
-class _CountOps(TorchDispatchMode):
-    """Counts the aten ops dispatched inside it."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.ops = 0
-
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        self.ops += 1
-        return func(*args, **(kwargs or {}))
-
-
-def aten_ops(run: benchmark.Run) -> int:
-    with _CountOps() as counter:
-        run()
-    return counter.ops
-
-
-def tiny_op_s() -> float:
-    """One elementwise aten op on a (32, 32) float32 tensor, the size of most operands here."""
-    a = torch.ones(32, 32)
-    times = []
-    for _ in range(5):
-        start = time.perf_counter()
-        for _ in range(1000):
-            torch.mul(a, a)
-        times.append((time.perf_counter() - start) / 1000)
-    return statistics.median(times)
 
 
 def check_float64(task: str, family: str, steps: int, eval_every: int) -> dict:
@@ -159,7 +128,7 @@ def main() -> None:
     torch.set_num_threads(1)
     eval_every = max(1, args.steps // 2)
     validations = args.steps // eval_every + (args.steps % eval_every > 0)
-    tiny = tiny_op_s()
+    tiny = benchmark.tiny_op_s()
     curves, checks, dispatch = {}, {}, {}
     for fam in args.families:
         checks[fam] = check_float64(args.task, fam, args.steps, eval_every)
@@ -173,8 +142,8 @@ def main() -> None:
             losses_agree, repeats=args.repeats, cap_s=args.cap, label=fam,
             bound=lambda S, side: benchmark.Bound(flops=S * per_seed_flops, dtype="float32"))
         lo, hi = min(args.seeds), max(args.seeds)      # per-seed runs: S x the ops of one
-        ops = {"per_seed": {lo: aten_ops(lambda: per_seed(rcs_of[lo]))},
-               "batched": {S: aten_ops(lambda: batched(rcs_of[S])) for S in (lo, hi)}}
+        ops = {"per_seed": {lo: benchmark.aten_ops(lambda: per_seed(rcs_of[lo]))},
+               "batched": {S: benchmark.aten_ops(lambda: batched(rcs_of[S])) for S in (lo, hi)}}
         dispatch[fam] = {"aten_ops": ops, "dispatch_floor_s": {
             side: {S: n * tiny for S, n in by.items()} for side, by in ops.items()}}
     bound = ("flops of training S seeds (the same for both sides): S [steps (3 F(32) + 12 P) + "

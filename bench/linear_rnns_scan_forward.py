@@ -31,11 +31,8 @@ Writes results/bench/linear_rnns_scan_forward.json.
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
 
 import torch
-from torch.utils._python_dispatch import TorchDispatchMode
 
 from lib.companion import benchmark
 from lib.linear_rnns import models
@@ -79,34 +76,11 @@ def work(family: str, side: str, T: int, B: int, d: int) -> benchmark.Bound:
     return benchmark.Bound(flops=linear + rec, bytes=traffic, dtype="float32")
 
 
-class _CountOps(TorchDispatchMode):
-    """Counts the aten ops dispatched inside it."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.ops = 0
-
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        self.ops += 1
-        return func(*args, **(kwargs or {}))
 
 
-def aten_ops(run: benchmark.Run) -> int:
-    with torch.no_grad(), _CountOps() as counter:
-        run()
-    return counter.ops
-
-
-def tiny_op_s() -> float:
-    """One elementwise aten op on a (32, 32) float32 tensor, the size of a loop step's operands."""
-    a = torch.ones(32, 32)
-    times = []
-    for _ in range(5):
-        start = time.perf_counter()
-        for _ in range(1000):
-            torch.mul(a, a)
-        times.append((time.perf_counter() - start) / 1000)
-    return statistics.median(times)
+def no_grad_ops(run: benchmark.Run) -> int:
+    with torch.no_grad():
+        return benchmark.aten_ops(run)
 
 
 def sides(model: models.SeqModel, T: int, batch: int) -> dict[str, benchmark.Run]:
@@ -131,7 +105,7 @@ def main() -> None:
     args = parser.parse_args()
     torch.set_num_threads(1)
     torch.manual_seed(0)
-    tiny = tiny_op_s()
+    tiny = benchmark.tiny_op_s()
     curves, dispatch = {}, {}
     for fam in args.families:
         model = models.SeqModel(fam, vocab=5, in_features=None, n_classes=2, d=args.d).eval()
@@ -139,7 +113,7 @@ def main() -> None:
             "T", args.T, lambda T: sides(model, T, args.batch),
             lambda ref, out: torch.allclose(ref, out, atol=AGREE), repeats=args.repeats,
             cap_s=args.cap, label=fam, bound=lambda T, side: work(fam, side, T, args.batch, args.d))
-        ops = {k: aten_ops(run) for k, run in sides(model, OPS_T, args.batch).items()}
+        ops = {k: no_grad_ops(run) for k, run in sides(model, OPS_T, args.batch).items()}
         dispatch[fam] = {"T": OPS_T, "aten_ops": ops,
                          "dispatch_floor_s": {k: n * tiny for k, n in ops.items()}}
     bound = ("flops of one forward pass: linear layers 2 B T (8 d^2 + 2 d) plus the mixer's "

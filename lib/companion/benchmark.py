@@ -82,6 +82,31 @@ def no_fastbins() -> None:
         pass
 
 
+def aten_ops(run: Run) -> int:
+    """How many aten ops `run` dispatches (every op torch executes, nested ones included),
+    counted by a TorchDispatchMode: with `tiny_op_s`, the dispatch floor of a run of tiny ops."""
+    from torch.utils._python_dispatch import TorchDispatchMode  # a private module of torch
+
+    class Count(TorchDispatchMode):
+        ops = 0
+
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            Count.ops += 1
+            return func(*args, **(kwargs or {}))
+
+    with Count():
+        run()
+    return Count.ops
+
+
+def tiny_op_s(shape: tuple[int, ...] = (32, 32), dtype: str = "float32") -> float:
+    """Median time of one elementwise aten op (a * a) on a tensor of `shape`: what a kernel made
+    of many such ops pays per op whatever the arithmetic."""
+    import torch
+    a = torch.ones(shape, dtype=getattr(torch, dtype))
+    return median_times({"op": lambda: [torch.mul(a, a) for _ in range(1000)]}, 5)["op"] / 1000
+
+
 def growth_exponent(sizes: list[float], seconds: list[float]) -> tuple[float | None, list]:
     """Slope of log time on log size over the upper half (geometrically) of the sizes, and the
     sizes it was fitted on; None with fewer than two such points."""
