@@ -259,7 +259,7 @@ def times_table() -> str:
     rows = [f"Measured {snap['measured']}: {cell(snap['note'])}.", "",
             "| what | stages | wall time | budget |", "|---|---|---|---|"]
     for short, t in snap["papers"].items():
-        budget = f"{timings.fmt_time(t['budget_s'])}" if t["budget_s"] else "minutes, not hours"
+        budget = timings.fmt_time(t["budget_s"]) if t["budget_s"] else "minutes, not hours"
         rows.append(f"| `{short}`, default profile | {t['stages']} | "
                     f"{timings.fmt_time(t['wall_s'])} | {budget} |")
     rows.append(f"| all stages | {len(snap['stages'])} | "

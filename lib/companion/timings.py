@@ -25,9 +25,13 @@ BUDGET_S = 180        # ../shared/DESIGN.md: default profile <= 3 minutes per pa
 IN_DEPTH = ("gd_perceptron", "equivariance", "linear_rnns")   # "all three in minutes, not hours"
 
 
+def commands_dir() -> Path:
+    """results/timings/commands: the last wall time of each timed command."""
+    return paths.timings_dir() / "commands"
+
+
 def command_file(name: str) -> Path:
-    """results/timings/commands/<name>.json: the last wall time of a timed command."""
-    return paths.timings_dir() / "commands" / f"{name}.json"
+    return commands_dir() / f"{name}.json"
 
 
 def stage_file(notebook: str) -> Path:
@@ -49,7 +53,7 @@ def collect() -> dict:
         doc = read(stage_file(nid))
         stages[nid] = {"profile": doc["profile"], "wall_s": doc["wall_s"]} \
             if doc and isinstance(doc.get("wall_s"), (int, float)) else None
-    folder = command_file("x").parent
+    folder = commands_dir()
     commands = {f.stem: {"wall_s": d["wall_s"], "exit": d["exit"]}
                 for f in sorted(folder.glob("*.json")) if (d := read(f))} \
         if folder.exists() else {}
