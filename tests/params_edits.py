@@ -265,7 +265,7 @@ def section_edits(notebook: str, schema: type, raw: dict) -> list[dict]:
                           "text": text, "names": [name, key]})
         if field.annotation is int:
             edits += [{"kind": "spelling", "class": "spelling", "path": [paper, stem, key],
-                       "text": t, "names": [name, key]} for t in ("yes", "0x10", "~", "1e4")]
+                       "text": t, "names": [name, key]} for t in ("yes", "5:00", "~", "1e4")]
         edits.append({"kind": "duplicate", "class": "duplicate", "path": [paper, stem, key],
                       "text": scalar(default), "names": [key, "line"]})
         edits.append({"kind": "syntax", "class": "syntax", "path": [paper, stem, key],

@@ -127,21 +127,43 @@ def test_minimum_above_maximum_names_both_keys(tmp_path):
         params.check_all(write(tmp_path, doc))
 
 
-@pytest.mark.parametrize("text, value", [("010", 10), ("+7", 7), ("1e4", 10000.0),
-                                         ("1_000", "1_000"), ("0x10", "0x10"), ("yes", "yes"),
-                                         ("off", "off"), ("2026-12-01", "2026-12-01")])
-def test_scalars_typed_as_yaml_1_2_types_them(text, value):
-    """DVC reads params.yaml as YAML 1.2: 010 is ten (not octal 8), yes and 1_000 are strings."""
-    loaded = params.yamlio.load(f"a: {text}")["a"]
-    assert (loaded, type(loaded)) == (value, type(value))
+SPELLINGS = ["010", "050", "+7", "1e4", "1e-3", "5:00", "1_000", "0x10", "0o10", "yes", "off",
+             "2026-12-01", ".inf", "1.", "~", "True"]
 
 
-@pytest.mark.parametrize("text", ["1_000", "0x10", "yes", "2026-12-01"])
-def test_ambiguous_spelling_of_a_count_refused_by_name(tmp_path, text):
+@pytest.mark.parametrize("text", SPELLINGS)
+def test_scalars_read_as_dvc_reads_them(text):
+    """One reading: every scalar as DVC's own parser types it (the reference: DVC itself), so
+    dvc.lock never records a value the notebook did not use (PyYAML reads 050 as 40, 5:00 as
+    300)."""
+    from dvc.utils.serialize import parse_yaml
+    ours = params.yamlio.load(f"a: {text}")["a"]
+    dvc = parse_yaml(f"a: {text}", "params.yaml")["a"]
+    assert (ours, type(ours)) == (dvc, type(dvc))
+
+
+def test_yaml_1_1_readings_are_not_ours():
+    """The two spellings the fault tests caught: YAML 1.2 reads 050 as fifty and 5:00 as text."""
+    assert params.yamlio.load("a: 050")["a"] == 50 and yaml.safe_load("a: 050")["a"] == 40
+    assert params.yamlio.load("a: 5:00")["a"] == "5:00" and yaml.safe_load("a: 5:00")["a"] == 300
+
+
+@pytest.mark.parametrize("text", ["yes", "2026-12-01", "5:00"])
+def test_a_count_spelled_as_text_or_date_refused_by_name(tmp_path, text):
     body = yaml.safe_dump(GOOD).replace("equiv_d: 50", f"equiv_d: {text}")
-    with pytest.raises(params.ParamsError, match=r"01_reduction.equiv_d = '.+': Input should "
+    with pytest.raises(params.ParamsError, match=r"01_reduction.equiv_d = .+: Input should "
                                                  r"be a valid integer"):
         params.check_all(write_text(tmp_path, body))
+
+
+def test_profile_named_once():
+    """-p profile=paper beside --profile smoke ran smoke values labelled "paper": refused."""
+    from lib.companion import runner
+    with pytest.raises(params.ParamsError, match=r"profile is named once, with --profile"):
+        runner.parse_overrides(["profile=paper"])
+    raw = params.read_file()
+    with pytest.raises(params.ParamsError, match=r"profile is named once"):
+        params.merge(raw, "gd_perceptron/01_reduction", "smoke", {"profile": "paper"})
 
 
 def test_key_yaml_reads_as_a_boolean_refused_by_name(tmp_path):

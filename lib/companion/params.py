@@ -178,6 +178,11 @@ def merge(raw: Mapping[str, Any], notebook: str, profile: str | None = None,
             raise ParamsError(f"params.yaml: {where}.{profile}.{key} "
                               f"overrides a key the section does not define; defined: "
                               f"{sorted(values)}")
+    if "profile" in (overrides or {}):
+        raise ParamsError(f"an override names the profile ({overrides['profile']!r}): the "
+                          f"profile is named once (params.yaml's `profile` or --profile), so "
+                          f"that its values and its label cannot disagree; allowed: "
+                          f"{list(PROFILES)} as the profile argument")
     values.update(prof)
     values.update({"profile": profile, "seed": raw.get("seed", 0)})
     values.update(overrides or {})

@@ -101,20 +101,17 @@ def main(argv: list[str] | None = None) -> int:
     one task, every family; writes accuracy.csv, orderings.csv and timing.json into DIR."""
     import argparse
 
-    import yaml
-
-    from lib.companion import paths
+    from lib.companion import params, paths
     ap = argparse.ArgumentParser(description=main.__doc__.split("\n")[0])
-    ap.add_argument("--profile", default="paper")
+    ap.add_argument("--profile", default="paper", choices=params.PROFILES)
     ap.add_argument("--task", required=True, choices=tasks.TASKS)
     ap.add_argument("--out", required=True)
     ap.add_argument("--n-seeds", type=int, default=None)
     ap.add_argument("--max-seconds", type=float, default=None)
     ap.add_argument("--executor", default=None, choices=EXECUTORS)
     a = ap.parse_args(argv)
-    sec = yaml.safe_load(paths.PARAMS_FILE.read_text())["linear_rnns"]["08_trained_models"]
-    cfg = {k: v for k, v in sec.items() if k not in ("smoke", "paper", "default")}
-    cfg |= sec.get(a.profile) or {}
+    # validated, and read as DVC reads params.yaml
+    cfg = params.resolve("linear_rnns/08_trained_models", a.profile).model_dump()
     kw = {"dgc": {"id_bits": cfg["dgc_id_bits"], "p": cfg["p_bucket"]}}
     test = {a.task: tasks.make_test_sets(a.task, cfg["bins"][a.task], cfg["test_n"],
                                          cfg["test_seed"], **kw.get(a.task, {}))}
