@@ -36,13 +36,16 @@ def fourier_character(n: int, freqs: list[int]) -> np.ndarray:
 
 
 def rank_factorization(M: np.ndarray, rng: np.random.Generator, tol: float = 1e-10):
-    """W_2 (m x r), W_1 (r x n) with W_2 W_1 = M and r = rank M, mixed by a random GL(r)."""
-    U, s, Vt = np.linalg.svd(M)
+    """W_2 (m x r), W_1 (r x n) with W_2 W_1 = M and r = rank M, a random point of the GL(r)
+    orbit: W_1 = G^T P for a Gaussian G (n x r) and P the orthogonal projector onto the row space
+    of M, W_2 = M W_1^+. P, unlike the singular vectors (arbitrary within the pairs of equal
+    singular values a circulant has), does not depend on the LAPACK or BLAS kernel, so neither
+    does the draw."""
+    _, s, Vt = np.linalg.svd(M)
     r = int((s > tol * s[0]).sum())
-    A = rng.normal(size=(r, r))
-    W1 = A @ Vt[:r]
-    W2 = (U[:, :r] * s[:r]) @ np.linalg.inv(A)
-    return W2, W1
+    P = Vt[:r].T @ Vt[:r]
+    W1 = rng.normal(size=(M.shape[1], r)).T @ P
+    return M @ np.linalg.pinv(W1), W1
 
 
 def recover_action(W1: np.ndarray, R_in: np.ndarray) -> np.ndarray:
