@@ -36,12 +36,18 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet --disable-pip-version-check -e .
 	@touch $@
 
+# data/ from the bundled remote (offline), each object checked against its md5 first and data/
+# against data.dvc after: a corrupt object or a changed file is named, never used
 data: setup
+	@$(PY) -m lib.companion.datafiles --verify-remote
 	$(DVC) pull --quiet data.dvc
+	@$(PY) -m lib.companion.datafiles --check
 
 repro: data
 	@test -z "$(PAPER)" -o -n "$(STAGES)" || { echo "PAPER=$(PAPER) is not a declared paper (notebooks/<paper>/paper.yaml)"; exit 2; }
-	$(PY) -m lib.companion.timings run make_repro$(if $(PAPER),_$(PAPER)) -- $(DVC) repro $(STAGES)
+	@$(PY) -m lib.companion.timings run make_repro$(if $(PAPER),_$(PAPER)) -- $(DVC) repro $(STAGES) || { \
+	  $(PY) -m lib.companion.claims && $(PY) -m lib.companion.report; \
+	  echo "dvc repro failed (above): the book and results/CLAIMS.md show the failed stage and its claims as error; the last good outputs are kept"; exit 1; }
 	$(if $(PAPER),$(PY) -m lib.companion.claims && $(PY) -m lib.companion.report)
 	@$(PY) -m lib.companion.timings
 	@echo "book: results/report/index.html   claims: results/CLAIMS.md"

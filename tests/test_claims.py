@@ -10,7 +10,7 @@ from lib.companion import claims, paths
 @pytest.fixture
 def ledger(tmp_path, monkeypatch):
     monkeypatch.setattr(paths, "RESULTS", tmp_path)
-    return claims.Ledger("gd_perceptron/99_test", {"profile": "smoke"})
+    return claims.Ledger("gd_perceptron/01_reduction", {"profile": "smoke"})
 
 
 def test_exact_pass_and_fail(ledger):
@@ -18,7 +18,7 @@ def test_exact_pass_and_fail(ledger):
                         expected=Fraction(1, 2), measured=Fraction(2, 4)).status == "pass"
     with pytest.raises(claims.ClaimFailed, match="exact claim gd_perceptron.b failed"):
         ledger.exact("b", "3 = 4", source="s", provenance="derived", expected=3, measured=4)
-    written = json.loads(paths.claims_file("gd_perceptron/99_test").read_text())
+    written = json.loads(paths.claims_file("gd_perceptron/01_reduction").read_text())
     assert [c["status"] for c in written["claims"]] == ["pass", "fail"]
 
 
@@ -106,7 +106,7 @@ def test_merge_writes_json_markdown_and_summary(ledger):
                        holds=False)
     ledger.write()
     summary = claims.merge()
-    assert summary == {"gd_perceptron": {"pass": 1, "fail": 1, "deviation": 0,
-                                                "inconclusive": 0, "skipped": 0}}
+    assert summary == {"gd_perceptron": {"pass": 1, "fail": 1, "error": 0, "deviation": 0,
+                                         "inconclusive": 0, "skipped": 0}}
     md = paths.ledger_files()["markdown"].read_text()
     assert "| pass | `gd_perceptron.a` |" in md and "## gd_perceptron" in md

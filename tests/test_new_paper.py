@@ -83,7 +83,8 @@ def copy(tmp_path_factory) -> Path:
     if not (paths.DATA).exists():
         pytest.skip("data/ is missing: run `make data` first")
     root = tmp_path_factory.mktemp("project") / "companion"
-    tracked = subprocess.run(["git", "ls-files"], cwd=paths.ROOT, capture_output=True,
+    tracked = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+                             cwd=paths.ROOT, capture_output=True,
                              text=True, check=True).stdout.split()
     for name in tracked:
         src = paths.ROOT / name

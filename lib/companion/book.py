@@ -33,6 +33,8 @@ class Chapter:
     tables: list[str] = field(default_factory=list)   # book-relative paths of its tables
     executed: bool = False                       # the page renders an executed copy
     profile: str | None = None
+    run: dict | None = None                      # the last run, when it did not finish
+    stale: list[str] = field(default_factory=list)   # params.yaml keys changed since it ran
 
     @property
     def stem(self) -> str:
@@ -58,6 +60,14 @@ class PaperRow:
     @property
     def profiles(self) -> str:
         return ", ".join(sorted({c.profile for c in self.chapters if c.profile})) or "n/a"
+
+    @property
+    def runs_line(self) -> str:
+        """How the paper's last runs ended: "finished", or which notebooks failed or are
+        stale."""
+        bad = [f"{ch.stem} {ch.run.get('state', '?')}" for ch in self.chapters if ch.run]
+        bad += [f"{ch.stem} stale" for ch in self.chapters if ch.stale and not ch.run]
+        return "; ".join(bad) if bad else "finished"
 
 
 def text(value) -> str:
@@ -108,15 +118,21 @@ def anchor(paper: str, stem: str) -> str:
 # ---------------------------------------------------------------- index
 def index_page(rows: list[PaperRow], revision: str, built_at: str, note: str) -> str:
     """Every declared paper with its claim counts, profile and results time; the book's toc."""
-    head = ("paper", "notebooks", *STATUSES, "profile", "results made")
+    head = ("paper", "notebooks", *STATUSES, "last runs", "profile", "results made")
     table = []
     for row in rows:
         name = f"[{text(row.paper.short)}]({row.paper.short}/index.md)"
         if not row.built:
-            table.append([name, str(len(row.chapters)), "not yet built", *[""] * 6])
+            table.append([name, str(len(row.chapters)), "not yet built",
+                          *[""] * (len(head) - 3)])
             continue
         table.append([name, str(len(row.chapters)), *map(str, counts(row.claims).values()),
-                      text(row.profiles), text(row.made)])
+                      text(row.runs_line), text(row.profiles), text(row.made)])
+    totals = counts([c for row in rows for c in row.claims])
+    table.append(["**all papers**", str(sum(len(r.chapters) for r in rows)),
+                  *map(str, totals.values()),
+                  text(f"{sum(bool(ch.run) for r in rows for ch in r.chapters)} unfinished, "
+                       f"{sum(bool(ch.stale) for r in rows for ch in r.chapters)} stale"), "", ""])
     lines = ["# ICML 2026 paper companion", "",
              "Every figure and claim of the papers below, as the last `dvc repro` (or `make "
              "test`'s smoke run) left them: each chapter shows a paper's figures in reading "
@@ -172,6 +188,7 @@ def notebook_section(paper: str, ch: Chapter) -> list[str]:
     links += [f"{{download}}`{Path(t).name} <{t}>`" for t in ch.tables]
     out += [" · ".join(links), "",
             f"Profile {code(ch.profile or 'n/a')}; {text(counts_line(ch.claims))}.", ""]
+    out += run_notes(ch)
     by_id = {short_id(c): c for c in ch.claims}
     shown = set()
     for fig in ch.entry.figures:
@@ -184,6 +201,23 @@ def notebook_section(paper: str, ch: Chapter) -> list[str]:
     if rest:
         out += ["**Claims no figure shows**" if ch.entry.figures else "**Claims**", "",
                 beside_table(rest), ""]
+    return out
+
+
+def run_notes(ch: Chapter) -> list[str]:
+    """A warning when the notebook's last run did not finish, a note when params.yaml changed
+    since it ran: what the page shows is then not what the current inputs give."""
+    from lib.companion import runs
+    out = []
+    if ch.run:
+        out += ["```{warning}", text(f"The last run of {ch.entry.stem} {runs.describe(ch.run)}. "
+                                     "Its claims not checked by that run are shown as error; the "
+                                     "figures and tables are those of the last run that finished."),
+                "```", ""]
+    if ch.stale:
+        out += ["```{note}", text(f"Stale: params.yaml now differs from the parameters these "
+                                  f"results were made with ({', '.join(ch.stale)}); `dvc repro` "
+                                  "remakes them."), "```", ""]
     return out
 
 
@@ -200,7 +234,11 @@ def chapter_page(row: PaperRow) -> str:
                   "```", ""]
     else:
         lines += [f"Profile {code(row.profiles)}; results made {text(row.made)}; "
-                  f"{text(counts_line(row.claims))}.", ""]
+                  f"{text(counts_line(row.claims))}; last runs: {text(row.runs_line)}.", ""]
+        if row.runs_line != "finished":
+            lines += ["```{warning}", text(f"Not every notebook of this paper finished with the "
+                                           f"current inputs: {row.runs_line}. See the notebooks "
+                                           "below."), "```", ""]
     for ch in row.chapters:
         lines += notebook_section(p.short, ch)
     lines += ["```{toctree}", ":hidden:", "", "claims",

@@ -7,8 +7,15 @@ claims are recorded with whatever status they get, or `inconclusive` when their 
 `requires=` check: e.g. some model learned the task at all) did not hold; a `deviation` is recorded
 only with the check that shows it (`shown=`), and fails when the check does not; a claim a profile
 cannot check is recorded as `skipped` with the reason, so every profile records the same claim ids.
+The ledger rewrites its file after every record, so a run that stops leaves what it had checked.
+
 `python -m lib.companion.claims` (the `claims` stage) merges the per-notebook files into
-results/claims.json, results/CLAIMS.md and a metrics summary.
+results/claims.json, results/CLAIMS.md and a metrics summary. A notebook whose last run did not
+finish (lib.companion.runs) is merged as that run left it: the claims it recorded before it
+stopped, and every other claim it declares as `error`, with the cell and the exception. What a
+notebook declares: the claims its last complete run recorded (its claims file, kept when a run
+fails) and those its paper.yaml sets beside a figure; a notebook that declares none is one
+`error` record of its own. Nothing a notebook declares is ever absent from the ledger.
 """
 from __future__ import annotations
 
@@ -18,11 +25,12 @@ import sys
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-from lib.companion import papers, paths
+from lib.companion import papers, paths, runs
 
 Provenance = Literal["paper", "derived", "reconstructed"]
 KINDS = ("exact", "bound", "statistical", "qualitative")
-STATUSES = ("pass", "fail", "deviation", "inconclusive", "skipped")
+# `error`: not checked, because the notebook's last run failed or was interrupted before it
+STATUSES = ("pass", "fail", "error", "deviation", "inconclusive", "skipped")
 
 
 class ClaimFailed(AssertionError):
@@ -50,7 +58,7 @@ class Claim:
         return html_table([self])
 
 
-STATUS_COLOURS = {"pass": "#1a7f37", "fail": "#cf222e", "deviation": "#9a6700",
+STATUS_COLOURS = {"pass": "#1a7f37", "fail": "#cf222e", "error": "#82071e", "deviation": "#9a6700",
                   "inconclusive": "#0550ae", "skipped": "#6e7781"}
 
 
@@ -100,11 +108,11 @@ class Ledger:
         claim = Claim(full_id, self.paper, f"notebooks/{self.notebook}.py", statement, source,
                       provenance, kind, _text(expected), _text(measured), tolerance, status)
         self.claims.append(claim)
+        self.write()                     # a run that stops later leaves what it has checked
         return claim
 
     def _hard(self, claim: Claim) -> Claim:
         if claim.status == "fail":
-            self.write()
             raise ClaimFailed(f"{claim.kind} claim {claim.id} failed: {claim.statement}\n"
                               f"  expected {claim.expected}\n  measured {claim.measured}\n"
                               f"  tolerance {claim.tolerance}")
@@ -223,13 +231,56 @@ def summarize(claims: list[Claim] | list[dict]) -> dict[str, int]:
 
 
 def load_all() -> list[dict]:
-    """Every per-notebook claims file under results/, in paper then notebook order."""
-    docs = []
-    for paper in papers.names():
-        folder = paths.results_dir(paper, "claims")
-        for f in sorted(folder.glob("*.json")) if folder.exists() else []:
-            docs.append(json.loads(f.read_text()))
-    return docs
+    """Every declared notebook's claims as the ledger shows them, in paper then notebook order:
+    its claims file, or, when its last run did not finish, what that run left (`merged_doc`)."""
+    return [d for n in papers.all_notebooks() if (d := notebook_doc(n)) is not None]
+
+
+def notebook_doc(notebook: str) -> dict | None:
+    """One notebook's claims document as the ledger merges it, from its files."""
+    path = paths.claims_file(notebook)
+    own = json.loads(path.read_text()) if path.exists() else None
+    return merged_doc(notebook, own, runs.read(notebook))
+
+
+def declared_ids(notebook: str, own: dict | None) -> list[str]:
+    """The full ids a notebook declares: its last complete run's, then its figures' others."""
+    paper = notebook.split("/")[0]
+    ids = [c["id"] for c in own["claims"]] if own else []
+    for fig in papers.notebook_entry(notebook).figures:
+        ids += [f"{paper}.{c}" for c in fig.claims if f"{paper}.{c}" not in ids]
+    return ids
+
+
+def error_claim(notebook: str, cid: str, record: dict, before: dict | None) -> dict:
+    """The record of a declared claim the last run did not reach: `error`, with why."""
+    paper = notebook.split("/")[0]
+    base = before or {"statement": "(declared beside a figure in paper.yaml; never recorded)",
+                      "source": "", "provenance": "derived", "kind": "exact", "expected": ""}
+    return {**{k: base[k] for k in ("statement", "source", "provenance", "kind", "expected")},
+            "id": cid, "paper": paper, "notebook": f"notebooks/{notebook}.py",
+            "measured": f"not checked: the last run {runs.describe(record)}",
+            "tolerance": "", "status": "error"}
+
+
+def merged_doc(notebook: str, own: dict | None, record: dict | None) -> dict | None:
+    """The notebook's claims document as the ledger merges it (None: nothing to show)."""
+    if not runs.unfinished(record):
+        return own
+    recorded = [c for c in record.get("recorded", []) if isinstance(c, dict) and "id" in c]
+    seen = {c["id"] for c in recorded}
+    before = {c["id"]: c for c in own["claims"]} if own else {}
+    missing = [error_claim(notebook, cid, record, before.get(cid))
+               for cid in declared_ids(notebook, own) if cid not in seen]
+    claims = recorded + missing
+    if not claims:                      # declares nothing: the failed run is the record
+        claims = [error_claim(notebook, f"{notebook.split('/')[0]}.{notebook.split('/')[1]}.run",
+                              record, {"statement": "the notebook runs to completion",
+                                       "source": "", "provenance": "derived", "kind": "exact",
+                                       "expected": "a finished run"})]
+    prior = own["params"] if own else {}
+    return {"notebook": notebook, "params": {**prior, "profile": record.get("profile", "?")},
+            "claims": claims, "summary": summarize(claims), "run": record}
 
 
 def render_markdown(docs: list[dict]) -> str:
@@ -245,9 +296,10 @@ def render_markdown(docs: list[dict]) -> str:
                            if d["notebook"].startswith(paper + "/")})
         s = summarize(rows)
         lines += [f"## {paper}", "",
-                  f"profile: {', '.join(profiles)}; pass {s['pass']}, fail {s['fail']}, "
-                  f"deviation {s['deviation']}, inconclusive {s['inconclusive']}, "
-                  f"skipped {s['skipped']}", "",
+                  f"profile: {', '.join(profiles)}; " + ", ".join(f"{k} {v}" for k, v in s.items()),
+                  "", *(f"**{d['notebook']}: the last run {runs.describe(d['run'])}** (its "
+                        "other claims are `error`; the workspace keeps its last good outputs)\n"
+                        for d in docs if d["notebook"].startswith(paper + "/") and "run" in d),
                   "| status | id | kind | provenance | statement | expected | measured |",
                   "|---|---|---|---|---|---|---|"]
         for c in rows:
@@ -266,11 +318,12 @@ def merge() -> dict[str, Any]:
     summary = {paper: summarize([c for c in claims if c["paper"] == paper])
                for paper in papers.names() if any(c["paper"] == paper for c in claims)}
     profiles = {d["notebook"]: d["params"].get("profile") for d in docs}
+    unfinished = {d["notebook"]: d["run"] for d in docs if "run" in d}
     out = paths.ledger_files()
     out["json"].parent.mkdir(parents=True, exist_ok=True)
     out["json"].write_text(json.dumps({"profiles": profiles, "summary": summary,
-                                       "claims": claims}, indent=1, sort_keys=True,
-                                      ensure_ascii=False) + "\n")
+                                       "claims": claims, "unfinished": unfinished}, indent=1,
+                                      sort_keys=True, ensure_ascii=False) + "\n")
     out["summary"].write_text(json.dumps(summary, indent=1, sort_keys=True) + "\n")
     out["markdown"].write_text(render_markdown(docs))
     return summary
@@ -283,6 +336,9 @@ def main(argv: list[str] | None = None) -> int:
     summary = merge()
     for paper, counts in summary.items():
         print(f"{paper}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+    for doc in load_all():
+        if "run" in doc:
+            print(f"{doc['notebook']}: last run {runs.describe(doc['run'])}", file=sys.stderr)
     return 0
 
 

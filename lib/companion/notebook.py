@@ -8,10 +8,14 @@
 
 `start` validates what the parameters cell (or papermill) left in the namespace, checks that the
 data the paper's declaration says the notebook reads is present, and makes the tables folder.
+Under the runner it also ends the kernel when the runner is gone (`end_with_runner`).
 """
 from __future__ import annotations
 
+import os
 import shutil
+import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
@@ -94,8 +98,27 @@ def check_inputs(notebook: str) -> None:
                                     f"not run: `dvc repro {paper}-{stem}` first")
 
 
+def end_with_runner(period_s: float = 0.5) -> bool:
+    """Under the runner (COMPANION_RUNNER_PID is its parent), watch it from a daemon thread and
+    end this kernel once it is gone: a kernel orphaned by a killed runner would keep writing into
+    a folder nobody swaps in, beside the next run. Returns whether a watch was started."""
+    runner = os.environ.get("COMPANION_RUNNER_PID", "")
+    if not runner.isdigit() or int(runner) != os.getppid():
+        return False                                     # JupyterLab, nbval: nothing to watch
+    if any(t.name == "end-with-runner" for t in threading.enumerate()):
+        return True
+
+    def watch() -> None:
+        while os.getppid() == int(runner):
+            time.sleep(period_s)
+        os._exit(3)
+    threading.Thread(target=watch, name="end-with-runner", daemon=True).start()
+    return True
+
+
 def start(notebook: str, namespace: Mapping[str, Any]) -> Notebook:
     """Validate the parameters in `namespace`, check inputs, open the ledger and tables folder."""
+    end_with_runner()
     cfg = params.from_namespace(notebook, namespace)
     check_inputs(notebook)
     tables = paths.tables_dir(notebook)

@@ -4,6 +4,7 @@ Notebooks, tests and stages call these helpers instead of spelling paths, so the
 any working directory (JupyterLab, papermill, nbval each pick a different one). `dvc.yaml`, the
 only other place a path is spelled, is generated from these helpers (lib.companion.generate).
 """
+import os
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -11,6 +12,9 @@ DATA = ROOT / "data"
 RESULTS = ROOT / "results"
 NOTEBOOKS = ROOT / "notebooks"
 PARAMS_FILE = ROOT / "params.yaml"
+# Set by the runner to "<paper>/<stem>=<folder>": that notebook's outputs are written under the
+# folder (laid out like results/) and swapped in only when the run succeeds.
+STAGING_ENV = "COMPANION_STAGING"
 
 
 def split_notebook(notebook: str) -> tuple[str, str]:
@@ -44,30 +48,44 @@ def notebook_id(path: Path | str) -> str:
 
 
 def results_dir(paper: str, kind: str) -> Path:
-    """results/<paper>/<kind>, kind one of executed, figures, tables, claims, plots."""
+    """results/<paper>/<kind>, kind one of executed, figures, tables, claims, plots (the
+    workspace's, whoever is running)."""
     if kind not in ("executed", "figures", "tables", "claims", "plots"):
         raise ValueError(f"results kind {kind!r} is not one of executed, figures, tables, claims,"
                          " plots")
     return RESULTS / paper / kind
 
 
+def staging_root(notebook: str) -> Path | None:
+    """The folder the runner stages this notebook's outputs in, when it is running it."""
+    spec = os.environ.get(STAGING_ENV, "")
+    running, sep, folder = spec.partition("=")
+    return Path(folder) if sep and running == notebook else None
+
+
+def output_dir(notebook: str, kind: str) -> Path:
+    """results/<paper>/<kind> for this notebook's own outputs, or the same place under the
+    runner's staging folder while the runner executes it (other notebooks' outputs, which it
+    may read, stay where they are)."""
+    paper, _ = split_notebook(notebook)
+    staged = staging_root(notebook)
+    return results_dir(paper, kind) if staged is None else staged / paper / kind
+
+
 def figures_dir(notebook: str) -> Path:
     """Folder holding one notebook's figures (a DVC output of its stage)."""
-    paper, stem = split_notebook(notebook)
-    return results_dir(paper, "figures") / stem
+    return output_dir(notebook, "figures") / split_notebook(notebook)[1]
 
 
 def tables_dir(notebook: str) -> Path:
     """Folder holding one notebook's tables (a DVC output of its stage)."""
-    paper, stem = split_notebook(notebook)
-    return results_dir(paper, "tables") / stem
+    return output_dir(notebook, "tables") / split_notebook(notebook)[1]
 
 
 def plots_dir(notebook: str) -> Path:
     """Folder holding copies of the notebook's tables that DVC plots (file outputs of its stage:
     DVC cannot plot a file inside a directory output whose contents a fresh clone lacks)."""
-    paper, stem = split_notebook(notebook)
-    return results_dir(paper, "plots") / stem
+    return output_dir(notebook, "plots") / split_notebook(notebook)[1]
 
 
 def plot_file(notebook: str, table: str) -> Path:
@@ -77,14 +95,38 @@ def plot_file(notebook: str, table: str) -> Path:
 
 def claims_file(notebook: str) -> Path:
     """One notebook's claim records (the stage's metric file)."""
-    paper, stem = split_notebook(notebook)
-    return results_dir(paper, "claims") / f"{stem}.json"
+    return output_dir(notebook, "claims") / f"{split_notebook(notebook)[1]}.json"
 
 
 def executed_file(notebook: str) -> Path:
     """Where the runner writes the executed copy of a notebook."""
+    return output_dir(notebook, "executed") / f"{split_notebook(notebook)[1]}.ipynb"
+
+
+def run_record(notebook: str) -> Path:
+    """results/runs/<paper>/<stem>.json: how the runner's last run of a notebook ended (not an
+    output of its stage, which a failed run does not touch; the claims stage reads it)."""
     paper, stem = split_notebook(notebook)
-    return results_dir(paper, "executed") / f"{stem}.ipynb"
+    return RESULTS / "runs" / paper / f"{stem}.json"
+
+
+def failed_copy(notebook: str) -> Path:
+    """results/failed/<paper>/<stem>.ipynb: the executed copy of a run that failed, its error
+    shown (outside every DVC output; removed by the next successful run)."""
+    paper, stem = split_notebook(notebook)
+    return RESULTS / "failed" / paper / f"{stem}.ipynb"
+
+
+def lock_file(notebook: str) -> Path:
+    """The lock one run of a notebook holds (two runs at once would write the same outputs)."""
+    paper, stem = split_notebook(notebook)
+    return RESULTS / ".locks" / f"{paper}__{stem}.lock"
+
+
+def staging_dir(notebook: str) -> Path:
+    """Where the runner stages a run's outputs before swapping them in."""
+    paper, stem = split_notebook(notebook)
+    return RESULTS / ".staging" / f"{paper}__{stem}"
 
 
 def timings_dir() -> Path:

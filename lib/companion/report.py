@@ -54,6 +54,18 @@ def read_json(path: Path) -> dict | None:
     return doc if isinstance(doc, dict) else {"error": "not a JSON object"}
 
 
+def stale_keys(notebook: str, own: dict) -> list[str]:
+    """The parameters whose value in params.yaml now differs from the one the notebook's claims
+    were made with ("key: then -> now"); [] when they agree or params.yaml cannot be read."""
+    from lib.companion import params
+    made = own.get("params") or {}
+    try:
+        now = params.resolve(notebook).model_dump()         # params.yaml's profile, as DVC runs
+    except params.ParamsError:
+        return []
+    return [f"{k}: {made.get(k)!r} -> {v!r}" for k, v in now.items() if made.get(k) != v]
+
+
 def _merged_differs(doc: dict, notebook: str, own: dict) -> bool:
     """Does the merged ledger lack, or hold other claims than, this notebook's own file? (By
     content: a re-run that rewrites identical claims leaves DVC's claims stage skipped.)"""
@@ -70,9 +82,8 @@ def load_ledger() -> tuple[dict, str]:
     merged = paths.ledger_files()["json"]
     if merged.exists():
         doc = json.loads(merged.read_text())
-        newer = [f"{paper}/{f.stem}" for paper in papers.names()
-                 for f in sorted(paths.results_dir(paper, "claims").glob("*.json"))
-                 if _merged_differs(doc, f"{paper}/{f.stem}", json.loads(f.read_text()))]
+        newer = [n for n in papers.all_notebooks()
+                 if (own := ledger.notebook_doc(n)) is not None and _merged_differs(doc, n, own)]
         if not newer:
             return doc, ""
         note = ("results/claims.json is older than the claims of " + ", ".join(newer)
@@ -83,7 +94,8 @@ def load_ledger() -> tuple[dict, str]:
                 "book shows the per-notebook claim files.")
     docs = ledger.load_all()
     return ({"claims": [c for d in docs for c in d["claims"]],
-             "profiles": {d["notebook"]: d["params"].get("profile") for d in docs}}, note)
+             "profiles": {d["notebook"]: d["params"].get("profile") for d in docs},
+             "unfinished": {d["notebook"]: d["run"] for d in docs if "run" in d}}, note)
 
 
 def notebook_title(cells: list) -> str:
@@ -175,8 +187,9 @@ def chapter(notebook: str, ledger: dict, src: Path) -> book.Chapter:
     executed, title = notebook_page(notebook, page, profile)
     source = f"notebooks/{notebook}.py"                     # how each claim names its notebook
     claims = [c for c in ledger.get("claims", []) if c.get("notebook") == source]
+    run = ledger.get("unfinished", {}).get(notebook)
     return book.Chapter(papers.notebook_entry(notebook), title or stem, claims, figures, tables,
-                        executed, profile)
+                        executed, profile, run, stale_keys(notebook, own) if own else [])
 
 
 def read_timings(notebooks: list[str]) -> list[tuple[str, dict | None]]:

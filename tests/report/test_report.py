@@ -65,7 +65,7 @@ def test_an_arxiv_id_is_linked_and_anything_else_is_text():
 
 def test_counts_list_every_status_with_zeros():
     assert book.counts([claim("a"), claim("b", "fail"), claim("c", "fail")]) == {
-        "pass": 1, "fail": 2, "deviation": 0, "inconclusive": 0, "skipped": 0}
+        "pass": 1, "fail": 2, "error": 0, "deviation": 0, "inconclusive": 0, "skipped": 0}
 
 
 def test_list_table_has_a_row_per_item_and_the_classes():
@@ -169,6 +169,23 @@ def test_chapter_sets_the_declared_claims_beside_their_figure(tree):
     index = (src / "index.md").read_text()
     assert "results/claims.json is missing" in index        # merged in memory, said so
     assert index.count("not yet built") == 1 and "beta/index" in index
+
+
+def test_a_failed_run_shows_its_claims_as_error_on_the_chapter_and_in_the_totals(tree):
+    from lib.companion import runs
+    runs.write("alpha/01_a", "failed", "smoke", cell=7, error="ValueError: bad",
+               recorded=[claim("f1.count")])
+    src = report.write_sources(report.source_dir(), NOW)
+    chapter = (src / "alpha" / "index.md").read_text()
+    index = (src / "index.md").read_text()
+    assert book.text("The last run of 01_a failed in cell 7: ValueError: bad.") in chapter
+    assert book.text("01_a failed") in chapter and book.text("01_a failed") in index
+    row = next(line for line in index.split("* - ")
+               if line.startswith("[alpha]"))
+    cells = [c.strip() for c in row.split("  - ")]
+    statuses = dict(zip(("pass", "fail", "error"), cells[2:5]))
+    assert statuses == {"pass": "1", "fail": "0", "error": "1"}        # f2.other: not reached
+    assert "all papers" in index and book.text("1 unfinished, 0 stale") in index
 
 
 def test_build_renders_every_page_and_the_source_only_note(tree):

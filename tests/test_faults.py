@@ -1,0 +1,320 @@
+"""Faults, reproduced: nothing committed, nothing missing from the ledger, the last good results
+kept, a message that names what happened.
+
+In a throwaway copy of the project (git repository, bundled remote, data pulled from it) a toy
+paper's notebook records three claims from a data file, with a nap between the first and the
+others so that a run can be caught in the middle. Each test injects one fault of the issue: a
+flipped byte in data/, a corrupt object in the remote, a raise before the last claim, a failing
+exact claim, SIGKILL of the runner, the death of the `dvc` that started it, two runs at once.
+"""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from lib.companion import paths
+
+NOTEBOOK = "toy/01_faults"
+DECLARATION = """\
+short: toy
+title: A Toy Paper for Faults
+authors: [Nobody]
+arxiv: "0000.00000"
+notebooks:
+- stem: 01_faults
+  params: Faults
+  data:
+  - gd_perceptron/table1_tyurin2025.csv
+  figures:
+  - name: 01_faults
+    caption: one line
+    claims: [rows]
+"""
+SCHEMA = '''\
+"""Parameters of the toy paper."""
+from lib.companion.params import NotebookParams, param
+
+
+class Faults(NotebookParams):
+    """01_faults: three claims, a nap between the first and the others."""
+
+    nap_s: float = param(0.0, "seconds between the first claim and the others", ge=0)
+    wrong: int = param(0, "added to the last exact claim's measurement (non-zero fails it)")
+'''
+SOURCE = '''\
+# %% [markdown]
+# # A toy notebook with faults to inject
+
+# %% tags=["parameters"]
+
+# %%
+import time
+
+import pandas as pd
+
+from lib.companion import notebook, paths, plotting
+
+nb = notebook.start("toy/01_faults", globals())
+cfg, ledger = nb.cfg, nb.ledger
+rows = len(pd.read_csv(paths.data_file("gd_perceptron/table1_tyurin2025.csv")))
+ledger.exact("rows", "the table has its rows", source="toy", provenance="derived",
+             expected=rows, measured=rows)
+fig, ax = plotting.figure()
+ax.plot([0, 1], [0, rows])
+nb.save_figure(fig)
+pd.DataFrame({"x": [0.1 + 0.2]}).to_csv(nb.tables / "x.csv", index=False)
+
+# %%
+time.sleep(cfg.nap_s)
+ledger.exact("two", "1 + 1 = 2", source="toy", provenance="derived", expected=2, measured=1 + 1)
+
+# %%
+ledger.exact("three", "1 + 2 = 3", source="toy", provenance="derived", expected=3,
+             measured=1 + 2 + cfg.wrong)
+nb.finish()
+'''
+INJECTED = '# %%\nraise RuntimeError("injected before the last claim")\n\n'
+
+
+def env() -> dict:
+    return {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+
+
+def run(cmd: list[str], cwd: Path, ok: bool = True) -> subprocess.CompletedProcess:
+    done = subprocess.run(cmd, cwd=cwd, env=env(), capture_output=True, text=True, timeout=600)
+    if ok:
+        assert done.returncode == 0, f"{' '.join(cmd)} failed:\n{done.stdout}\n{done.stderr}"
+    return done
+
+
+def py(root: Path, *args: str, ok: bool = True) -> subprocess.CompletedProcess:
+    return run([sys.executable, *args], root, ok)
+
+
+def dvc(root: Path, *args: str, ok: bool = True) -> subprocess.CompletedProcess:
+    return py(root, "-m", "dvc", *args, ok=ok)
+
+
+def outputs(root: Path) -> dict[str, bytes]:
+    """The toy stage's outputs, byte for byte."""
+    folder = root / "results" / "toy"
+    return {str(p.relative_to(folder)): p.read_bytes()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def record(root: Path) -> dict:
+    return json.loads(py(root, "-c", "import json; from lib.companion import runs; "
+                         f"print(json.dumps(runs.read({NOTEBOOK!r})))").stdout)
+
+
+def ledger_of(root: Path) -> list[dict]:
+    py(root, "-m", "lib.companion.claims")
+    doc = json.loads((root / "results" / "claims.json").read_text())
+    return [c for c in doc["claims"] if c["paper"] == "toy"]
+
+
+def git_clean(root: Path, path: str) -> bool:
+    """Neither the working tree nor the index differs from the commit at `path`."""
+    return not run(["git", "status", "--porcelain", "--", path], root).stdout.strip()
+
+
+def wait_for(check, what: str, timeout_s: float = 60.0):
+    start = time.monotonic()
+    while time.monotonic() - start < timeout_s:
+        found = check()
+        if found:
+            return found
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def running(root: Path) -> subprocess.Popen:
+    """A runner of the toy notebook napping after its first claim (returned once it naps)."""
+    proc = subprocess.Popen([sys.executable, "-m", "lib.companion.runner",
+                             "notebooks/toy/01_faults.py", "-p", "nap_s=60"], cwd=root, env=env(),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    staged = root / "results/.staging/toy__01_faults/toy/claims/01_faults.json"
+    wait_for(lambda: staged.exists() and '"toy.rows"' in staged.read_text(), "the first claim")
+    return proc
+
+
+def children(pid: int) -> list[int]:
+    from lib.companion import runner
+    return runner.children(pid)
+
+
+def gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    # a zombie (dead, not yet reaped by its parent) counts as gone
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+
+
+@pytest.fixture(scope="module")
+def root(tmp_path_factory) -> Path:
+    if not (paths.ROOT / "dvc-remote").exists():
+        pytest.skip("dvc-remote/ is missing")
+    root = tmp_path_factory.mktemp("faults") / "companion"
+    tracked = run(["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+                  paths.ROOT).stdout.split()
+    for name in tracked:
+        src = paths.ROOT / name
+        if src.is_file():
+            (root / name).parent.mkdir(parents=True, exist_ok=True)
+            (root / name).write_bytes(src.read_bytes())
+    (root / "notebooks/toy").mkdir()
+    (root / "notebooks/toy/paper.yaml").write_text(DECLARATION)
+    (root / "notebooks/toy/01_faults.py").write_text(SOURCE)
+    (root / "lib/toy").mkdir()
+    (root / "lib/toy/__init__.py").write_text('"""A toy paper."""\n')
+    (root / "lib/toy/schema.py").write_text(SCHEMA)
+    py(root, "-m", "lib.companion.generate", "--write")
+    run(["git", "init", "-q"], root)
+    run(["git", "add", "-A"], root)
+    run(["git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "base"], root)
+    dvc(root, "pull", "-q", "data.dvc")
+    dvc(root, "repro", "-q", "toy-01_faults")
+    run(["git", "add", "-A"], root)
+    run(["git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "repro"], root)
+    return root
+
+
+@pytest.fixture
+def good(root) -> dict[str, bytes]:
+    """The outputs of a good run; after the test, its inputs and run record restored (each test
+    checks that the outputs are still the good run's, byte for byte, so its record is too)."""
+    before = outputs(root)
+    run_record = root / "results/runs/toy/01_faults.json"
+    saved = run_record.read_bytes()
+    assert before and json.loads(saved)["state"] == "ok"
+    yield before
+    (root / "notebooks/toy/01_faults.py").write_text(SOURCE)
+    run(["git", "checkout", "-q", "--", "params.yaml"], root)
+    run_record.write_bytes(saved)
+    shutil.rmtree(root / "results/.staging/toy__01_faults", ignore_errors=True)   # a killed run's
+
+
+def test_good_run_rounds_its_tables_and_leaves_nothing_behind(root, good):
+    assert good["tables/01_faults/x.csv"] == b"x\n0.3\n"          # 0.30000000000000004 in full
+    assert not list((root / "results/.staging").glob("*"))
+    assert ledger_of(root) and {c["status"] for c in ledger_of(root)} == {"pass"}
+
+
+def test_flipped_byte_in_data_stops_the_pipeline_and_is_not_committed(root, good):
+    target = root / "data/gd_perceptron/table1_tyurin2025.csv"
+    data = bytearray(target.read_bytes())
+    data[len(data) // 2] ^= 0x01
+    target.write_bytes(bytes(data))
+    for cmd in (["repro", "toy-01_faults"], ["repro"]):
+        done = dvc(root, *cmd, ok=False)
+        assert done.returncode != 0, done.stdout
+        assert "data/gd_perceptron/table1_tyurin2025.csv: modified" in done.stderr
+        assert "dvc checkout --force data.dvc" in done.stderr
+        assert git_clean(root, "data.dvc"), "dvc repro re-hashed the corrupt file into data.dvc"
+    direct = py(root, "-m", "lib.companion.runner", "notebooks/toy/01_faults.py", ok=False)
+    assert direct.returncode == 1 and "table1_tyurin2025.csv: modified" in direct.stderr
+    assert outputs(root) == good and record(root)["state"] == "ok"
+    dvc(root, "checkout", "-q", "--force", "data.dvc")                   # the way back it names
+    py(root, "-m", "lib.companion.datafiles", "--check")
+
+
+def test_corrupt_remote_object_is_named_and_refused(root, good):
+    remote = root / "dvc-remote/files/md5"
+    victim = next(p for p in sorted(remote.rglob("*")) if p.is_file() and p.suffix != ".dir")
+    original = victim.read_bytes()
+    try:
+        victim.write_bytes(original[:-1] + bytes([original[-1] ^ 0x01]))
+        done = py(root, "-m", "lib.companion.datafiles", "--verify-remote", ok=False)
+        assert done.returncode == 1 and str(victim.relative_to(root)) in done.stderr
+        fresh = root.parent / "fresh"
+        run(["git", "clone", "-q", str(root), str(fresh)], root.parent)
+        (fresh / "dvc-remote").mkdir(exist_ok=True)
+        run(["cp", "-r", str(root / "dvc-remote"), str(fresh)], root.parent)
+        pulled = dvc(fresh, "pull", "data.dvc", ok=False)
+        assert pulled.returncode != 0                      # the remote's `verify` refuses it
+        status = dvc(fresh, "status", "data.dvc")
+        assert "up to date" not in status.stdout
+    finally:
+        victim.write_bytes(original)
+
+
+@pytest.mark.parametrize("fault", ["raise", "exact claim fails"])
+def test_failed_run_keeps_results_and_shows_every_claim(root, good, fault):
+    source = root / "notebooks/toy/01_faults.py"
+    if fault == "raise":
+        text = SOURCE.replace('# %%\nledger.exact("three"', INJECTED + '# %%\nledger.exact("three"')
+        source.write_text(text)
+        expected = {"toy.rows": "pass", "toy.two": "pass", "toy.three": "error"}
+        said = "RuntimeError: injected before the last claim"
+    else:
+        params = root / "params.yaml"
+        params.write_text(params.read_text().replace("wrong: 0", "wrong: 1"))
+        expected = {"toy.rows": "pass", "toy.two": "pass", "toy.three": "fail"}
+        said = "ClaimFailed: exact claim toy.three failed"
+    done = dvc(root, "repro", "toy-01_faults", ok=False)
+    assert done.returncode != 0 and said in done.stderr
+    assert outputs(root) == good, "a failed run touched the last good outputs"
+    rec = record(root)
+    assert rec["state"] == "failed" and said in rec["error"] and rec["cell"] is not None
+    assert {c["id"]: c["status"] for c in ledger_of(root)} == expected
+    status = json.loads(dvc(root, "status", "--json", "toy-01_faults").stdout)
+    assert all("changed outs" not in item for item in status.get("toy-01_faults", [])), status
+    book = root / "build/faults-book"                 # the book's pages (Sphinx is tested apart)
+    py(root, "-c", f"from lib.companion import report; import datetime as dt; report."
+                   f"write_sources(__import__('pathlib').Path({str(book)!r}), dt.datetime.now())")
+    index = (book / "index.md").read_text()
+    chapter = (book / "toy/index.md").read_text()
+    assert "01\\_faults failed" in index and "01\\_faults failed" in chapter
+    assert "error" in chapter and "01\\_faults failed in cell" in chapter
+    assert (root / "results/failed/toy/01_faults.ipynb").exists()
+
+
+def test_sigkill_mid_run_keeps_results_and_ends_the_kernel(root, good):
+    proc = running(root)
+    kernels = children(proc.pid)
+    assert kernels, "no kernel under the runner"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=30)
+    wait_for(lambda: all(gone(k) for k in kernels), "the kernel to end with its runner", 10)
+    assert outputs(root) == good
+    rec = record(root)
+    assert rec["state"] == "interrupted" and [c["id"] for c in rec["recorded"]] == ["toy.rows"]
+    assert {c["id"]: c["status"] for c in ledger_of(root)} == {
+        "toy.rows": "pass", "toy.two": "error", "toy.three": "error"}
+
+
+def test_killing_dvc_ends_its_runner_and_kernel(root, good):
+    params = root / "params.yaml"
+    params.write_text(params.read_text().replace("nap_s: 0.0", "nap_s: 60.0"))
+    proc = subprocess.Popen([sys.executable, "-m", "dvc", "repro", "toy-01_faults"], cwd=root,
+                            env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    staged = root / "results/.staging/toy__01_faults/toy/claims/01_faults.json"
+    wait_for(lambda: staged.exists() and '"toy.rows"' in staged.read_text(), "the first claim")
+    tree = [p for c in children(proc.pid) for p in [c, *children(c)]]
+    tree += [k for p in tree for k in children(p)]
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=30)
+    wait_for(lambda: all(gone(p) for p in tree), "the runner and kernel to end with dvc", 15)
+    assert outputs(root) == good
+    assert record(root)["state"] == "interrupted"
+
+
+def test_two_runs_at_once_the_second_refused_by_name(root, good):
+    first = running(root)
+    try:
+        second = py(root, "-m", "lib.companion.runner", "notebooks/toy/01_faults.py", ok=False)
+        assert second.returncode == 1
+        assert f"being run by another process (pid {first.pid}" in second.stderr
+        assert record(root)["state"] == "running"
+    finally:
+        first.kill()
+        first.wait(timeout=30)
+    assert outputs(root) == good
