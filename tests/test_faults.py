@@ -65,10 +65,10 @@ cfg, ledger = nb.cfg, nb.ledger
 rows = len(pd.read_csv(paths.data_file("gd_perceptron/table1_tyurin2025.csv")))
 ledger.exact("rows", "the table has its rows", source="toy", provenance="derived",
              expected=rows, measured=rows)
+pd.DataFrame({"x": [0.1 + 0.2]}).to_csv(nb.tables / "x.csv", index=False)
 fig, ax = plotting.figure()
 ax.plot([0, 1], [0, rows])
-nb.save_figure(fig)
-pd.DataFrame({"x": [0.1 + 0.2]}).to_csv(nb.tables / "x.csv", index=False)
+nb.save_figure(fig)                                   # the cell's last value: shown
 
 # %%
 time.sleep(cfg.nap_s)
@@ -205,6 +205,8 @@ def good(root) -> dict[str, bytes]:
 def test_good_run_rounds_its_tables_and_leaves_nothing_behind(root, good):
     assert good["tables/01_faults/x.csv"] == b"x\n0.3\n"          # 0.30000000000000004 in full
     assert not list((root / "results/.staging").glob("*"))
+    executed = good["executed/01_faults.ipynb"].decode()     # the same wherever it ran
+    assert str(root) not in executed and ".staging" not in executed
     assert ledger_of(root) and {c["status"] for c in ledger_of(root)} == {"pass"}
 
 

@@ -46,7 +46,10 @@ def figure(nrows: int = 1, ncols: int = 1, *, width: float | None = None,
 
 
 def save_figure(fig, notebook: str, panel: str | None = None) -> list:
-    """Write <stem>[_<panel>].png and .pdf into the notebook's figures folder, byte-stable."""
+    """Write <stem>[_<panel>].png and .pdf into the notebook's figures folder, byte-stable.
+    Returns where they land in the workspace, relative to its root: a cell ending with the call
+    shows them, and an executed copy must not depend on where the clone or the runner's staging
+    folder is."""
     paper, stem = paths.split_notebook(notebook)
     folder = paths.figures_dir(notebook)
     folder.mkdir(parents=True, exist_ok=True)
@@ -55,7 +58,8 @@ def save_figure(fig, notebook: str, panel: str | None = None) -> list:
     fig.savefig(png, metadata={"Software": None})
     fig.savefig(pdf, metadata={"CreationDate": None, "ModDate": None, "Producer": None,
                                "Creator": None})
-    return [png, pdf]
+    shown = paths.results_dir(paper, "figures").relative_to(paths.ROOT) / stem
+    return [shown / png.name, shown / pdf.name]
 
 
 def palette(n: int) -> list:
