@@ -105,7 +105,7 @@ def test_merge_writes_json_markdown_and_summary(ledger):
     ledger.statistical("s", "y", source="s", provenance="paper", expected="e", measured="m",
                        holds=False)
     ledger.write()
-    summary = claims.merge()
+    summary = claims.merge()["summary"]
     assert summary == {"gd_perceptron": {"pass": 1, "fail": 1, "error": 0, "deviation": 0,
                                          "inconclusive": 0, "skipped": 0}}
     md = paths.ledger_files()["markdown"].read_text()

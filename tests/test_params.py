@@ -156,11 +156,12 @@ def test_a_count_spelled_as_text_or_date_refused_by_name(tmp_path, text):
         params.check_all(write_text(tmp_path, body))
 
 
-def test_profile_named_once():
+def test_profile_named_once(capsys):
     """-p profile=paper beside --profile smoke ran smoke values labelled "paper": refused."""
     from lib.companion import runner
-    with pytest.raises(params.ParamsError, match=r"profile is named once, with --profile"):
-        runner.parse_overrides(["profile=paper"])
+    assert runner.main(["notebooks/gd_perceptron/01_reduction.py", "--profile", "smoke",
+                        "-p", "profile=paper"]) == 2
+    assert "profile is named once, with --profile" in capsys.readouterr().err
     raw = params.read_file()
     with pytest.raises(params.ParamsError, match=r"profile is named once"):
         params.merge(raw, "gd_perceptron/01_reduction", "smoke", {"profile": "paper"})

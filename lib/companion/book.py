@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lib.companion import papers
+from lib.companion import papers, runs
 from lib.companion.claims import STATUSES
 
 ARXIV_ID = re.compile(r"^\d{4}\.\d{4,5}(v\d+)?$")      # else the declaration's text, unlinked
@@ -207,7 +207,6 @@ def notebook_section(paper: str, ch: Chapter) -> list[str]:
 def run_notes(ch: Chapter) -> list[str]:
     """A warning when the notebook's last run did not finish, a note when params.yaml changed
     since it ran: what the page shows is then not what the current inputs give."""
-    from lib.companion import runs
     out = []
     if ch.run:
         out += ["```{warning}", text(f"The last run of {ch.entry.stem} {runs.describe(ch.run)}. "

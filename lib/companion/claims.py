@@ -274,7 +274,7 @@ def merged_doc(notebook: str, own: dict | None, record: dict | None) -> dict | N
                for cid in declared_ids(notebook, own) if cid not in seen]
     claims = recorded + missing
     if not claims:                      # declares nothing: the failed run is the record
-        claims = [error_claim(notebook, f"{notebook.split('/')[0]}.{notebook.split('/')[1]}.run",
+        claims = [error_claim(notebook, f"{'.'.join(paths.split_notebook(notebook))}.run",
                               record, {"statement": "the notebook runs to completion",
                                        "source": "", "provenance": "derived", "kind": "exact",
                                        "expected": "a finished run"})]
@@ -311,36 +311,40 @@ def render_markdown(docs: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def merge() -> dict[str, Any]:
-    """Write results/claims.json, results/CLAIMS.md and the per-paper metrics summary."""
-    docs = load_all()
+def merged(docs: list[dict]) -> dict[str, Any]:
+    """The merged ledger of per-notebook documents: claims, profiles, per-paper summary and the
+    notebooks whose last run did not finish (results/claims.json holds this)."""
     claims = [c for d in docs for c in d["claims"]]
     summary = {paper: summarize([c for c in claims if c["paper"] == paper])
                for paper in papers.names() if any(c["paper"] == paper for c in claims)}
-    profiles = {d["notebook"]: d["params"].get("profile") for d in docs}
-    unfinished = {d["notebook"]: d["run"] for d in docs if "run" in d}
+    return {"profiles": {d["notebook"]: d["params"].get("profile") for d in docs},
+            "summary": summary, "claims": claims,
+            "unfinished": {d["notebook"]: d["run"] for d in docs if "run" in d}}
+
+
+def merge() -> dict[str, Any]:
+    """Write results/claims.json, results/CLAIMS.md and the per-paper metrics summary; return
+    the merged ledger."""
+    docs = load_all()
+    doc = merged(docs)
     out = paths.ledger_files()
     out["json"].parent.mkdir(parents=True, exist_ok=True)
-    out["json"].write_text(json.dumps({"profiles": profiles, "summary": summary,
-                                       "claims": claims, "unfinished": unfinished}, indent=1,
-                                      sort_keys=True, ensure_ascii=False) + "\n")
-    out["summary"].write_text(json.dumps(summary, indent=1, sort_keys=True) + "\n")
+    out["json"].write_text(json.dumps(doc, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
+    out["summary"].write_text(json.dumps(doc["summary"], indent=1, sort_keys=True) + "\n")
     out["markdown"].write_text(render_markdown(docs))
-    return summary
+    return doc
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m lib.companion.claims",
                                      description="merge per-notebook claims into the ledger")
     parser.parse_args(argv)
-    summary = merge()
-    for paper, counts in summary.items():
+    doc = merge()
+    for paper, counts in doc["summary"].items():
         print(f"{paper}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
-    for doc in load_all():
-        if "run" in doc:
-            print(f"{doc['notebook']}: last run {runs.describe(doc['run'])}", file=sys.stderr)
+    for notebook, record in doc["unfinished"].items():
+        print(f"{notebook}: last run {runs.describe(record)}", file=sys.stderr)
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

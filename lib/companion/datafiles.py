@@ -90,13 +90,16 @@ def manifest() -> dict[str, str]:
                     "run `dvc pull data.dvc` (make data)")
 
 
-def differences(folders: list[str] | None = None) -> list[Difference]:
-    """Files of data/ (or of the named files or folders under it) that differ from data.dvc."""
-    expected = manifest()
+def under(rel: str, entries: list[str]) -> bool:
+    """Is the file `rel` (relative to data/) one of, or inside one of, the declared entries?"""
+    return any(rel == e or rel.startswith(e.rstrip("/") + "/") for e in entries)
 
+
+def differences(expected: dict[str, str], entries: list[str] | None = None) -> list[Difference]:
+    """Files of data/ (or of the named files or folders under it) that differ from the
+    manifest."""
     def wanted(rel: str) -> bool:
-        return folders is None or any(rel == f or rel.startswith(f.rstrip("/") + "/")
-                                      for f in folders)
+        return entries is None or under(rel, entries)
 
     out = []
     for rel, digest in sorted(expected.items()):
@@ -114,14 +117,17 @@ def differences(folders: list[str] | None = None) -> list[Difference]:
     return out
 
 
-def check(folders: list[str] | None = None) -> None:
-    """Raise DataError naming every file of data/ (or of `folders`) that differs from data.dvc."""
-    if folders is not None and not folders:
-        return                                   # reads no data: nothing to check
-    found = differences(folders)
+def check(entries: list[str] | None = None) -> dict[str, str]:
+    """Raise DataError naming every file of data/ (or of `entries`) that differs from data.dvc;
+    return the manifest it checked against ({} when `entries` is empty: nothing to check)."""
+    if entries is not None and not entries:
+        return {}
+    expected = manifest()
+    found = differences(expected, entries)
     if found:
         raise DataError("data/ differs from data.dvc, so nothing was run or re-hashed:\n"
                         + "\n".join(f"  {d}" for d in found) + f"\n{RESTORE}")
+    return expected
 
 
 def stamp_file(folder: Path, notebook: str) -> Path:
@@ -129,26 +135,20 @@ def stamp_file(folder: Path, notebook: str) -> Path:
     return folder / f"{notebook.replace('/', '__')}.md5"
 
 
-def write_stamps(folder: Path) -> list[Path]:
-    """For every notebook that reads data, `<md5>  data/<file>` of each file it reads, as
-    data.dvc records them (call after `check`)."""
-    expected = manifest()
+def write_stamps(folder: Path, expected: dict[str, str]) -> None:
+    """For every notebook that reads data, `<md5>  data/<file>` of each file it reads, as the
+    manifest (checked against data/ first) records them."""
     folder.mkdir(parents=True, exist_ok=True)
-    written = []
     for notebook in papers.all_notebooks():
-        reads = papers.notebook_entry(notebook).data
-        if not reads:
+        entries = papers.notebook_entry(notebook).data
+        if not entries:
             continue
-        lines = [f"{digest}  data/{rel}" for rel, digest in sorted(expected.items())
-                 if any(rel == r or rel.startswith(r.rstrip("/") + "/") for r in reads)]
-        missing = [r for r in reads if not any(line.endswith(f"data/{r}") or
-                                               f"data/{r.rstrip('/')}/" in line for line in lines)]
+        missing = [e for e in entries if not any(under(rel, [e]) for rel in expected)]
         if missing:
             raise DataError(f"{notebook} reads {missing}, which data.dvc does not hold")
-        out = stamp_file(folder, notebook)
-        out.write_text("\n".join(lines) + "\n")
-        written.append(out)
-    return written
+        lines = [f"{digest}  data/{rel}" for rel, digest in sorted(expected.items())
+                 if under(rel, entries)]
+        stamp_file(folder, notebook).write_text("\n".join(lines) + "\n")
 
 
 def corrupt_remote_objects(root: Path = REMOTE) -> list[Path]:
@@ -180,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--verify-remote", action="store_true",
                         help="every object of dvc-remote/ against its md5")
     parser.add_argument("--stamps", type=Path,
-                        help="on success write each notebook's data stamp into this folder")
+                        help="with --check, on success write each notebook's data stamp here")
     args = parser.parse_args(argv)
     if not (args.check or args.verify_remote):
         parser.error("nothing to do: pass --check and/or --verify-remote")
@@ -189,19 +189,14 @@ def main(argv: list[str] | None = None) -> int:
             verify_remote()
             print("dvc-remote/: every object matches its md5")
         if args.check:
-            check()
-            print(f"data/: {len(manifest())} files as data.dvc records them")
+            expected = check()
+            print(f"data/: {len(expected)} files as data.dvc records them")
+            if args.stamps:
+                write_stamps(args.stamps, expected)
     except DataError as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
-    if args.stamps:
-        try:
-            write_stamps(args.stamps)
-        except DataError as err:
-            print(f"error: {err}", file=sys.stderr)
-            return 1
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

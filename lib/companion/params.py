@@ -180,9 +180,9 @@ def merge(raw: Mapping[str, Any], notebook: str, profile: str | None = None,
                               f"{sorted(values)}")
     if "profile" in (overrides or {}):
         raise ParamsError(f"an override names the profile ({overrides['profile']!r}): the "
-                          f"profile is named once (params.yaml's `profile` or --profile), so "
-                          f"that its values and its label cannot disagree; allowed: "
-                          f"{list(PROFILES)} as the profile argument")
+                          f"profile is named once, with --profile (or params.yaml's `profile`), "
+                          f"so that its values and its label cannot disagree; allowed: "
+                          f"--profile {{{','.join(PROFILES)}}}")
     values.update(prof)
     values.update({"profile": profile, "seed": raw.get("seed", 0)})
     values.update(overrides or {})

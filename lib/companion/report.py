@@ -54,13 +54,25 @@ def read_json(path: Path) -> dict | None:
     return doc if isinstance(doc, dict) else {"error": "not a JSON object"}
 
 
-def stale_keys(notebook: str, own: dict) -> list[str]:
-    """The parameters whose value in params.yaml now differs from the one the notebook's claims
-    were made with ("key: then -> now"); [] when they agree or params.yaml cannot be read."""
+def current_params() -> dict | None:
+    """params.yaml as DVC would run it, read once per build (None when it cannot be read)."""
     from lib.companion import params
+    try:
+        return params.read_file()
+    except params.ParamsError:
+        return None
+
+
+def stale_keys(notebook: str, own: dict, raw: dict | None) -> list[str]:
+    """The parameters whose value in params.yaml (`raw`) now differs from the one the
+    notebook's claims were made with ("key: then -> now"); [] when they agree or params.yaml
+    cannot be read."""
+    from lib.companion import params
+    if raw is None:
+        return []
     made = own.get("params") or {}
     try:
-        now = params.resolve(notebook).model_dump()         # params.yaml's profile, as DVC runs
+        now = params.validate(notebook, params.merge(raw, notebook)).model_dump()
     except params.ParamsError:
         return []
     return [f"{k}: {made.get(k)!r} -> {v!r}" for k, v in now.items() if made.get(k) != v]
@@ -80,10 +92,10 @@ def load_ledger() -> tuple[dict, str]:
     (then the per-notebook files, the ledger's own records, are merged in memory)."""
     from lib.companion import claims as ledger
     merged = paths.ledger_files()["json"]
+    docs = ledger.load_all()
     if merged.exists():
         doc = json.loads(merged.read_text())
-        newer = [n for n in papers.all_notebooks()
-                 if (own := ledger.notebook_doc(n)) is not None and _merged_differs(doc, n, own)]
+        newer = [d["notebook"] for d in docs if _merged_differs(doc, d["notebook"], d)]
         if not newer:
             return doc, ""
         note = ("results/claims.json is older than the claims of " + ", ".join(newer)
@@ -92,10 +104,7 @@ def load_ledger() -> tuple[dict, str]:
     else:
         note = ("results/claims.json is missing (run `python -m lib.companion.claims`): this "
                 "book shows the per-notebook claim files.")
-    docs = ledger.load_all()
-    return ({"claims": [c for d in docs for c in d["claims"]],
-             "profiles": {d["notebook"]: d["params"].get("profile") for d in docs},
-             "unfinished": {d["notebook"]: d["run"] for d in docs if "run" in d}}, note)
+    return ledger.merged(docs), note
 
 
 def notebook_title(cells: list) -> str:
@@ -166,7 +175,7 @@ def notebook_page(notebook: str, dst: Path, profile: str | None) -> tuple[bool, 
     return executed.exists(), notebook_title(node.cells)
 
 
-def chapter(notebook: str, ledger: dict, src: Path) -> book.Chapter:
+def chapter(notebook: str, ledger: dict, src: Path, raw: dict | None) -> book.Chapter:
     """Copy one notebook's figures, tables and page into the book; return what it shows."""
     paper, stem = notebook.split("/")
     base = src / paper
@@ -189,7 +198,7 @@ def chapter(notebook: str, ledger: dict, src: Path) -> book.Chapter:
     claims = [c for c in ledger.get("claims", []) if c.get("notebook") == source]
     run = ledger.get("unfinished", {}).get(notebook)
     return book.Chapter(papers.notebook_entry(notebook), title or stem, claims, figures, tables,
-                        executed, profile, run, stale_keys(notebook, own) if own else [])
+                        executed, profile, run, stale_keys(notebook, own, raw) if own else [])
 
 
 def read_timings(notebooks: list[str]) -> list[tuple[str, dict | None]]:
@@ -261,9 +270,10 @@ def write_sources(src: Path, now: dt.datetime) -> Path:
     shutil.rmtree(src, ignore_errors=True)
     shutil.copytree(SITE, src, ignore=shutil.ignore_patterns("__pycache__"))
     ledger, note = load_ledger()
+    raw = current_params()
     rows = []
     for p in papers.all_papers():
-        chapters = [chapter(n, ledger, src) for n in p.notebook_ids()]
+        chapters = [chapter(n, ledger, src, raw) for n in p.notebook_ids()]
         rows.append(book.PaperRow(p, chapters, results_time(p.notebook_ids())))
     for row in rows:
         (src / row.paper.short / "index.md").write_text(book.chapter_page(row), encoding="utf-8")

@@ -46,10 +46,6 @@ def parse_overrides(pairs: list[str]) -> dict:
         key, sep, value = pair.partition("=")
         if not sep or not key.isidentifier():
             raise params.ParamsError(f"-p {pair!r}: expected key=value with a Python identifier")
-        if key == "profile":
-            raise params.ParamsError(f"-p {pair!r}: the profile is named once, with --profile "
-                                     f"(or params.yaml's `profile`); allowed: --profile "
-                                     f"{{{','.join(params.PROFILES)}}}")
         try:
             out[key] = yamlio.load(value, f"-p {key}")
         except yamlio.YamlError as err:
@@ -119,16 +115,19 @@ def failure_detail(err: BaseException) -> dict:
 
 
 # ---------------------------------------------------------------- ending with the parent
+def parent_of(pid: int) -> int:
+    """A process's parent pid, from /proc (the field after the parenthesised command name)."""
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
 def watched_ancestors() -> list[int]:
     """The processes whose death ends this run: the parent, and the grandparent when the
     parent is only the shell DVC or make started the command in."""
     parent = os.getppid()
     watched = [parent]
     try:
-        comm = Path(f"/proc/{parent}/comm").read_text().strip()
-        stat = Path(f"/proc/{parent}/stat").read_text()
-        if comm in ("sh", "bash", "dash", "zsh"):
-            watched.append(int(stat.rsplit(")", 1)[1].split()[1]))
+        if Path(f"/proc/{parent}/comm").read_text().strip() in ("sh", "bash", "dash", "zsh"):
+            watched.append(parent_of(parent))
     except (OSError, ValueError, IndexError):
         pass                                    # no /proc: the parent alone
     return [p for p in watched if p > 1]
@@ -149,7 +148,7 @@ def children(pid: int) -> list[int]:
     out = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
-            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+            if parent_of(int(stat.parent.name)) == pid:
                 out.append(int(stat.parent.name))
         except (OSError, ValueError, IndexError):
             continue

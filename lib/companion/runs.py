@@ -15,13 +15,13 @@ from typing import Any
 
 from lib.companion import paths, staging
 
-STATES = ("running", "ok", "failed", "interrupted")
+WRITTEN = ("running", "ok", "failed")          # what a run writes; `interrupted` is read off
 
 
 def write(notebook: str, state: str, profile: str, **detail: Any) -> None:
     """Record the state of the notebook's run (atomically: a kill mid-write keeps the last)."""
-    if state not in STATES[:3]:
-        raise ValueError(f"run state {state!r} is not one of {STATES[:3]}")
+    if state not in WRITTEN:
+        raise ValueError(f"run state {state!r} is not one of {WRITTEN}")
     out = paths.run_record(notebook)
     out.parent.mkdir(parents=True, exist_ok=True)
     doc = {"notebook": notebook, "state": state, "profile": profile, **detail}

@@ -100,10 +100,9 @@ def staged(folder: Path, output: Path) -> Path:
     return folder / output.relative_to(paths.RESULTS)
 
 
-def swap(notebook: str, folder: Path) -> list[Path]:
+def swap(notebook: str, folder: Path) -> None:
     """Move each staged output into results/ (an output the run did not write is removed, as
-    DVC would find it missing); remove the staging folder; return the outputs written."""
-    written = []
+    DVC would find it missing); remove the staging folder."""
     for target in stage_outputs(notebook):
         source = staged(folder, target)
         old = target.with_name(target.name + ".old")
@@ -113,10 +112,8 @@ def swap(notebook: str, folder: Path) -> list[Path]:
         if source.exists():
             target.parent.mkdir(parents=True, exist_ok=True)
             source.rename(target)
-            written.append(target)
         _remove(old)
     shutil.rmtree(folder, ignore_errors=True)
-    return written
 
 
 def _remove(path: Path) -> None:
