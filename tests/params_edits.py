@@ -241,9 +241,16 @@ def notebooks() -> list[tuple[str, type]]:
             for nb in papers.paper(p).notebooks]
 
 
+def section_name(raw: dict, paper: str, stem: str) -> str:
+    """The notebook's section in `raw`: its stem in older trees, the stem without its number
+    since sections had to be keys DVC's `-S` accepts."""
+    return stem if stem in raw[paper] else stem.split("_", 1)[1]
+
+
 def section_edits(notebook: str, schema: type, raw: dict) -> list[dict]:
     """Every bad edit of one notebook's section: values, overrides, cross-field rules, text."""
     paper, stem = notebook.split("/")
+    stem = section_name(raw, paper, stem)      # the key path below uses the section's name
     section = raw[paper][stem]
     name = f"{paper}.{stem}"
     edits: list[dict] = []
@@ -311,6 +318,8 @@ def section_edits(notebook: str, schema: type, raw: dict) -> list[dict]:
         {"kind": "override", "class": "unknown", "notebook": notebook,
          "pair": "no_such_key=1", "names": ["no_such_key"]},
     ]
+    for edit in edits:                           # the path names the section, not the stem
+        edit.setdefault("notebook", notebook)
     return edits
 
 

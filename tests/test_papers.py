@@ -67,3 +67,24 @@ def test_a_figure_naming_an_unrecorded_claim_is_refused(declare):
     notebook.check_figure_claims("alpha/01_make", ["a.one", "a.two", "a.three"])
     with pytest.raises(papers.DeclarationError, match=r"01_make_curve lists claims \['a\.two'\]"):
         notebook.check_figure_claims("alpha/01_make", ["a.one"])
+
+
+def test_two_stems_that_share_a_params_section_are_refused(declare, tmp_path):
+    declare()
+    text = (tmp_path / "notebooks/alpha/paper.yaml").read_text().replace("02_use", "02_make")
+    (tmp_path / "notebooks/alpha/paper.yaml").write_text(text.replace("reads: [01_make]", ""))
+    papers._read.cache_clear()
+    with pytest.raises(papers.DeclarationError, match=r"01_make and 02_make would share the "
+                                                      r"params section 'make'"):
+        papers.paper("alpha")
+
+
+def test_a_section_must_start_with_a_letter(declare, tmp_path):
+    """DVC's -S grammar refuses a key segment that starts with a digit: 01_2d would give '2d'."""
+    declare()
+    text = (tmp_path / "notebooks/alpha/paper.yaml").read_text().replace("01_make", "01_2d")
+    (tmp_path / "notebooks/alpha/paper.yaml").write_text(text.replace("reads: [01_2d]", ""))
+    papers._read.cache_clear()
+    with pytest.raises(papers.DeclarationError, match=r"stem '01_2d' must look like"):
+        papers.paper("alpha")
+    assert papers.NotebookEntry(stem="01_make", params="Make").section == "make"

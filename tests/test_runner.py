@@ -43,4 +43,4 @@ def test_strip_volatile_drops_progress_bars_keeps_warnings():
 def test_bad_override_fails_before_executing(capsys):
     status = runner.main(["notebooks/gd_perceptron/01_reduction.py", "-p", "equiv_d=-1"])
     assert status == 2
-    assert "gd_perceptron.01_reduction.equiv_d = -1" in capsys.readouterr().err
+    assert "gd_perceptron.reduction.equiv_d = -1" in capsys.readouterr().err

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -102,9 +103,9 @@ def params_yaml() -> str:
              f"seed: {base['seed'].default}            # {base['seed'].description}"]
     for paper in papers.all_papers():
         lines += ["", f"{paper.short}:"]
-        for nid in paper.notebook_ids():
+        for nid, entry in zip(paper.notebook_ids(), paper.notebooks):
             schema = params.schema_for(nid)
-            lines.append(f"  {nid.split('/')[1]}:")
+            lines.append(f"  {entry.section}:   # notebooks/{nid}.py")
             lines += [f"    {k}: {yaml_value(v)}   # {why}" for k, v, why in fields(schema)]
             for profile in ("smoke", "paper"):
                 over = schema.overrides(profile)
@@ -160,7 +161,7 @@ def notebook_stage(nid: str) -> dict:
             *STAGE_INFRA, *(rel(paths.tables_dir(f"{paper}/{r}")) for r in entry.reads)]
     # persistent: DVC leaves the last good outputs in place, the runner swaps new ones in
     return {"cmd": f"python -m lib.companion.runner {rel(paths.notebook_source(nid))}",
-            "deps": deps, "params": ["profile", "seed", f"{paper}.{stem}"],
+            "deps": deps, "params": ["profile", "seed", papers.params_key(nid)],
             "outs": [{rel(p): {"persist": True}} for p in staging.stage_outputs(nid)]}
 
 
@@ -299,9 +300,49 @@ def derived() -> dict[Path, str]:
     return out
 
 
-def stale() -> list[Path]:
-    """Derived files whose content differs from what the declarations and schemas give."""
-    return [p for p, text in derived().items() if not p.exists() or p.read_text() != text]
+def defaults() -> dict:
+    """params.yaml as the schemas give it (the committed defaults), whatever the workspace's copy
+    holds now: what `make test` checks the code with, so an experiment's values never leak in."""
+    return yamlio.load(params_yaml(), "params.yaml (generated)")
+
+
+def leaves(doc: Any, prefix: str = "") -> dict[str, Any]:
+    """Every key path of a nested mapping with its value ("a.b.c": value); lists are values."""
+    if not isinstance(doc, dict):
+        return {prefix: doc}
+    return {k: v for key, sub in doc.items()
+            for k, v in leaves(sub, f"{prefix}.{key}" if prefix else str(key)).items()}
+
+
+def committed(path: Path) -> str | None:
+    """The file as the checked-out commit holds it (None outside git or when untracked)."""
+    done = subprocess.run(["git", "show", f"HEAD:{rel(path)}"], cwd=paths.ROOT,
+                          capture_output=True, text=True)
+    return done.stdout if done.returncode == 0 else None
+
+
+def experiment_values(text: str, want: str) -> list[str] | None:
+    """The values an experiment changed in params.yaml ("key: default -> now"), when the file
+    differs from the generated one only in values and the commit holds the generated one
+    (`dvc exp run -S` leaves its values in the workspace); None when it is plainly stale."""
+    if committed(paths.PARAMS_FILE) != want:
+        return None
+    try:
+        now, then = leaves(yamlio.load(text, "params.yaml")), leaves(yamlio.load(want))
+    except yamlio.YamlError:
+        return None
+    if now.keys() != then.keys():
+        return None
+    return [f"{k}: {then[k]!r} -> {v!r}" for k, v in now.items() if then[k] != v]
+
+
+def stale(files: dict[Path, str] | None = None) -> list[Path]:
+    """Derived files whose content differs from what the declarations and schemas give; an
+    experiment's values in params.yaml are not staleness (see `experiment_values`)."""
+    files = derived() if files is None else files
+    changed = [p for p, text in files.items() if not p.exists() or p.read_text() != text]
+    return [p for p in changed if p != paths.PARAMS_FILE
+            or experiment_values(p.read_text(), files[p]) is None]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -316,13 +357,20 @@ def main(argv: list[str] | None = None) -> int:
     except (papers.DeclarationError, params.ParamsError, ValueError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
-    changed = [p for p, text in files.items() if not p.exists() or p.read_text() != text]
     if args.check:
+        changed = stale(files)
+        params_text = paths.PARAMS_FILE.read_text() if paths.PARAMS_FILE.exists() else ""
+        if paths.PARAMS_FILE not in changed and params_text != files[paths.PARAMS_FILE]:
+            values = experiment_values(params_text, files[paths.PARAMS_FILE])
+            print(f"note: params.yaml holds an experiment's values ({'; '.join(values)}); the "
+                  "checks use the committed defaults. Back to them: `git checkout params.yaml "
+                  "dvc.lock && dvc checkout`", file=sys.stderr)
         for p in changed:
             print(f"stale: {rel(p)}", file=sys.stderr)
         if changed:
             print("run `make sync` (python -m lib.companion.generate --write)", file=sys.stderr)
         return 1 if changed else 0
+    changed = [p for p, text in files.items() if not p.exists() or p.read_text() != text]
     for p in changed:
         p.write_text(files[p])
         print(f"wrote {rel(p)}")

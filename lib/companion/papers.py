@@ -19,7 +19,7 @@ from lib.companion import paths, yamlio
 
 DECLARATION = "paper.yaml"
 NAME = re.compile(r"^[a-z][a-z0-9_]*$")
-STEM = re.compile(r"^\d\d_[a-z0-9_]+$")
+STEM = re.compile(r"^\d\d_[a-z][a-z0-9_]*$")
 
 
 class Strict(BaseModel):
@@ -73,8 +73,14 @@ class NotebookEntry(Strict):
     def _stem(cls, value: str) -> str:
         if not STEM.match(value):
             raise ValueError(f"stem {value!r} must look like NN_<what_it_shows> "
-                             "(two digits, then lower-case letters, digits and _)")
+                             "(two digits, _, then a lower-case letter, letters, digits and _)")
         return value
+
+    @property
+    def section(self) -> str:
+        """Its section of params.yaml: the stem without its number, so that every key path is one
+        DVC's `-S` grammar accepts (a segment may not start with a digit)."""
+        return self.stem.split("_", 1)[1]
 
 
 class Paper(Strict):
@@ -103,6 +109,17 @@ class Paper(Strict):
             if bad:
                 raise ValueError(f"notebook {nb.stem} reads {bad}: `reads` lists earlier "
                                  f"notebooks of this paper only, here {stems[:i]}")
+        return self
+
+    @model_validator(mode="after")
+    def _distinct_sections(self) -> "Paper":
+        """Two notebooks whose stems differ only in their number would share a params section."""
+        seen: dict[str, str] = {}
+        for nb in self.notebooks:
+            if nb.section in seen:
+                raise ValueError(f"notebooks {seen[nb.section]} and {nb.stem} would share the "
+                                 f"params section {nb.section!r}: name what they show differently")
+            seen[nb.section] = nb.stem
         return self
 
     @property
@@ -179,6 +196,11 @@ def notebook_entry(notebook: str) -> NotebookEntry:
             return entry
     raise DeclarationError(f"notebook {notebook!r} is not declared in "
                            f"notebooks/{short}/{DECLARATION}")
+
+
+def params_key(notebook: str) -> str:
+    """The key path of a notebook's section in params.yaml: "<paper>.<section>"."""
+    return f"{notebook.partition('/')[0]}.{notebook_entry(notebook).section}"
 
 
 def all_notebooks() -> list[str]:

@@ -11,7 +11,7 @@ Layout of params.yaml:
     profile: default          # smoke | default | paper
     seed: 0
     <paper>:
-      <notebook stem>:
+      <section>:              # the notebook's stem without its number: 01_reduction -> reduction
         <key>: <value>        # the `default` profile
         smoke: {<key>: <value>}   # overrides, one comment per change
         paper: {<key>: <value>}
@@ -24,6 +24,7 @@ every profile.
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import sys
 from pathlib import Path
@@ -135,24 +136,37 @@ def read_file(path=None) -> dict[str, Any]:
     return raw
 
 
+def closest(word: str, known: list[str]) -> str:
+    """"did you mean 'x'? " for the known name nearest a mistyped one, else ""."""
+    near = difflib.get_close_matches(word, known, n=1, cutoff=0.6)
+    return f"did you mean {near[0]!r}? " if near else ""
+
+
 def _section(raw: Mapping[str, Any], notebook: str) -> dict[str, Any]:
-    paper, stem = paths.split_notebook(notebook)
-    section = (raw.get(paper) or {}).get(stem)
+    where = papers.params_key(notebook)
+    paper, name = where.split(".")
+    section = (raw.get(paper) or {}).get(name)
     if section is None:
-        raise ParamsError(f"params.yaml has no section {paper}.{stem} for notebook {notebook!r}")
+        raise ParamsError(f"params.yaml has no section {where} for notebook {notebook!r}")
     if not isinstance(section, dict):
-        raise ParamsError(f"params.yaml: {paper}.{stem} must be a mapping")
+        raise ParamsError(f"params.yaml: {where} must be a mapping")
     return section
 
 
-def _format(error: ValidationError, where: str, profile: str) -> str:
+def _format(error: ValidationError, where: str, profile: str, known: list[str]) -> str:
     lines = [f"invalid parameters for {where} (profile {profile}):"]
     for err in error.errors():
         if not err["loc"]:  # a rule across keys: its message names them
             lines.append(f"  {where}: {err['msg'].removeprefix('Value error, ')}")
             continue
         key = ".".join(str(p) for p in err["loc"])
-        lines.append(f"  {where}.{key} = {err['input']!r}: {err['msg']}")
+        if err["type"] == "missing":   # its input is the whole section: name the key only
+            lines.append(f"  {where}.{key}: missing (every key of the section is required)")
+        elif err["type"] == "extra_forbidden":
+            lines.append(f"  {where}.{key} = {err['input']!r}: not a parameter of this notebook; "
+                         f"{closest(key, known)}allowed: {known}")
+        else:
+            lines.append(f"  {where}.{key} = {err['input']!r}: {err['msg']}")
     return "\n".join(lines)
 
 
@@ -163,7 +177,7 @@ def merge(raw: Mapping[str, Any], notebook: str, profile: str | None = None,
     if profile not in PROFILES:
         raise ParamsError(f"profile = {profile!r}; allowed: {list(PROFILES)}")
     section = _section(raw, notebook)
-    where = notebook.replace("/", ".")
+    where = papers.params_key(notebook)
     values = {k: v for k, v in section.items() if k not in PROFILES}
     prof = section.get(profile) or {}
     if not isinstance(prof, dict):
@@ -176,8 +190,8 @@ def merge(raw: Mapping[str, Any], notebook: str, profile: str | None = None,
     for key in prof:
         if key not in values:
             raise ParamsError(f"params.yaml: {where}.{profile}.{key} "
-                              f"overrides a key the section does not define; defined: "
-                              f"{sorted(values)}")
+                              f"overrides a key the section does not define; "
+                              f"{closest(key, sorted(values))}defined: {sorted(values)}")
     if "profile" in (overrides or {}):
         raise ParamsError(f"an override names the profile ({overrides['profile']!r}): the "
                           f"profile is named once, with --profile (or params.yaml's `profile`), "
@@ -195,8 +209,8 @@ def validate(notebook: str, values: Mapping[str, Any]) -> NotebookParams:
     try:
         return schema(**values)
     except ValidationError as err:
-        where = notebook.replace("/", ".")
-        raise ParamsError(_format(err, where, values.get("profile", "?"))) from None
+        raise ParamsError(_format(err, papers.params_key(notebook), values.get("profile", "?"),
+                                  schema.section_keys())) from None
 
 
 def resolve(notebook: str, profile: str | None = None,
@@ -216,8 +230,18 @@ def from_namespace(notebook: str, namespace: Mapping[str, Any]) -> NotebookParam
 
 
 def notebooks_in_file(raw: Mapping[str, Any]) -> list[str]:
-    """Every notebook id that has a section in params.yaml."""
-    return [f"{paper}/{stem}" for paper in papers.names() for stem in (raw.get(paper) or {})]
+    """Every notebook id that has a section in params.yaml; a section no notebook declares is
+    refused, naming the nearest declared one."""
+    found = []
+    for paper in papers.all_papers():
+        by_section = {nb.section: f"{paper.short}/{nb.stem}" for nb in paper.notebooks}
+        for name in raw.get(paper.short) or {}:
+            if name not in by_section:
+                raise ParamsError(f"params.yaml: {paper.short}.{name} is not the section of a "
+                                  f"notebook; {closest(str(name), list(by_section))}sections: "
+                                  f"{list(by_section)}")
+            found.append(by_section[name])
+    return found
 
 
 def check_all(path=None) -> list[str]:

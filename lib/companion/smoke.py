@@ -2,10 +2,12 @@
 
     python -m lib.companion.smoke build/smoke [--paper PAPER]
 
-Copies lib/, notebooks/, data/ and params.yaml (with `profile: smoke`) into the target, then writes
-each notebook with the smoke parameters injected (papermill prepare-only) at the copy's root as
-<paper>__<stem>.ipynb. nbval runs them there, so the kernel imports the copy's `lib` and every
-result lands under the copy's results/: the workspace's `default` results are never touched.
+Copies lib/, notebooks/, data/ and the schemas' params.yaml (with `profile: smoke`) into the
+target, then writes each notebook with the smoke parameters injected (papermill prepare-only) at
+the copy's root as <paper>__<stem>.ipynb. The parameters are the committed defaults, never the
+workspace's params.yaml: an experiment's values (`dvc exp run -S`) stay out of the checks. nbval
+runs them there, so the kernel imports the copy's `lib` and every result lands under the copy's
+results/: the workspace's `default` results are never touched.
 """
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from pathlib import Path
 
 import yaml
 
-from lib.companion import papers, params, paths
+from lib.companion import generate, papers, params, paths
 
 COPIED = ("lib", "notebooks", "data")
 
@@ -29,7 +31,7 @@ def make_copy(target: Path) -> Path:
         shutil.copytree(paths.ROOT / name, target / name,
                         ignore=shutil.ignore_patterns("__pycache__", "*.ipynb",
                                                       ".ipynb_checkpoints"))
-    raw = params.read_file()
+    raw = generate.defaults()
     raw["profile"] = "smoke"
     (target / "params.yaml").write_text(yaml.safe_dump(raw, sort_keys=False))
     return target
@@ -47,11 +49,12 @@ def prepare(target: Path, paper: str | None = None) -> list[Path]:
     """Write each notebook with smoke parameters injected; return the prepared paths."""
     from lib.companion import runner
 
+    raw = generate.defaults()
     prepared = []
     for notebook in smoke_list(paper):
         out = target / f"{notebook.replace('/', '__')}.ipynb"
-        if runner.run(paths.notebook_source(notebook), out, "smoke", {}, prepare_only=True):
-            raise RuntimeError(f"could not prepare {notebook}")
+        runner.prepare(notebook, params.validate(notebook, params.merge(raw, notebook, "smoke")),
+                       out)
         prepared.append(out)
     return prepared
 
