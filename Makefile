@@ -31,9 +31,9 @@ endif
 
 setup: $(STAMP)
 
-$(STAMP): pyproject.toml
-	@test -x $(PY) || python3 -m venv .venv
-	$(PY) -m pip install --quiet --disable-pip-version-check -e .
+# Python 3.11 (found, or a message naming what to install), torch's CPU build, the pinned set
+$(STAMP): pyproject.toml tools/setup_env.sh
+	@bash tools/setup_env.sh $(BIN)
 	@touch $@
 
 # data/ from the bundled remote (offline), each object checked against its md5 first and data/
@@ -76,9 +76,10 @@ unit: setup
 	$(PY) -m pytest $(UNIT_TESTS) --ignore=tests/report -q -p no:cacheprovider
 	$(if $(PAPER),,$(PY) -m pytest tests/report -q -p no:cacheprovider -k "not browser")
 
+# the smoke copy's notebooks write its results/ (report-smoke reads them), not results/lab/
 nbval: setup
 	$(PY) -m lib.companion.smoke $(SMOKE) $(SMOKE_ARGS)
-	$(PY) -m pytest -q -p no:cacheprovider --nbval-lax --nbval-current-env $(SMOKE)/*.ipynb
+	COMPANION_OUTPUTS=results $(PY) -m pytest -q -p no:cacheprovider --nbval-lax --nbval-current-env $(SMOKE)/*.ipynb
 
 report-smoke: setup
 	cd $(SMOKE) && $(abspath $(PY)) -m lib.companion.claims && $(abspath $(PY)) -m lib.companion.report
@@ -98,13 +99,17 @@ report: setup
 	$(PY) -m lib.companion.claims && $(PY) -m lib.companion.report
 	@echo "book: results/report/index.html"
 
+# A double-click opens a notebook's .py as a notebook (.jupyter/labconfig sets jupytext as the
+# default viewer of .py files; a module of lib/ opens with right-click, Open With, Editor)
 lab: setup
-	$(BIN)/jupyter lab --notebook-dir=.
+	JUPYTER_CONFIG_PATH=$(abspath .jupyter)$(if $(JUPYTER_CONFIG_PATH),:$(JUPYTER_CONFIG_PATH)) \
+	  $(BIN)/jupyter lab --notebook-dir=. $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
 # Every benchmark's cost curves into results/bench/, then the book's performance page shows them
 bench: setup
 	@for b in bench/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
 	$(PY) -m lib.companion.report
 
+# build outputs and the project's own .venv (results/, data/ and an active env stay)
 clean:
-	rm -rf build .pytest_cache
+	rm -rf build .pytest_cache .venv

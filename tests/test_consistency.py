@@ -7,6 +7,7 @@ of a parameters cell (it cannot read comments containing '=').
 """
 import ast
 import json
+import re
 import subprocess
 import sys
 
@@ -114,3 +115,55 @@ def test_params_check_cli_passes():
     done = subprocess.run([sys.executable, "-m", "lib.companion.params", "--check"],
                           cwd=paths.ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS)
+def test_a_lab_save_leaves_the_source_as_it_is(notebook):
+    """JupyterLab (jupytext, with notebooks/jupytext.toml) writes back what it read, byte for
+    byte, kernelspec included: opening and saving a notebook changes no stage dependency, and
+    the kernel starts without asking."""
+    from jupytext.config import load_jupytext_config
+    source = paths.notebook_source(notebook)
+    config = load_jupytext_config(str(source.parent))
+    nb = jupytext.read(source)
+    assert nb.metadata["kernelspec"]["name"] == "python3"
+    assert jupytext.writes(nb, fmt="py:percent", config=config) == source.read_text()
+
+
+def test_notebook_twins_are_ignored_by_git_and_dvc():
+    twins = ["notebooks/gd_perceptron/01_reduction.ipynb",
+             "notebooks/gd_perceptron/.ipynb_checkpoints/01_reduction-checkpoint.ipynb",
+             "results/lab/gd_perceptron/figures/01_reduction/01_reduction.png"]
+    git = subprocess.run(["git", "check-ignore", "--no-index", *twins], cwd=paths.ROOT,
+                         capture_output=True, text=True)
+    assert git.stdout.split() == twins
+    dvc = subprocess.run([sys.executable, "-m", "dvc", "check-ignore", *twins[:2]],
+                         cwd=paths.ROOT, capture_output=True, text=True)
+    assert dvc.stdout.split() == twins[:2], dvc.stderr
+
+
+CITATION = re.compile(r"spec §(\d+(?:\.\d+)*[a-z]?)")
+SPEC_LINK = re.compile(r"\]\(\.\./\.\./docs/specs/(\w+)\.md#([\w-]+)\)")
+
+
+@pytest.mark.parametrize("paper", papers.names())
+def test_every_spec_citation_has_its_section_in_docs(paper):
+    """The notebooks and code cite "spec §N": each N is a section of docs/specs/<paper>.md (the
+    spec in the repository, anchored `<a id="sN">`), and in a markdown cell the citation is a
+    link to it, so a reader never leaves the repository to follow one."""
+    files = [*(paths.NOTEBOOKS / paper).glob("*.py"), *(paths.ROOT / "lib" / paper).rglob("*.py")]
+    cited = {m[1] for f in files for m in CITATION.finditer(f.read_text())}
+    if not cited:
+        return
+    doc = (paths.ROOT / "docs" / "specs" / f"{paper}.md").read_text()
+    anchors = set(re.findall(r'<a id="([\w-]+)"></a>', doc))
+    assert not {n for n in cited if "s" + n.replace(".", "-") not in anchors}
+    for source in (paths.NOTEBOOKS / paper).glob("*.py"):
+        for cell in jupytext.read(source).cells:
+            if cell.cell_type != "markdown":
+                continue
+            bare = [m[0] for m in CITATION.finditer(cell.source)
+                    if not cell.source[m.end():].startswith("](")]
+            assert not bare, f"{source.name}: {bare} not linked to docs/specs/{paper}.md"
+            for target, anchor in SPEC_LINK.findall(cell.source):
+                assert target == paper and anchor in anchors, (source.name, target, anchor)

@@ -2,7 +2,7 @@
 import nbformat
 import pytest
 
-from lib.companion import params, runner
+from lib.companion import params, paths, runner
 
 
 def test_parse_overrides_reads_yaml_values():
@@ -44,3 +44,22 @@ def test_bad_override_fails_before_executing(capsys):
     status = runner.main(["notebooks/gd_perceptron/01_reduction.py", "-p", "equiv_d=-1"])
     assert status == 2
     assert "gd_perceptron.reduction.equiv_d = -1" in capsys.readouterr().err
+
+
+def test_an_interactive_run_writes_under_results_lab(monkeypatch):
+    """JupyterLab runs a notebook outside the runner: its outputs go to results/lab/, never over
+    what `dvc repro` recorded; nbval's copy asks for results/ with COMPANION_OUTPUTS=results."""
+    from lib.companion import notebook
+    nid = "gd_perceptron/01_reduction"
+    monkeypatch.setenv(paths.STAGING_ENV, "")        # recorded, so the teardown removes it again
+    monkeypatch.delenv(paths.STAGING_ENV)
+    monkeypatch.setenv(paths.OUTPUTS_ENV, "results")
+    assert notebook.interactive_outputs(nid) is None
+    assert paths.figures_dir(nid) == paths.RESULTS / "gd_perceptron/figures/01_reduction"
+    monkeypatch.delenv(paths.OUTPUTS_ENV)
+    assert notebook.interactive_outputs(nid) == paths.LAB_RESULTS
+    assert paths.figures_dir(nid) == paths.LAB_RESULTS / "gd_perceptron/figures/01_reduction"
+    assert paths.claims_file(nid) == paths.LAB_RESULTS / "gd_perceptron/claims/01_reduction.json"
+    # what it reads of another notebook stays in results/
+    assert paths.tables_dir("gd_perceptron/02_linear_lower_bound") == \
+        paths.RESULTS / "gd_perceptron/tables/02_linear_lower_bound"

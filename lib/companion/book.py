@@ -48,6 +48,7 @@ class PaperRow:
     paper: papers.Paper
     chapters: list[Chapter]
     made: str
+    spec: bool = False            # the book holds its spec page (docs/specs/<paper>.md)
 
     @property
     def built(self) -> bool:
@@ -227,7 +228,9 @@ def chapter_page(row: PaperRow) -> str:
              else text(p.arxiv))
     lines = [f"# {text(p.title)}", "",
              f"{text(', '.join(p.authors))} · {where} · notebooks in `notebooks/{p.short}/` · "
-             "[the claims ledger](claims.md)", ""]
+             "[the claims ledger](claims.md)"
+             + (" · [the companion's spec](spec.md): what the paper claims, what was read and "
+                "what reconstructed, the sections the notebooks cite" if row.spec else ""), ""]
     if not row.built:
         lines += ["```{note}", f"Not yet built: `make repro PAPER={p.short}` runs its notebooks.",
                   "```", ""]
@@ -240,7 +243,7 @@ def chapter_page(row: PaperRow) -> str:
                                            "below."), "```", ""]
     for ch in row.chapters:
         lines += notebook_section(p.short, ch)
-    lines += ["```{toctree}", ":hidden:", "", "claims",
+    lines += ["```{toctree}", ":hidden:", "", "claims", *(["spec"] if row.spec else []),
               *(f"notebooks/{ch.stem}" for ch in row.chapters), "```", ""]
     return "\n".join(lines)
 

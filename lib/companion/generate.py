@@ -144,6 +144,27 @@ def with_parameters_cell(text: str, notebook: str) -> str:
                      + lines[end:])
 
 
+# The kernel JupyterLab starts without asking (jupytext keeps only this of the metadata,
+# notebooks/jupytext.toml): the environment's own `python3`, the one papermill runs.
+KERNEL_HEADER = """# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+"""
+
+
+def with_kernel_header(text: str) -> str:
+    """The percent source with its YAML header (if any) replaced by KERNEL_HEADER."""
+    if text.startswith("# ---\n"):
+        end = text.index("\n# ---\n") + len("\n# ---\n")
+        text = text[end:].lstrip("\n")
+    return KERNEL_HEADER + text
+
+
 # ---------------------------------------------------------------- dvc.yaml
 def rel(path: Path) -> str:
     return str(path.relative_to(paths.ROOT))
@@ -296,7 +317,7 @@ def derived() -> dict[Path, str]:
     out[readme_path] = readme(readme_path.read_text())
     for nid in papers.all_notebooks():
         source = paths.notebook_source(nid)
-        out[source] = with_parameters_cell(source.read_text(), nid)
+        out[source] = with_kernel_header(with_parameters_cell(source.read_text(), nid))
     return out
 
 

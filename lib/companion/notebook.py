@@ -8,7 +8,8 @@
 
 `start` validates what the parameters cell (or papermill) left in the namespace, checks that the
 data the paper's declaration says the notebook reads is present, and makes the tables folder.
-Under the runner it also ends the kernel when the runner is gone (`end_with_runner`).
+Under the runner it also ends the kernel when the runner is gone (`end_with_runner`); outside
+it (JupyterLab) the notebook's outputs go to results/lab/ (`interactive_outputs`).
 """
 from __future__ import annotations
 
@@ -116,9 +117,24 @@ def end_with_runner(period_s: float = 0.5) -> bool:
     return True
 
 
+def interactive_outputs(notebook: str) -> Path | None:
+    """Outside the runner and nbval, send this notebook's own outputs to results/lab/ (the
+    tables of earlier notebooks it reads stay where they are); return that folder, or None when
+    the outputs go where the runner or COMPANION_OUTPUTS=results says."""
+    if paths.staging_root(notebook) is not None or os.environ.get(paths.OUTPUTS_ENV) == "results":
+        return None
+    os.environ[paths.STAGING_ENV] = f"{notebook}={paths.LAB_RESULTS}"
+    return paths.LAB_RESULTS
+
+
 def start(notebook: str, namespace: Mapping[str, Any]) -> Notebook:
     """Validate the parameters in `namespace`, check inputs, open the ledger and tables folder."""
     end_with_runner()
+    lab = interactive_outputs(notebook)
+    if lab is not None:
+        print(f"An interactive run: this notebook's figures, tables and claims go to "
+              f"{lab.relative_to(paths.ROOT)}/{notebook.split('/')[0]}/; results/ stays as "
+              f"`dvc repro` left it (set {paths.OUTPUTS_ENV}=results to write there).")
     cfg = params.from_namespace(notebook, namespace)
     check_inputs(notebook)
     tables = paths.tables_dir(notebook)

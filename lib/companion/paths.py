@@ -15,6 +15,11 @@ PARAMS_FILE = ROOT / "params.yaml"
 # Set by the runner to "<paper>/<stem>=<folder>": that notebook's outputs are written under the
 # folder (laid out like results/) and swapped in only when the run succeeds.
 STAGING_ENV = "COMPANION_STAGING"
+# Outside the runner (JupyterLab, a plain kernel) a notebook writes under results/lab/, laid out
+# like results/, unless this is "results" (nbval's smoke copy sets it): exploring never
+# overwrites what `dvc repro` recorded.
+OUTPUTS_ENV = "COMPANION_OUTPUTS"
+LAB_RESULTS = RESULTS / "lab"
 
 
 def split_notebook(notebook: str) -> tuple[str, str]:

@@ -151,6 +151,32 @@ def copy(src: Path, dst: Path) -> Path:
     return dst
 
 
+# A notebook's link to a section of its paper's spec, and the spec's links to notebooks, as the
+# repository lays the files out; the book puts the spec at <paper>/spec and the notebooks at
+# <paper>/notebooks/<stem>.
+SPEC_LINK = re.compile(r"\[([^\]]+)\]\(\.\./\.\./docs/specs/(\w+)\.md(#[\w-]+)?\)")
+NOTEBOOK_LINK = re.compile(r"\]\(\.\./\.\./notebooks/(\w+)/(\w+)\.py\)")
+
+
+def book_spec_links(markdown: str) -> str:
+    """A notebook cell's spec links as raw HTML to the spec's page in the book (Sphinx does not
+    know the spec's `<a id>` anchors, and would refuse a MyST link to one)."""
+    return SPEC_LINK.sub(lambda m: f'<a href="../../{m[2]}/spec.html{m[3] or ""}">{m[1]}</a>',
+                         markdown)
+
+
+def spec_page(paper: str, dst: Path) -> bool:
+    """Copy docs/specs/<paper>.md into the book as <paper>/spec.md, its notebook links pointing
+    at the book's notebook pages; False when the paper has no spec page."""
+    source = paths.ROOT / "docs" / "specs" / f"{paper}.md"
+    if not source.exists():
+        return False
+    text = NOTEBOOK_LINK.sub(lambda m: f"](../{m[1]}/notebooks/{m[2]}.ipynb)", source.read_text())
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    dst.write_text(text, encoding="utf-8")
+    return True
+
+
 def notebook_page(notebook: str, dst: Path, profile: str | None) -> tuple[bool, str]:
     """Write the notebook's page: the executed copy when the run kept one, else the source
     without outputs; a note under the title says which. Returns (executed, title)."""
@@ -167,6 +193,9 @@ def notebook_page(notebook: str, dst: Path, profile: str | None) -> tuple[bool, 
             f"This build kept no executed copy of `{notebook}` (the smoke run of `make test` "
             "checks notebooks under nbval, which keeps no outputs): the source is shown without "
             f"outputs; `make repro` renders them. Back to {back}.")
+    for cell in node.cells:
+        if cell.cell_type == "markdown":
+            cell.source = book_spec_links(cell.source)
     node.cells.insert(1, nbformat.v4.new_markdown_cell(f"```{{note}}\n{note}\n```"))
     node.metadata.pop("papermill", None)
     node.metadata.setdefault("language_info", {"name": "python"})   # jupytext's source has none
@@ -274,7 +303,8 @@ def write_sources(src: Path, now: dt.datetime) -> Path:
     rows = []
     for p in papers.all_papers():
         chapters = [chapter(n, ledger, src, raw) for n in p.notebook_ids()]
-        rows.append(book.PaperRow(p, chapters, results_time(p.notebook_ids())))
+        rows.append(book.PaperRow(p, chapters, results_time(p.notebook_ids()),
+                                  spec=spec_page(p.short, src / p.short / "spec.md")))
     for row in rows:
         (src / row.paper.short / "index.md").write_text(book.chapter_page(row), encoding="utf-8")
         (src / row.paper.short / "claims.md").write_text(book.claims_page(row), encoding="utf-8")

@@ -1,10 +1,18 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # BSNP miniature, part 1: the Poisson family, its solver and the physics operator
 #
 # **Claim of the paper made concrete.** BSNP (Li et al., ICML 2026) trains a neural process on a
 # parametric PDE family with a physics term: the squared residual of the predictive *mean* at
 # collocation points drawn afresh each step. This notebook checks everything that term and the
-# data rest on, to machine precision where the mathematics is exact (spec §1.2, §1.7, claims
+# data rest on, to machine precision where the mathematics is exact ([spec §1.2](../../docs/specs/bsnp.md#s1-2), §1.7, claims
 # D1–D5): the 1-D family of the official release, −(a u′)′ = sin πx with
 # a = exp(a₀ sin πx + a₁ cos πx), λ = (a₀, a₁) ∈ [−2, 2]²; its second-order finite-difference
 # solver against an independent quadrature solution; the autograd residual against a closed form;
@@ -13,9 +21,9 @@
 #
 # **Reconstructed, and why.** The paper body was not readable; the family and the solver follow
 # the official code (GitHub Allen0497/BSNP, read as the reference, our code our own). The
-# quadrature solution and the sample-level identity are derived in spec §1.2 and §1.7.
+# quadrature solution and the sample-level identity are derived in [spec §1.2](../../docs/specs/bsnp.md#s1-2) and §1.7.
 #
-# **Decisions where the spec is open.** The coefficient stays the release's (linear in u; spec §7
+# **Decisions where the spec is open.** The coefficient stays the release's (linear in u; [spec §7](../../docs/specs/bsnp.md#s7)
 # Q5): `poisson.coefficient` is the one place to swap for an a(u). The quadrature is cumulative
 # Simpson on `n_quad` nodes (parameter). The autograd check of the quadrature solution (D3's
 # second half) is not made: the quadrature solution is not a differentiable torch function; the

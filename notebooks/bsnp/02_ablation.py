@@ -1,10 +1,18 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # BSNP miniature, part 2: the four-arm ablation (accuracy, calibration, physics residual)
 #
-# **Claims of the paper made concrete** (abstract, via spec §2): stochastic collocation prevents
+# **Claims of the paper made concrete** (abstract, via [spec §2](../../docs/specs/bsnp.md#s2)): stochastic collocation prevents
 # discretisation overfitting (P1); enforcing the PDE on the predictive mean only prevents
 # uncertainty collapse (P2); BSNP is more accurate and well calibrated with sparse data (P3).
-# Four arms trained with the same seed and data stream (spec §1.7, reconstructed: the release
+# Four arms trained with the same seed and data stream ([spec §1.7](../../docs/specs/bsnp.md#s1-7), reconstructed: the release
 # has BSNP only): **data-only NP** (β = β₀ = 0), **fixed grid** (mean-field residual on fixed
 # equispaced points), **sample-level** (fresh points, the residual of predictive samples
 # μ + εσ, in its exact expectation r(μ)² + (Lσ)²), and **BSNP** (fresh points, mean field).
@@ -13,13 +21,13 @@
 # (197 dense points) and at the fixed points. A rough-decoder stress pair (decoder length-scale
 # fixed at 0.03) tests P1 where the spec's prototype saw the failure mode.
 #
-# **What it cannot show (spec §8).** Burgers, Navier–Stokes, the paper's baselines and table
+# **What it cannot show ([spec §8](../../docs/specs/bsnp.md#s8)).** Burgers, Navier–Stokes, the paper's baselines and table
 # values, and the paper's scale (20k steps, batch 50, 128-dim latent: the `paper` profile).
 # Every number here is our miniature's, never the paper's.
 #
 # **Decisions where the spec is open** (each a parameter): the sample-level arm is the
-# closed-form expectation (spec §7 Q2; A6 checks it against Monte Carlo); the fixed arm uses
-# 8 points (`n_fixed`, spec §7 Q3); the KL is as released (per task, beside a per-point mean
+# closed-form expectation ([spec §7](../../docs/specs/bsnp.md#s7) Q2; A6 checks it against Monte Carlo); the fixed arm uses
+# 8 points (`n_fixed`, [spec §7](../../docs/specs/bsnp.md#s7) Q3); the KL is as released (per task, beside a per-point mean
 # likelihood; Q4); 2 seeds for data-only and BSNP within the budget (`n_seeds`; paper profile 3;
 # A2's standard error is the 2-seed one); fixed-grid and sample-level arms one seed; the
 # ≥ 1,000-step test of A2 is the paper profile's run (skipped below 1,000 steps); A3 is recorded

@@ -1,7 +1,15 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # BSNP miniature, part 3: sparse contexts and context noise (Table-2 style)
 #
-# **Claims of the paper made concrete** (spec §2): BSNP's accuracy in sparse-data regimes (P3,
+# **Claims of the paper made concrete** ([spec §2](../../docs/specs/bsnp.md#s2)): BSNP's accuracy in sparse-data regimes (P3,
 # abstract) and MNSE that degrades gracefully as the context noise grows through 0, 5, 10, 15
 # and 30% (P5, the release's Table 2 protocol; the paper's values were not readable). The
 # data-only NP and BSNP are evaluated on the same fixed test tasks at N_c ∈ {3, 5, 10, 20, 50}

@@ -1,7 +1,15 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # The CAffine layer satisfies $A(x)y \le b(x)$ for every input, rank-deficient $A$ included
 #
-# **Claim (Zhao et al., abstract and eqs. 4, 6, 8; spec §1.2-§1.3, §3.1).** For every row subset
+# **Claim (Zhao et al., abstract and eqs. 4, 6, 8; [spec §1.2](../../docs/specs/caffnet.md#s1-2)-§1.3, §3.1).** For every row subset
 # $\gamma$ the candidate $P_\gamma = f - A_\gamma^+(A_\gamma f - b_\gamma) + (I - A_\gamma^+A_\gamma)w$
 # lies on the face $\{A_\gamma z = b_\gamma\}$; the layer returns $f$ when it is feasible and
 # otherwise the nearest feasible candidate. A minimal face of a non-empty polyhedron is such an
@@ -15,15 +23,15 @@
 # 2 outputs), plus the bad-input case: an empty constraint set is refused with the rows that
 # contradict each other.
 #
-# **What it cannot show (spec §8).** The paper body could not be read: the theorem statements
+# **What it cannot show ([spec §8](../../docs/specs/caffnet.md#s8)).** The paper body could not be read: the theorem statements
 # are known only through a third-party audit, and none of the paper's figures or timings are
-# reproduced. The unicycle control-barrier scenario (spec §3.4) is not built in this miniature
+# reproduced. The unicycle control-barrier scenario ([spec §3.4](../../docs/specs/caffnet.md#s3-4)) is not built in this miniature
 # (out of the time budget of the build; see notebook 03's closing note).
 #
 # **Decisions where the spec is open.** Singular values below $10^{-10}\times$ the largest count
 # as zero in every pseudo-inverse (`projection.PINV_RTOL`); a candidate is feasible when every
 # residual is below $10^{-10}$ (the official code's rule, `projection.TOL`); violations are
-# relative, $(Ay - b)_i / (1 + |b_i|)$ (spec §3.1); the families and sizes are spec §3.1's.
+# relative, $(Ay - b)_i / (1 + |b_i|)$ ([spec §3.1](../../docs/specs/caffnet.md#s3-1)); the families and sizes are [spec §3.1](../../docs/specs/caffnet.md#s3-1)'s.
 #
 # **Look for:** CAffNet's worst violation at rounding level in every family (figure), HardNet's
 # at $10^{-2}$ to $1$ wherever $m > n$.

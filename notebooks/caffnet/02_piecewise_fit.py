@@ -1,7 +1,15 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # 1-D piecewise bounds: CAffNet stays inside the band; the soft NN and HardNet do not
 #
-# **Claim (Zhao et al., §4.1 and Table 2 via [3P]; spec §1.5 pwc, §3.2).** On $x \in [-2, 2]$
+# **Claim (Zhao et al., §4.1 and Table 2 via [3P]; [spec §1.5](../../docs/specs/caffnet.md#s1-5) pwc, §3.2).** On $x \in [-2, 2]$
 # with two lower and two upper bounds per region (an equality $y = -2$ on $(-1, 0]$), CAffNet-FF
 # reaches test MSE **0.0020 ± 0.0032 (the paper's Table 2, quoted by a third party)** with zero
 # violation, while the soft-penalty NN violates; joint training is said to beat post-processing
@@ -12,12 +20,12 @@
 # HardNet-Aff ($A = [1; 1]$, two intervals) and CAffNet. With $n = 1$ the layer is exactly a clamp
 # into $[\max_i \ell_i, \min_i u_i]$ (E4) and has zero gradient outside the band (E5).
 #
-# **What it cannot show (spec §8).** The paper's 50,000-epoch runs at lr $10^{-4}$ (`paper`
+# **What it cannot show ([spec §8](../../docs/specs/caffnet.md#s8)).** The paper's 50,000-epoch runs at lr $10^{-4}$ (`paper`
 # profile only) and CAffNet-TF; the default is a shorter schedule whose MSE is ours, not the
 # paper's. Only the CAffNet-FF MSE of Table 2 is known.
 #
 # **Decisions where the spec is open.** Penalty = sum over samples and rows of
-# $\mathrm{ReLU}(Ay - b)^2$, weight 100, the same reduction as the summed task loss (spec §7 Q1
+# $\mathrm{ReLU}(Ay - b)^2$, weight 100, the same reduction as the summed task loss ([spec §7](../../docs/specs/caffnet.md#s7) Q1
 # proposed a mean over samples; a first run with it left the soft NN's equality violation at 1.2
 # in notebook 03, `penalty_reduction`); 2000 epochs at lr $10^{-3}$ (spec's 3000 cut
 # for the CPU budget, `epochs`); the null-space branch $w$ is dropped for CAffNet because at

@@ -1,7 +1,15 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # Learning a solver with 5 inequalities and 3 equalities: feasible by construction
 #
-# **Claim (Zhao et al., §4.2 and Table 3 via [3P]; spec §1.5 opt, §3.3).** A network maps
+# **Claim (Zhao et al., §4.2 and Table 3 via [3P]; [spec §1.5](../../docs/specs/caffnet.md#s1-5) opt, §3.3).** A network maps
 # $x \in [-1, 1]^3$ to $y \in \mathbb{R}^5$ minimising $\tfrac12 y^\top Q y + p^\top \sin y$
 # subject to $Gy \le h$, $Cy = x$. CAffNet (rows $[G; C; -C]$, $m = 11 > n = 5$) satisfies every
 # row for every input; the soft NN and HardNet ($[G; C]$, 8 rows) do not. The layer is trainable
@@ -15,18 +23,18 @@
 # CAffNet enumerates only subsets holding all three equality rows (17 candidates instead of 1024,
 # E6); the notebook checks once that all 1024 give the same output.
 #
-# **What it cannot show (spec §8).** The paper's Table 3 values are unknown, so every number here
+# **What it cannot show ([spec §8](../../docs/specs/caffnet.md#s8)).** The paper's Table 3 values are unknown, so every number here
 # is ours; no IPOPT timings; the 10,000-epoch schedule at lr $10^{-4}$ is the `paper` profile's.
 #
 # **Decisions where the spec is open.** Penalty = sum over samples and rows of
-# $\mathrm{ReLU}(Ay - b)^2$, weight 100, the same reduction as the summed task loss (spec §7 Q1
+# $\mathrm{ReLU}(Ay - b)^2$, weight 100, the same reduction as the summed task loss ([spec §7](../../docs/specs/caffnet.md#s7) Q1
 # proposed a mean over samples; a first run with it left the soft NN's equality violation at 1.2
 # in notebook 03, `penalty_reduction`), for NN and HardNet; 500 training inputs
 # and 400 epochs at lr $10^{-3}$ (spec default 1000 / 500, cut for the CPU budget); the reference
 # is SLSQP with the inequalities from 8 starts in the null space of $C$ (spec: BFGS from 8 starts,
 # then an SLSQP polish); post-hoc = the layer with
 # $w = 0$ on the trained soft NN; the learned-$w$ selection rule is the code's (distance to $f$,
-# spec §7 Q2).
+# [spec §7](../../docs/specs/caffnet.md#s7) Q2).
 #
 # **Look for:** CAffNet's violations at rounding level; the gap of learned $w$ against $w \equiv 0$.
 
@@ -199,8 +207,8 @@ nb.finish()
 # every evaluation input, with either branch; the 17-candidate enumeration gives the same outputs
 # as all 1024. The soft NN and HardNet violate. How the learned $w$ compares with $w \equiv 0$ and
 # with post-hoc projection is in `caffnet.opt.learned_w_vs_fixed` and `caffnet.opt.gap_vs_posthoc`,
-# recorded whatever the outcome; `caffnet.opt.vertex_share` gives the mechanism (spec §3.3).
+# recorded whatever the outcome; `caffnet.opt.vertex_share` gives the mechanism ([spec §3.3](../../docs/specs/caffnet.md#s3-3)).
 #
-# **Not built: the unicycle control-barrier scenario (spec §3.4).** Its claims
+# **Not built: the unicycle control-barrier scenario ([spec §3.4](../../docs/specs/caffnet.md#s3-4)).** Its claims
 # (`caffnet.cbf.*`) are not recorded in any profile: the miniature was built in under an hour
 # and the cbf rows, PID and rollouts were left out rather than half done.

@@ -1,16 +1,24 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # E0: for linear networks, a rank factorization of an equivariant map is layerwise equivariant
 #
-# **Claim (Thm 4.1 / Remark 4.2 in the simplest setting; reconstructed: spec §4 E0, §2.1 row
+# **Claim (Thm 4.1 / Remark 4.2 in the simplest setting; reconstructed: [spec §4](../../docs/specs/equivariance.md#s4) E0, §2.1 row
 # "linear").** For $f(x)=W_2W_1x$ with latent group $K_1=GL(r)$, a *rank factorization* of an
-# equivariant $M=W_2W_1$ is identifiable, so the proof construction of spec §1.7 produces a
+# equivariant $M=W_2W_1$ is identifiable, so the proof construction of [spec §1.7](../../docs/specs/equivariance.md#s1-7) produces a
 # unique $k(g)=W_1\rho_{in}(g)^{-1}W_1^+$ and the latent action $\rho_1(g)=k(g)^{-1}$ makes layer 1
 # equivariant. Factorizations that are not identifiable break this: extra inner units whose rows
 # span a non-invariant space (the linear analogue of a dead neuron) admit *no* linear latent
 # action, and a factorization wider than the input has many solutions $k(g)$, most of which are
 # not (anti-)homomorphisms.
 #
-# **Reconstructed.** The whole example (spec §4 E0): $G=C_n$ cyclic shifts on $\mathbb R^n$, $M$ a
+# **Reconstructed.** The whole example ([spec §4](../../docs/specs/equivariance.md#s4) E0): $G=C_n$ cyclic shifts on $\mathbb R^n$, $M$ a
 # real circulant with only the Fourier modes $\pm$`freqs`, factored through its row space and
 # mixed by a random $GL(r)$ element.
 #

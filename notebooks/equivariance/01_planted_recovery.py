@@ -1,3 +1,11 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # E1: in an identifiable equivariant MLP, the latent actions are recovered exactly and every layer is equivariant
 #
@@ -6,7 +14,7 @@
 # $g.\theta=k(g).\theta$ for a unique latent symmetry $k(g)$, $k$ is an *anti*-homomorphism, and
 # $\rho_i(g)=k_i(g)^{-1}$ is a homomorphism $G\to K_i$ for which every layer is equivariant.
 #
-# **Reconstructed (spec §4 E1).** Planted exactly equivariant MLPs (regular-representation hidden
+# **Reconstructed ([spec §4](../../docs/specs/equivariance.md#s4) E1).** Planted exactly equivariant MLPs (regular-representation hidden
 # layers, plus sign-twisted "negated" filters for tanh), hidden units scrambled by a random element
 # of $K$ (signed permutations for tanh, positive monomials for ReLU), groups $D_4$ on a $k\times k$
 # grid (non-abelian), $C_n$ on $\mathbb R^n$ and the left–right mirror $Z_2$ on the grid.
@@ -79,7 +87,7 @@ for c in cases:
                  measured=tuple(tuple(np.rint(x).astype(int).tolist()) for x in c.characters))
 
 # %% [markdown]
-# ## ReLU: positive monomial actions are conjugate to permutation representations (spec §1.8)
+# ## ReLU: positive monomial actions are conjugate to permutation representations ([spec §1.8](../../docs/specs/equivariance.md#s1-8))
 
 # %%
 relu = [c for c in cases if c.act == "relu"]

@@ -1,22 +1,30 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # E2: fibres of the parameter-to-function map: canonical forms, irreducibility, fibre dimension
 #
-# **Claim (spec §1.3, §2.1–2.2; the paper's identifiability hypothesis).** For tanh the fibre of a
+# **Claim ([spec §1.3](../../docs/specs/equivariance.md#s1-3), §2.1–2.2; the paper's identifiability hypothesis).** For tanh the fibre of a
 # generic parameter is exactly its orbit under signed permutations (Sussmann 1992, Fefferman
 # 1994): discrete, and detected by a canonical form. For ReLU the fibre contains at least the
 # positive rescalings (dimension = #hidden), and random parameters reach that minimum only
 # sometimes (open set, not full measure: Grillo–Montúfar 2026). Linear networks have
 # $GL$-fibres. Identifiability can fail through non-trivial stabilizers (duplicate neurons).
 #
-# **Reconstructed (spec §4 E2).** Canonical forms of spec §5.3, the Sussmann-style report of
-# spec §2.1, Jacobian rank over a Gaussian input sample in float64 (spec §2.2), a brute-force
+# **Reconstructed ([spec §4](../../docs/specs/equivariance.md#s4) E2).** Canonical forms of [spec §5.3](../../docs/specs/equivariance.md#s5-3), the Sussmann-style report of
+# [spec §2.1](../../docs/specs/equivariance.md#s2-1), Jacobian rank over a Gaussian input sample in float64 ([spec §2.2](../../docs/specs/equivariance.md#s2-2)), a brute-force
 # stabilizer count.
 #
 # **Decisions.** Closed forms used as expected values: a linear net with biases realizes an
 # affine map, so its functional dimension is $d_L d_0 + d_L$ when the inner widths do not
 # bottleneck; without biases and with inner width $r\le\min(d_0,d_L)$ the fibre is the $GL(r)$
 # orbit, dimension $r^2$. The ReLU histogram is reported at several input scales, since units
-# that never switch on the sample add spurious fibre dimensions (spec §5.7).
+# that never switch on the sample add spurious fibre dimensions ([spec §5.7](../../docs/specs/equivariance.md#s5-7)).
 #
 # The canonical-form test compares three families of pairs: independent random nets, near
 # misses (every weight matrix perturbed by `eps_near` relative noise: a different function, close
@@ -146,7 +154,7 @@ ledger.qualitative("e2.report.flags", "the Sussmann report flags duplicates (pai
                    holds=decisions.sussmann_flags(*report.to_dict("records")))  # rows in `cases` order
 
 # %% [markdown]
-# ## Fibre dimension from the Jacobian rank (spec §2.2)
+# ## Fibre dimension from the Jacobian rank ([spec §2.2](../../docs/specs/equivariance.md#s2-2))
 
 # %%
 Xj = 2.0 * rng.normal(size=(cfg.n_points, cfg.arch[0]))

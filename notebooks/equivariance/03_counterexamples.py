@@ -1,21 +1,29 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # E3: when identifiability fails, end-to-end equivariance no longer forces layerwise equivariance, until the network is reparametrized
 #
-# **Claim (Thm 4.1's hypothesis is necessary; spec §1.4, §1.6, §1.7 step 5, §2.1 GELU/ReLU row).**
+# **Claim (Thm 4.1's hypothesis is necessary; [spec §1.4](../../docs/specs/equivariance.md#s1-4), §1.6, §1.7 step 5, §2.1 GELU/ReLU row).**
 # Each counterexample below is *exactly* equivariant end to end, yet no latent symmetry relates
 # $g.\theta$ to $\theta$, or the relating one is not unique. The theorem then says: reparametrize
 # to a weakly identifiable fibre-mate $\beta(\tilde\theta)$, and the lifted action
 # $\rho_i=\alpha_i\tilde\rho_i\alpha_i^*+(I-\alpha_i\alpha_i^*)$ makes every layer equivariant,
 # in general with a *non-monomial* linear action ("equivariance in the active components").
 #
-# **Reconstructed (spec §4 E3 items 1–4).** 1. a dead unit with a random incoming row; 2. a
+# **Reconstructed ([spec §4](../../docs/specs/equivariance.md#s4) E3 items 1–4).** 1. a dead unit with a random incoming row; 2. a
 # duplicated unit with an uneven 0.7/0.3 split of its outgoing weight; 3. the ReLU and GELU
 # bypass $\mathrm{act}(z)-\mathrm{act}(-z)=z$ writing the identity of $\mathbb R^{16}$ through random
 # directions; 4. a whole duplicated channel, whose stabilizer makes $k(g)$ non-unique.
 #
 # **Decisions.** Base network: the planted $D_4$ tanh net of E1 (4×4 grid, channels [2, 1]);
 # the bypass uses the left–right mirror of the 4×4 grid. "Best linear layerwise error" is the
-# Lenc–Vedaldi metric of spec §5.6 (fit on `n_fit` inputs, median over `n_eval` fresh ones), max
+# Lenc–Vedaldi metric of [spec §5.6](../../docs/specs/equivariance.md#s5-6) (fit on `n_fit` inputs, median over `n_eval` fresh ones), max
 # over non-identity $g$. Item 5 (connected groups) is notebook 09_connected_group.
 #
 # **Look for:** in the bar chart, end-to-end errors at rounding for every case, layerwise errors

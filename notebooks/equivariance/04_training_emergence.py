@@ -1,9 +1,17 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # E4: students trained on an equivariant identifiable teacher become layerwise equivariant, with a signed-permutation latent action
 #
-# **Claim (paper §1.6 interpretation: "if training converges to an equivariant function, equivariance
-# appears in the layers"; spec §1.8 "augmentation vs architecture"; reconstructed experiment:
-# spec §4 E4).** Theorem 4.1 is about exact equivariance at identifiable parameters; a trained
+# **Claim ([spec §1.6](../../docs/specs/equivariance.md#s1-6) interpretation: "if training converges to an equivariant function, equivariance
+# appears in the layers"; [spec §1.8](../../docs/specs/equivariance.md#s1-8) "augmentation vs architecture"; reconstructed experiment:
+# [spec §4](../../docs/specs/equivariance.md#s4) E4).** Theorem 4.1 is about exact equivariance at identifiable parameters; a trained
 # network is only close to one. The prediction is that layerwise equivariance, measured by the
 # Lenc–Vedaldi (LV) metric, tracks how well the student fits an identifiable equivariant teacher,
 # however the equivariance was obtained (augmentation or an invariant input law).
@@ -11,7 +19,7 @@
 # **Reconstructed.** Teacher: the planted $D_4$ tanh net of E1 on 4×4 images (widths 16, 8,
 # output action = input action). Students: tanh MLPs of the same widths, trained from scratch under
 # five conditions: isotropic Gaussian inputs with/without full-orbit augmentation, the anisotropic
-# shifted law of spec §4 E4 (c) with/without augmentation, and (e) the anisotropic law without
+# shifted law of [spec §4](../../docs/specs/equivariance.md#s4) E4 (c) with/without augmentation, and (e) the anisotropic law without
 # augmentation but with a soft equivariance penalty in the second half of training (the paper's
 # own device). All metrics on fresh isotropic inputs.
 #
@@ -220,5 +228,5 @@ nb.finish()
 # random permutation and a random orthogonal map, stay far from equivariant
 # (`e4.aug.control_*`).
 # Wider students fit too; their layer-1 action is compared with the matched one in
-# `e4.wide.*` (spec §3.3: structure only on the teacher-matched units). Deviations from the
+# `e4.wide.*` ([spec §3.3](../../docs/specs/equivariance.md#s3-3): structure only on the teacher-matched units). Deviations from the
 # spec's protocol are listed in the opening cell.

@@ -1,8 +1,16 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # E5: which activations let trained networks show their latent action? tanh vs ReLU vs GELU
 #
-# **Claim (paper's explanation of its tanh/GELU results, spec §2.1 table and §3.1; experiment
-# reconstructed: spec §4 E5).** The theorem needs identifiability. tanh is identifiable up to
+# **Claim (paper's explanation of its tanh/GELU results, [spec §2.1](../../docs/specs/equivariance.md#s2-1) table and §3.1; experiment
+# reconstructed: [spec §4](../../docs/specs/equivariance.md#s4) E5).** The theorem needs identifiability. tanh is identifiable up to
 # signed permutations (proven); ReLU up to positive monomials only on an open set (E2); GELU has
 # only permutations and admits bypass pairs $\mathrm{GELU}(z)-\mathrm{GELU}(-z)=z$, so its fibres
 # can contain non-symmetry directions. Expectation (spec, not asserted): tanh students show the

@@ -1,7 +1,15 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # E6 (exploratory): a soft mirror loss on Fashion-MNIST MLPs, measured layer by layer as in the paper's table
 #
-# **Claim (paper's CIFAR-10 experiment via the notes, spec §3.1; analogue reconstructed: spec
+# **Claim (paper's CIFAR-10 experiment via the notes, [spec §3.1](../../docs/specs/equivariance.md#s3-1); analogue reconstructed: spec
 # §4 E6).** Depth-4 MLPs trained with a soft left–right mirror loss in the second half of
 # training become (approximately) mirror-equivariant in their hidden layers; the paper reports
 # tanh's first layer close to linearly equivariant (LV error 0.029 for the autoencoder) and
@@ -14,7 +22,7 @@
 # $\lambda\|f(Mx)-f(x)\|^2$ (classifier) in the second half, on data and on Gaussian noise of data
 # scale (the spec found the noise term necessary for any layerwise effect).
 #
-# **Decisions.** Adam 3e-3 with cosine decay, batch 256, float32 training; LV metric of spec §5.6
+# **Decisions.** Adam 3e-3 with cosine decay, batch 256, float32 training; LV metric of [spec §5.6](../../docs/specs/equivariance.md#s5-6)
 # with the paper's normalisation, fit on `n_fit` and evaluated on `n_eval` fresh samples, on
 # Gaussian noise (as the paper) and on held-out images. The paper's table is read from
 # `data/equivariance/mirror_table_cifar10.csv` (provenance `paper`, via the notes). Per the spec the
@@ -168,4 +176,4 @@ nb.finish()
 # second layer is more mirror-equivariant than its first. The `paper` profile (all 20 000
 # training images, longer training, five seeds) is the run meant to reach a fit; it is beyond the
 # default budget. Data set, image size, widths and the soft-loss weight differ from the unknown
-# originals, so even a fitted comparison stays exploratory (spec §4 E6).
+# originals, so even a fitted comparison stays exploratory ([spec §4](../../docs/specs/equivariance.md#s4) E6).

@@ -1,8 +1,16 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # E7: in an equivariant multi-head attention layer the group permutes heads, and the action is recovered from the head invariants
 #
-# **Claim (paper: attention experiment and remark on K_i = GL(d_head)^h ⋊ S_h, spec §2.1 attention
-# row, §3.1; Ong 2026 structure theorem; planted experiment reconstructed: spec §4 E7).** For an
+# **Claim (paper: attention experiment and remark on K_i = GL(d_head)^h ⋊ S_h, [spec §2.1](../../docs/specs/equivariance.md#s2-1) attention
+# row, §3.1; Ong 2026 structure theorem; planted experiment reconstructed: [spec §4](../../docs/specs/equivariance.md#s4) E7).** For an
 # identifiable equivariant softmax MHSA, $g.\theta=k(g).\theta$ with $k(g)$ a head permutation
 # combined with per-head $GL(d_h)$ value maps; the head outputs then carry the action
 # $\rho(g)=k(g)^{-1}$ and the layer is equivariant. Heads are identified by their invariants
@@ -102,4 +110,4 @@ nb.finish()
 # its heads 1 and 5), the per-head value maps exist exactly, and the recovered action makes the
 # head-output layer and the output projection equivariant (`e7.layerwise`). The individual
 # $Q,K,V,O$ are meaningless after scrambling; only the invariants and the recovered blocks are.
-# The trained and positional-encoding variants of spec §4 E7 are not done.
+# The trained and positional-encoding variants of [spec §4](../../docs/specs/equivariance.md#s4) E7 are not done.

@@ -1,8 +1,16 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # E8: near an identifiable parameter the construction is stable; near a degenerate one the recovered action breaks
 #
-# **Claim (a limitation, not a theorem: the paper gives no quantitative stability result, spec §7
-# item 10; experiment reconstructed: spec §4 E8).** Theorem 4.1 is exact. Two numerical
+# **Claim (a limitation, not a theorem: the paper gives no quantitative stability result, [spec §7](../../docs/specs/equivariance.md#s7)
+# item 10; experiment reconstructed: [spec §4](../../docs/specs/equivariance.md#s4) E8).** Theorem 4.1 is exact. Two numerical
 # observations make its practical reach concrete: (i) perturbing an exactly equivariant,
 # identifiable planted parameter by relative noise $\varepsilon$ moves every quantity of the
 # construction (end-to-end error, matching residual, layerwise error, LV error) by $O(\varepsilon)$

@@ -1,13 +1,21 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # E3.5: no identifiable tanh network is exactly equivariant to a connected group through a non-trivial latent action
 #
-# **Claim (derived corollary of Thm 4.1, spec §1.8 "Connected groups"; matches Pacini et al. 2024
+# **Claim (derived corollary of Thm 4.1, [spec §1.8](../../docs/specs/equivariance.md#s1-8) "Connected groups"; matches Pacini et al. 2024
 # and Ong 2026).** $g\mapsto k(g)$ is continuous into the discrete group of signed permutations,
 # hence constant on a connected $G$: an identifiable tanh MLP exactly equivariant to $SO(2)$ acting
 # on $\mathbb R^2$ has trivial latent action, so every first-layer row satisfies $wR=w$ for all
 # rotations, i.e. $w=0$, and the network is constant. Finite subgroups $C_n$ are fine.
 #
-# **Reconstructed (spec §4 E3 item 5, done without training).** For growing $n$, plant a tanh
+# **Reconstructed ([spec §4](../../docs/specs/equivariance.md#s4) E3 item 5, done without training).** For growing $n$, plant a tanh
 # net exactly equivariant to $C_n$ acting on $\mathbb R^2$ by rotations (layer-1 width $2n$, the
 # regular representation), check that the construction recovers it exactly, then measure its
 # $SO(2)$ error at random angles and the best latent symmetry for the rotation by $\pi/n$.

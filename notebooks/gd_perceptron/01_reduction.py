@@ -1,21 +1,29 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # GD on the logistic loss becomes a (generalized) perceptron at large scale
 #
-# **Claim (Tyurin, arXiv 2512.11587, abstract and §2; spec §2.2).** For models trained with the
+# **Claim (Tyurin, arXiv 2512.11587, abstract and §2; [spec §2.2](../../docs/specs/gd_perceptron.md#s2-2)).** For models trained with the
 # logistic loss, GD steps reduce to generalized-perceptron steps: for linear models from 0,
 # $v_t/\gamma \to u_t$ (batch perceptron) as $\gamma\to\infty$; for a model homogeneous of degree
 # $k$ started at $\alpha\bar W_0$ with step $\gamma=\eta\alpha^{2-k}$, $W_t/\alpha \to$ the GP
 # iterate from $\bar W_0$.
 #
 # **Sources.** F0 uses the author's own examples from his earlier paper (Tyurin 2025, arXiv
-# 2412.08424, Thm 4.1, Thm 5.1 and Table 1; spec §8). They are prior literature, not statements of
+# 2412.08424, Thm 4.1, Thm 5.1 and Table 1; [spec §8](../../docs/specs/gd_perceptron.md#s8)). They are prior literature, not statements of
 # the paper under study, so their claims carry that paper in `source` and provenance `derived`
-# (checked here). F3 is the spec's reconstruction (spec §4 F3, provenance `reconstructed`): random
+# (checked here). F3 is the spec's reconstruction ([spec §4](../../docs/specs/gd_perceptron.md#s4) F3, provenance `reconstructed`): random
 # Gaussian data and a quadratic two-layer model with $m=4$.
 #
-# **Decisions where the spec is open.** The scaled form of the reduction (spec §2.2, open
+# **Decisions where the spec is open.** The scaled form of the reduction ([spec §2.2](../../docs/specs/gd_perceptron.md#s2-2), open
 # question 7) is the one checked. The worst-case set's $n$ is not printed, so $n$ is *fitted*: we
-# scan $n$ and keep the values whose LR+GD count at γ = 100 is the published 308 (spec §8 guesses
+# scan $n$ and keep the values whose LR+GD count at γ = 100 is the published 308 ([spec §8](../../docs/specs/gd_perceptron.md#s8) guesses
 # $n\approx300$). That fit is reported in a table, not claimed; the check is out of sample: the
 # fitted $n$ must also give the four published Normalized LR+GD counts, which the fit never saw.
 #

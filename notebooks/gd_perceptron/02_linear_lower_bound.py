@@ -1,16 +1,24 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # Linear models need Θ(d) iterations on data set A
 #
-# **Claim (Tyurin, arXiv 2512.11587, abstract; spec §3.2).** On the paper's minimalistic example,
+# **Claim (Tyurin, arXiv 2512.11587, abstract; [spec §3.2](../../docs/specs/gd_perceptron.md#s3-2)).** On the paper's minimalistic example,
 # linear models need Ω(d) iterations.
 #
-# **Reconstructed (spec §4 F1, provenance `reconstructed`).** The example itself could not be read.
+# **Reconstructed ([spec §4](../../docs/specs/gd_perceptron.md#s4) F1, provenance `reconstructed`).** The example itself could not be read.
 # We use the spec's data set A: $b_1=\mathbf 1_d$ ($y=+1$), $b_2=\mathbf 1_d-e_d$ ($y=-1$), two points
 # differing in one feature. It is swappable through `datasets.make_dataset`.
 #
 # **Decisions where the spec is open.** Iteration complexity is the first $t$ with
-# $y_i\,b_i^\top u_t>0$ for all $i$ (strict, spec §3.5). Data set A has an exact tie at $t=1$, so
-# the tie rule matters (spec §8): we show both the ½ rule (what GD itself gives, $S(0)=½$) and the
+# $y_i\,b_i^\top u_t>0$ for all $i$ (strict, [spec §3.5](../../docs/specs/gd_perceptron.md#s3-5)). Data set A has an exact tie at $t=1$, so
+# the tie rule matters ([spec §8](../../docs/specs/gd_perceptron.md#s8)): we show both the ½ rule (what GD itself gives, $S(0)=½$) and the
 # author's Batch Perceptron rule (weight 1 on ties after the first step), each in exact rational
 # arithmetic; GD runs in float64 in the coefficients of $u=\sum_i a_i b_i$ so integer Gram entries
 # keep the tie exact. The Ω(d) is a large-step statement here: small steps solve data set A in
@@ -122,7 +130,7 @@ ledger.deviation("linear.perturbed_trivial_draws",
                  shown=decisions.trivial_draws_shown(trivial.tolist()))
 
 # %% [markdown]
-# ## The step size does not matter from 0 (spec §5 check 9)
+# ## The step size does not matter from 0 ([spec §5](../../docs/specs/gd_perceptron.md#s5) check 9)
 # From $u_0=0$ every GP iterate is $\eta$ times the $\eta=1$ iterate, so the counts cannot depend
 # on $\eta$. With $\eta=2^k$ that scaling is exact in binary floating point too, so the float
 # counts on the tie-free perturbed data must agree draw by draw, not only in distribution.

@@ -1,11 +1,19 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # A two-layer model separates data set A in far fewer iterations: Õ(√d) against Θ(d)
 #
-# **Claim (Tyurin, arXiv 2512.11587, abstract and Theorem 5.1; spec §3.3).** On the same example,
+# **Claim (Tyurin, arXiv 2512.11587, abstract and Theorem 5.1; [spec §3.3](../../docs/specs/gd_perceptron.md#s3-3)).** On the same example,
 # GD on a two-layer nonlinear model reaches the goal in Õ(√d) iterations, while linear models need
 # Ω(d): implicit acceleration.
 #
-# **Reconstructed (spec §2.3, §4 F2; provenance `reconstructed`).** The model is the spec's reading
+# **Reconstructed ([spec §2.3](../../docs/specs/gd_perceptron.md#s2-3), §4 F2; provenance `reconstructed`).** The model is the spec's reading
 # of the appendix fragment: $h(x)=\sum_j s_j(w_j^\top x)^2$ with $m=2$, fixed $s=(+1,-1)$, $W_0$
 # i.i.d. $N(0,1)$, trained by the generalized perceptron (the large-scale limit of GD, notebook 01).
 # The step is set through $c=2\eta\|b_1\|^2/n$; the table's step rules are the spec's.
@@ -161,7 +169,7 @@ for label, group in both.groupby("rule", sort=False):
 
 # %% [markdown]
 # ## Why the plane is enough: full-dimensional runs, and scale invariance
-# The same $W_0$ is run in full $d$ and in the 2-D span of the data (spec §5 check 3); the
+# The same $W_0$ is run in full $d$ and in the 2-D span of the data ([spec §5](../../docs/specs/gd_perceptron.md#s5) check 3); the
 # components of $w_j$ orthogonal to the span never move. The GP is scale-free, so multiplying
 # $W_0$ by $2^k$ (exact in floating point) changes no count (check 9).
 

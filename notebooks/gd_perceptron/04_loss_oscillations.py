@@ -1,15 +1,23 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # Large steps: the loss oscillates and grows with γ, yet classification is as fast or faster
 #
-# **Claim (Tyurin, arXiv 2512.11587, abstract; spec §3.6 and §2.2).** The perceptron view explains
+# **Claim (Tyurin, arXiv 2512.11587, abstract; [spec §3.6](../../docs/specs/gd_perceptron.md#s3-6) and §2.2).** The perceptron view explains
 # function-value oscillations: in the large-step regime the loss is non-monotone, scales with γ
 # (f/γ tends to the hinge loss of the perceptron iterate), and is a poor measure of progress
-# (the author's earlier paper, spec §8).
+# (the author's earlier paper, [spec §8](../../docs/specs/gd_perceptron.md#s8)).
 #
-# **Reconstructed (spec §4 F4, F5; provenance `reconstructed`).** Data set A (d = 64) and random
+# **Reconstructed ([spec §4](../../docs/specs/gd_perceptron.md#s4) F4, F5; provenance `reconstructed`).** Data set A (d = 64) and random
 # separable data stand in for the paper's unknown figure settings.
 #
-# **Decisions where the spec is open.** Iteration complexity is strict separation (spec §3.5);
+# **Decisions where the spec is open.** Iteration complexity is strict separation ([spec §3.5](../../docs/specs/gd_perceptron.md#s3-5));
 # data set A runs in Gram coefficients so its exact tie at t = 1 stays exact (the products are
 # rounded before they are summed: a fused multiply-add in a matmul used to leave ±1e-19 there,
 # and the sign of that rounding error made small steps separate at t = 1 or t = 2 at random).

@@ -1,12 +1,20 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # Inside the plane: the linear iterate creeps into a thin cone, quadratic neurons rotate
 #
 # **Claim (Tyurin, arXiv 2512.11587, abstract; appendix Lemma C.2 and Proposition 5.3 as read in
-# fragments, spec §3.4).** The perceptron view explains the iterate trajectories. For the
+# fragments, [spec §3.4](../../docs/specs/gd_perceptron.md#s3-4)).** The perceptron view explains the iterate trajectories. For the
 # quadratic model each step applies one of three option matrices: point 1 misclassified ($A_1$),
 # point 2 misclassified ($A_2$), or both (the "brake").
 #
-# **Reconstructed (spec §2.3, §4 F6; provenance `reconstructed` for the example, `derived` for the
+# **Reconstructed ([spec §2.3](../../docs/specs/gd_perceptron.md#s2-3), §4 F6; provenance `reconstructed` for the example, `derived` for the
 # spectra).** Data set A and the quadratic two-layer model of notebook 03. The reading of the three
 # options as "which points are wrong" is the spec's, not confirmed by the paper.
 #

@@ -1,11 +1,19 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # Where the √d regime lives: iterations against the step parameter c
 #
-# **Claim (Tyurin, arXiv 2512.11587, Theorem 5.1 "with a choice of parameter"; spec §3.3).** The
+# **Claim (Tyurin, arXiv 2512.11587, Theorem 5.1 "with a choice of parameter"; [spec §3.3](../../docs/specs/gd_perceptron.md#s3-3)).** The
 # Õ(√d) bound holds for a suitable step. Which parameter Theorem 5.1 chooses, and how it scales with
 # d, could not be read (spec open question 3).
 #
-# **Reconstructed (spec §4 F7; provenance `reconstructed`).** The quadratic two-layer GP on data
+# **Reconstructed ([spec §4](../../docs/specs/gd_perceptron.md#s4) F7; provenance `reconstructed`).** The quadratic two-layer GP on data
 # set A of notebook 03, swept over c = 2η‖b₁‖²/n at fixed d and over d at fixed c or c = c₀/√d.
 #
 # **Decisions where the spec is open.** We show both scalings rather than pick one. Runs that do not

@@ -1,10 +1,18 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # Real data: larger steps give higher, oscillating losses but separate sooner
 #
-# **Claim (Tyurin, arXiv 2512.11587, abstract; third-party summaries [3P]; spec §4 F8 and §8).**
+# **Claim (Tyurin, arXiv 2512.11587, abstract; third-party summaries [3P]; [spec §4](../../docs/specs/gd_perceptron.md#s4) F8 and §8).**
 # Nonlinear models converge faster than linear ones, and in the large-step regime the loss is
 # non-monotone. The experimental protocol is the author's earlier paper's (Tyurin 2025, arXiv
-# 2412.08424, read in full, spec §8): two Fashion-MNIST classes, 5 000 images, LR+GD with
+# 2412.08424, read in full, [spec §8](../../docs/specs/gd_perceptron.md#s8)): two Fashion-MNIST classes, 5 000 images, LR+GD with
 # γ ∈ {0.001 … 100}, Normalized LR+GD and the Batch Perceptron; panels of accuracy, loss and
 # gradient norm; iterations to accuracy 1.0 set beside his Table 1. What that earlier paper reports
 # is prior literature: its claims carry it in `source` with provenance `derived`; only the loss
@@ -13,7 +21,7 @@
 # **Reconstructed.** The class pair, preprocessing and two-layer models of the paper are unknown.
 # We use T-shirt/top (+1) against Trouser (−1), pixels scaled to [0, 1], the first 2 500 training
 # images of each class (data/fashion_mnist/subset.npz), and two-layer models with fixed ±1
-# outputs, ReLU and quadratic (the paper's two-layer model, spec §1.2).
+# outputs, ReLU and quadratic (the paper's two-layer model, [spec §1.2](../../docs/specs/gd_perceptron.md#s1-2)).
 #
 # **Decisions where the spec is open.** The pair was chosen because it is linearly separable with
 # 5 000 images (most pairs are not, so accuracy 1.0 is never reached); Table 1's balanced rows are

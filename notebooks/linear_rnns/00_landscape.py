@@ -1,18 +1,26 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # Where each RNN class sits between TC⁰ and P, and what that means for parallel depth
 #
-# **Claim (Merrill et al., abstract and §1; spec §1.1).** Linear RNNs are log-depth arithmetic
+# **Claim (Merrill et al., abstract and §1; [spec §1.1](../../docs/specs/linear_rnns.md#s1-1)).** Linear RNNs are log-depth arithmetic
 # circuits: PD LRNNs are NC¹-complete, DPLR LRNNs (RWKV-7, DeltaNet) PNC¹-complete, so their
 # Boolean depth is $O(\log n\,\log^* n)$; nonlinear ReLU RNNs reach L-complete (log precision) and
 # P-complete (poly precision) problems, so under standard conjectures they need $\Omega(\log^2 n)$
 # or more than polylog depth.
 #
-# **Source.** The landscape table of spec §1.1 (theorem numbers as indexed there) and the
-# inclusion chain of spec §2.6; nothing here is computed from a construction: the later
+# **Source.** The landscape table of [spec §1.1](../../docs/specs/linear_rnns.md#s1-1) (theorem numbers as indexed there) and the
+# inclusion chain of [spec §2.6](../../docs/specs/linear_rnns.md#s2-6); nothing here is computed from a construction: the later
 # notebooks (01–07) check each placement.
 #
 # **Decisions where the spec is open.** Only the known inclusions are drawn; which are strict is
-# open. Theorem 4's log-precision class is unverified (spec §2.5) and is left out.
+# open. Theorem 4's log-precision class is unverified ([spec §2.5](../../docs/specs/linear_rnns.md#s2-5)) and is left out.
 #
 # **Look for:** each model class as an interval from the class it is complete for (lower) to the
 # class it is contained in (upper); the gap between $\log n$ and $\log^2 n$ at long context.
@@ -74,7 +82,7 @@ pd.DataFrame({"log2_n": cfg.context_log2, "log_n": logn, "log2_n_squared": logn 
 
 # %% [markdown]
 # ## Where the classes separate: a table, not a claim
-# The placements above are transcribed from the paper (spec §1.1), and the log-depth arithmetic is
+# The placements above are transcribed from the paper ([spec §1.1](../../docs/specs/linear_rnns.md#s1-1)), and the log-depth arithmetic is
 # an identity, so nothing in this notebook could fail: the separation of the linear classes from
 # the nonlinear ones is read off the transcription into a table, and the later notebooks
 # (01–07) check each placement by construction.

@@ -1,7 +1,15 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # A linear RNN is an associative scan: log-depth in T, where a nonlinear RNN needs T steps
 #
-# **Claim (Merrill et al., arXiv 2603.03612, Thm 3 and its proof idea; spec §5).** The step
+# **Claim (Merrill et al., arXiv 2603.03612, Thm 3 and its proof idea; [spec §5](../../docs/specs/linear_rnns.md#s5)).** The step
 # $h_t = A_t h_{t-1} + b_t$ is the affine pair $(A_t, b_t)$; pairs compose associatively,
 # $(A_2,b_2)\circ(A_1,b_1) = (A_2A_1, A_2b_1+b_2)$, so every prefix state comes out of a parallel
 # scan with $\lceil\log_2 T\rceil$ dependent rounds, and $h_T$ out of a balanced product circuit
@@ -9,10 +17,10 @@
 # composition has $2^k$ linear pieces.
 #
 # **Source.** The algebra is Thm 3's proof idea; the round/combine table, the depth formula and
-# the tent-map check are reconstructed (spec §5, §7.2 row 01).
+# the tent-map check are reconstructed ([spec §5](../../docs/specs/linear_rnns.md#s5), §7.2 row 01).
 #
 # **Decisions where the spec is open.** Column convention $h_t = A_t h_{t-1} + b_t$ throughout
-# (spec §2.3). Sequential depth is counted in pair combines ($T-1$; the plain recurrence from
+# ([spec §2.3](../../docs/specs/linear_rnns.md#s2-3)). Sequential depth is counted in pair combines ($T-1$; the plain recurrence from
 # $h_0$ takes $T$ steps). Blelloch pads $T$ to a power of two with identity pairs; a combine with a
 # known identity operand is a copy and is not counted as work. Exact instances, two checks: the
 # spec's full grid (every $T$ in 1..64, 50 instances per $(T, d, \text{family})$) with entries
@@ -176,7 +184,7 @@ ledger.bound("counts.blelloch_depth", "Blelloch rounds <= 2 ceil(log2 T) (max of
 # %% [markdown]
 # ## Gate-DAG depth of the circuits, vs $T$
 # Built gate by gate (mul, add, relu; no constant folding) and measured by longest path; the
-# expected depth is the closed form of spec §5: $(\lceil\log_2T\rceil+1)(1+\lceil\log_2(d+1)\rceil)$
+# expected depth is the closed form of [spec §5](../../docs/specs/linear_rnns.md#s5): $(\lceil\log_2T\rceil+1)(1+\lceil\log_2(d+1)\rceil)$
 # for the balanced affine-lift product applied to $[h_0;1]$.
 
 # %%

@@ -1,14 +1,22 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # A one-layer ReLU RNN with log precision solves sorted graph connectivity (L-complete)
 #
-# **Claim (Merrill et al., Thm 2 / Prop 2; spec §4.1–4.2).** A fixed ReLU MLP RNN whose state
+# **Claim (Merrill et al., Thm 2 / Prop 2; [spec §4.1](../../docs/specs/linear_rnns.md#s4-1)–4.2).** A fixed ReLU MLP RNN whose state
 # holds two integer counters of $O(\log n)$ bits decides sorted deterministic graph connectivity
 # (DGC), which is L-complete under FO reductions; so, unless L has depth-$o(\log^2 n)$ circuits,
 # such an RNN cannot be parallelised to the $O(\log n)$ depth of a linear RNN.
 #
 # **Source.** Construction reconstructed from the spec (§4.1: S1's counter machine with the
 # spec's no-reset variant; §4.2: the layered reduction). The paper's printed counter decides
-# "the endpoint of $s$'s path is $t$" (spec §3 Thm 2 status, §9.3), which is reachability only
+# "the endpoint of $s$'s path is $t$" ([spec §3](../../docs/specs/linear_rnns.md#s3) Thm 2 status, §9.3), which is reachability only
 # when $t$ is a sink; we build both that and a latch variant that decides true reachability.
 #
 # **Decisions where the spec is open.** Unary streams `0^s | (0^l | 0^r |)* # 0^t $` (endpoint)
@@ -17,7 +25,7 @@
 # linear output, integer weights, applied once per token. It runs on all instances at once
 # (`constructions.run`: one matrix product per layer and position over the instance axis, exact
 # integers in float64, the state left alone beyond each stream's end). The reduction is checked
-# exhaustively to $|V| \le 5$ (spec §4.2; S1 checks $2 \le |V| \le 5$). Random instances: $k$ uniform in $[1, k_{max}]$, an out-edge with probability `p_edge` to a
+# exhaustively to $|V| \le 5$ ([spec §4.2](../../docs/specs/linear_rnns.md#s4-2); S1 checks $2 \le |V| \le 5$). Random instances: $k$ uniform in $[1, k_{max}]$, an out-edge with probability `p_edge` to a
 # uniform later vertex, $s,t$ uniform.
 #
 # **Look for:** perfect agreement with BFS for the latch variant, with the path endpoint for the
@@ -198,7 +206,7 @@ pd.DataFrame({"k": [len(g) - 1 for g, _, _ in rand], "bfs": r_bfs, "endpoint": r
               "reach_net": r_reach, "endpoint_net": r_endp}).to_csv(tables / "random.csv", index=False)
 
 # %% [markdown]
-# ## The L-hardness reduction (spec §4.2), exhaustive on small functional graphs
+# ## The L-hardness reduction ([spec §4.2](../../docs/specs/linear_rnns.md#s4-2)), exhaustive on small functional graphs
 # Every partial function $f$ on $|V| \le n_{max}$ points and every $(s,t)$: the layered sorted
 # instance is run through the printed (endpoint) network, which is valid here because the
 # reduction's target $F$ is a sink; the reference is a plain walk of $f$. The reduction forgets

@@ -1,12 +1,20 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # With polynomial precision a ReLU RNN simulates stack machines, hence P-complete problems
 #
-# **Claim (Merrill et al., Thm 1 / Cor 2; spec §4.3).** A fixed one-layer ReLU RNN with
+# **Claim (Merrill et al., Thm 1 / Cor 2; [spec §4.3](../../docs/specs/linear_rnns.md#s4-3)).** A fixed one-layer ReLU RNN with
 # poly-precision state can hold binary stacks as fractions and so simulate multi-stack machines in
 # real time; two stacks are a Turing tape, and with padding one fixed RNN recognises a
 # P-complete language. Unless NC = P it cannot be simulated by polylog-depth circuits.
 #
-# **Source.** Siegelmann–Sontag style construction as reconstructed by S1 (spec §4.3). The paper
+# **Source.** Siegelmann–Sontag style construction as reconstructed by S1 ([spec §4.3](../../docs/specs/linear_rnns.md#s4-3)). The paper
 # prints a base-2 encoding whose margin vanishes with depth; we show that and use the base-4
 # gapped repair.
 #
@@ -14,7 +22,7 @@
 # (gates, exact observers, `select`), run batched in float64, which is exact here because every
 # value is a dyadic rational of at most $2\cdot9+2$ bits. The increment TM uses the same exact
 # ReLU stack operations with its finite control written as a table. The monotone-CVP evaluator's
-# wire register grows with the circuit: an illustration, not a fixed-size RNN (spec §4.3).
+# wire register grows with the circuit: an illustration, not a fixed-size RNN ([spec §4.3](../../docs/specs/linear_rnns.md#s4-3)).
 # Each float64 failure rate is a count out of `float_trials` random strings and carries its 95%
 # Wilson interval. Negative control (after S1's `claim_4`): the same circuits with the wrong AND
 # gate relu(a + b - 2), which must give wrong outputs.

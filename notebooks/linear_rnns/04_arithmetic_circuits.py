@@ -1,14 +1,22 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # LRNNs over ℚ are log-depth arithmetic circuits over ℤ, with linearly growing bit width
 #
-# **Claim (Merrill et al., Thm 3 and Cor 5; spec §2.6, §5).** Unrolled, an LRNN is
+# **Claim (Merrill et al., Thm 3 and Cor 5; [spec §2.6](../../docs/specs/linear_rnns.md#s2-6), §5).** Unrolled, an LRNN is
 # $h_T = (A_T\cdots A_1)h_0 + \sum_t (A_T\cdots A_{t+1})b_t$, an iterated matrix product; over ℚ it
 # becomes a circuit over ℤ by carrying numerator/denominator pairs, and positivity of the result is
 # a PNC¹ question. Entries grow linearly in bits with $T$, which is why exact arithmetic (and
 # Jung's $\log^*$ factor) enters.
 #
 # **Source.** Thm 3 / Cor 5 as indexed by the spec; the sum-of-fractions typo is S1's audit
-# (spec §2.6); the bit bound $\lceil T\log_2 3\rceil + 1$ is spec §5.
+# ([spec §2.6](../../docs/specs/linear_rnns.md#s2-6)); the bit bound $\lceil T\log_2 3\rceil + 1$ is [spec §5](../../docs/specs/linear_rnns.md#s5).
 #
 # **Decisions where the spec is open.** Random rational LRNNs have entries $p/q$ with
 # $|p| \le 2$, $q \le 3$; IMM streams use $3\times3$ matrices over $\{-1,0,1\}$.

@@ -1,15 +1,23 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # Permutation-diagonal linear RNNs recognise every DFA and the S5 word problem (PD = NC¹)
 #
-# **Claim (Merrill et al., Thm 7 and Thm 8; spec §4.5).** A one-layer PD LRNN, transition
+# **Claim (Merrill et al., Thm 7 and Thm 8; [spec §4.5](../../docs/specs/linear_rnns.md#s4-5)).** A one-layer PD LRNN, transition
 # $A(\sigma) = P(\sigma)D(\sigma)$ with $P$ column one-hot, recognises every zero-threshold
 # deterministic WFA, hence every DFA and the NC¹-complete S5 word problem; conversely products of
 # PD matrices stay PD, a composed map plus per-column weight products, so PD LRNNs are in NC¹.
 #
 # **Source.** Thm 8 (DWFA → PD) and Thm 7 (PD ⊆ NC¹) as indexed by the spec; the encodings and
-# the $(p, w)$ composition rule are reconstructed (spec §4.5).
+# the $(p, w)$ composition rule are reconstructed ([spec §4.5](../../docs/specs/linear_rnns.md#s4-5)).
 #
-# **Decisions where the spec is open.** PD means column one-hot × diagonal (spec §9.2): a
+# **Decisions where the spec is open.** PD means column one-hot × diagonal ([spec §9.2](../../docs/specs/linear_rnns.md#s9-2)): a
 # non-bijective DFA transition needs it; S5 works with permutations. Final states are computed by
 # the balanced tree reduction of the PD pairs over identity-padded word batches, i.e. the
 # log-depth evaluator itself, and compared with direct automaton runs.
@@ -117,4 +125,4 @@ nb.finish()
 # (`pd.dfa_exact`, `pd.dwfa_exact_values`, `pd.dwfa_threshold`), including the S5 word problem
 # (`pd.s5_words`); A5 and GL(3, F₂) are perfect (`pd.perfect_groups`). PD products stay PD, and the
 # $O(d)$ $(p, w)$ rule equals the dense product (`pd.closure`). No deviation from the paper here;
-# the PD definition (column one-hot) is our decision for spec §9.2.
+# the PD definition (column one-hot) is our decision for [spec §9.2](../../docs/specs/linear_rnns.md#s9-2).

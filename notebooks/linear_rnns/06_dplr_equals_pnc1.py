@@ -1,7 +1,15 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # Diagonal-plus-low-rank linear RNNs multiply matrices: iterated 3×3 products and any WFA
 #
-# **Claim (Merrill et al., Thm 5 and Thm 6; spec §4.6).** RWKV-7 and DeltaNet transitions
+# **Claim (Merrill et al., Thm 5 and Thm 6; [spec §4.6](../../docs/specs/linear_rnns.md#s4-6)).** RWKV-7 and DeltaNet transitions
 # (identity plus rank one) can apply any rational matrix to their state by a program of
 # "dot-product overwrites" (RWKV-7) or generalized Householder steps (DeltaNet), so a DPLR LRNN
 # evaluates iterated $3\times3$ matrix products (PNC¹-complete positivity) and any WFA over ℚ.
@@ -15,7 +23,7 @@
 # **Decisions where the spec is open.** The paper's router layers 1–3 are replaced by a
 # **pre-routed instruction stream**: one step per (matrix, i, j) carrying $M[:, j]$ and the block
 # parity, so the DPLR layer alone is a single LRNN whose transition product is the iterated
-# matrix product (spec §4.6, companion simplification). The active and inactive blocks swap roles
+# matrix product ([spec §4.6](../../docs/specs/linear_rnns.md#s4-6), companion simplification). The active and inactive blocks swap roles
 # by parity instead of a copy-back. β is unrestricted and keys are not normalised, as in the
 # paper's constructions. A Householder step is kept as $(\beta, k)$ with $k$'s (at most two)
 # non-zeros and applied as the rank-one update $h - \beta k\langle k, h\rangle$; its dense

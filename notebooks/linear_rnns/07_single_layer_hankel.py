@@ -1,3 +1,11 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # One linear RNN layer is exactly a weighted automaton; low rank can still threshold to high rank
 #
@@ -7,7 +15,7 @@
 # WFA over ℚ; so its Hankel matrix has rank at most the state size, and the paper uses this to
 # exclude graph connectivity for single-layer LRNNs.
 #
-# **Source.** The equivalence is exact algebra (spec §4.7); the gap in the Hankel argument is the
+# **Source.** The equivalence is exact algebra ([spec §4.7](../../docs/specs/linear_rnns.md#s4-7)); the gap in the Hankel argument is the
 # spec's (S3) observation: $F(s,t) = 1/2-(s-t)^2$ has rank 3, yet $\mathrm{sign}\,F = I$.
 #
 # **Decisions where the spec is open.** Words are batched with identity padding and evaluated by

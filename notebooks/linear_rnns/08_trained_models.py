@@ -1,7 +1,15 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # Trained models on the paper's tasks: who fits, and who generalises to longer inputs?
 #
-# **Claim (Merrill et al., §6, Figure 2; spec §6, §7.3, §10).** Every model fits the
+# **Claim (Merrill et al., §6, Figure 2; [spec §6](../../docs/specs/linear_rnns.md#s6), §7.3, §10).** Every model fits the
 # in-distribution data; on sorted graph connectivity only the nonlinear RNN stays near-perfect as
 # inputs grow (Figure 2a); on iterated matrix products over ℤ_m and ℤ RWKV-7, the nonlinear RNN and
 # DeltaNet generalise while the Transformer and Mamba do not (Figure 2b-c).
@@ -18,7 +26,7 @@
 #
 # **Claims.** Per task, "every family fits the in-distribution bin" (ID test accuracy >= 0.95 for
 # every family and seed, reconstructed from the paper's "fits"; recorded whatever comes out), the
-# Figure 2 orderings on the paper variants and the spec §7.3 hypotheses on ours, as `statistical`
+# Figure 2 orderings on the paper variants and the [spec §7.3](../../docs/specs/linear_rnns.md#s7-3) hypotheses on ours, as `statistical`
 # claims: "the expected winner beats the expected loser by >= `margin` on the first OOD bin in >= 2
 # of 3 seeds", with the precondition that the winner learned its training bin (else
 # `inconclusive`) and, for a "≥" ordering, that one of the two is `margin` above the OOD majority.
@@ -229,7 +237,7 @@ for task in T.TASKS:
 fits.pivot_table(index=["task", "family"], columns="seed", values="accuracy").round(3)
 
 # %% [markdown]
-# ## Expected orderings (Figure 2 on the paper variants, spec §7.3 on ours) as statistical claims
+# ## Expected orderings (Figure 2 on the paper variants, [spec §7.3](../../docs/specs/linear_rnns.md#s7-3) on ours) as statistical claims
 
 # %%
 checks = train.ordering_checks(acc, cfg.margin)

@@ -1,7 +1,15 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # Audit of the released DGC generator and of Figure 2a
 #
-# **Claim under audit (Merrill et al., §6 and Figure 2a; spec §6.1, §6.5, §9.8–9.11).** On
+# **Claim under audit (Merrill et al., §6 and Figure 2a; [spec §6.1](../../docs/specs/linear_rnns.md#s6-1), §6.5, §9.8–9.11).** On
 # sorted deterministic graph connectivity the nonlinear RNN stays near-perfect as graphs grow,
 # while LRNNs and the Transformer degrade. S1 reports that the released generator has a bug that
 # makes a trivial endpoint rule predict every label, and (its sensitivity audit) that once the bug
@@ -9,8 +17,8 @@
 #
 # **Source.** Figure 2a values as extracted by S1 from the paper's figure source
 # (`data/linear_rnns/figure2a_dgc_accuracy.csv`, provenance `paper`); the hyperparameter sets of
-# main text, appendix and released launchers (`data/linear_rnns/hyperparameters.csv`, spec §6.4);
-# the generator is **reconstructed** from S1's description (spec §6.1a), not the released code;
+# main text, appendix and released launchers (`data/linear_rnns/hyperparameters.csv`, [spec §6.4](../../docs/specs/linear_rnns.md#s6-4));
+# the generator is **reconstructed** from S1's description ([spec §6.1a](../../docs/specs/linear_rnns.md#s6-1a)), not the released code;
 # S1's sensitivity audit (`repro/src/claim6_generator_sensitivity.py`: $p$ grid, 3 seeds, 10,000
 # examples per bin, $N$ drawn from $[\max(lo, 2), hi]$, the cut "< 0.55") read as a reference.
 #

@@ -1,14 +1,22 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # pTProxy, exactly as the released code computes it, is a closed form of a positive linear network
 #
-# **Claim (Xing et al., abstract; spec §1.3).** pTProxy is a zero-cost proxy that "jointly captures
+# **Claim (Xing et al., abstract; [spec §1.3](../../docs/specs/ptnas.md#s1-3)).** pTProxy is a zero-cost proxy that "jointly captures
 # trainability and expressivity". The paper body could not be read; the reference is the release
-# `src/proxies/ptproxy.py` (spec §7 Q1): every parameter replaced by |θ|, an all-ones input of the
+# `src/proxies/ptproxy.py` ([spec §7](../../docs/specs/ptnas.md#s7) Q1): every parameter replaced by |θ|, an all-ones input of the
 # data batch's shape (B = 32), δ = ε·N(0, I) with ε = 1e-5, trajectory lengths
 # τ_l = ‖a_l(x+δ) − a_l(x)‖_F / ε of every ReLU output, one backward from R = Σ out(x), saliency
 # V_l = a_l ⊙ |∂R/∂a_l|, and the score Σ_l w_l n_l ΣV_l with w_l ∝ 1/(τ_l + 1e-6).
 #
-# **What is reconstructed and why (derived, spec §1.3).** With |θ| ≥ 0 and x = 1 every
+# **What is reconstructed and why (derived, [spec §1.3](../../docs/specs/ptnas.md#s1-3)).** With |θ| ≥ 0 and x = 1 every
 # pre-activation is positive, so every ReLU is active and the plain MLP is exactly linear: τ_l is
 # ‖δ J_l‖_F/ε with J_l = |W_1|···|W_l|, and the score has a closed form (`naive.ptproxy_closed_form`,
 # numpy float64, explicit products). It follows that the score cannot depend on the data (only the
@@ -22,7 +30,7 @@
 # relative bound on the median of score(B)/score(32) ÷ (B/32) (spec X3), recorded as statistical:
 # the weights w_l depend on δ, so a single net's ratio is not exact (the run shows by how much).
 #
-# **What it cannot show (spec §8).** Nothing here is the paper's NAS-Bench-Tabular or its Table 1;
+# **What it cannot show ([spec §8](../../docs/specs/ptnas.md#s8)).** Nothing here is the paper's NAS-Bench-Tabular or its Table 1;
 # these are properties of the released formula on our own MLPs.
 #
 # **Look for:** float64 gaps at rounding level, float32 gaps at the finite-difference cancellation
@@ -152,7 +160,7 @@ nb.save_figure(fig, "batch")
 
 # %% [markdown]
 # **Reading.** The implementation is the closed form of a positive linear network: pTProxy is a
-# function of the widths and |initial weights| only (spec §1.3), in this space to first order
+# function of the widths and |initial weights| only ([spec §1.3](../../docs/specs/ptnas.md#s1-3)), in this space to first order
 # SynFlow's R times a trajectory-weighted width. Notebook 02 asks what that buys as a ranking.
 
 # %%

@@ -1,15 +1,23 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # A mini NAS-bench: 155 MLPs trained once, and how far its ground truth can rank them
 #
-# **Claims (spec §3 NB1).** The benchmark the proxies and the search of 03_proxies_search are
+# **Claims ([spec §3](../../docs/specs/ptnas.md#s3) NB1).** The benchmark the proxies and the search of 03_proxies_search are
 # judged on: batched masked training equals training each net alone (B1), low-fidelity ranks
 # agree with the final ones, the premise of successive halving (B2), the ground truth carries rank
 # information, a ceiling for any proxy (B3), and the space is not saturated on the chosen metrics
 # (B4). The paper's own benchmark, NAS-Bench-Tabular, is not reproduced; these are properties of
 # the miniature that the later claims rest on.
 #
-# **What is reconstructed and why (spec §3, [RECON]).** NAS-Bench-Tabular (Frappe, UCI Diabetes,
-# Criteo) is on external storage and far beyond two CPU cores (spec §8). In its place: every MLP of
+# **What is reconstructed and why ([spec §3](../../docs/specs/ptnas.md#s3), [RECON]).** NAS-Bench-Tabular (Frappe, UCI Diabetes,
+# Criteo) is on external storage and far beyond two CPU cores ([spec §8](../../docs/specs/ptnas.md#s8)). In its place: every MLP of
 # depth 1-3 with widths in {8, 16, 32, 64, 128} (155 nets) trained once on scikit-learn's bundled
 # digits (accuracy) and a `make_classification` task (AUC), all nets of a padded shape as one masked
 # batched network, metric recorded after epochs 1, 3, 9, 27 (an η = 3 ladder). The tables
@@ -23,7 +31,7 @@
 # profile. (Q7) Breast cancer only in the `paper` profile, scored by log-loss. The padding bins
 # `pad_widths` only change speed (B1 checks that they change no result).
 #
-# **What it cannot show (spec §8).** NAS-Bench-Tabular's values or its Figures 6-7 themselves.
+# **What it cannot show ([spec §8](../../docs/specs/ptnas.md#s8)).** NAS-Bench-Tabular's values or its Figures 6-7 themselves.
 #
 # **Look for:** digits where bigger trains better; the synthetic task where the best nets are small
 # and the low-fidelity ranks are anti-correlated with the final ones (B2 fails there, which is why

@@ -1,13 +1,21 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # Does pTProxy rank MLPs, and does filter-and-refine find the best one sooner?
 #
-# **Claims (Xing et al., abstract; spec §3 NB2, NB3).** P2: pTProxy correlates with trained
+# **Claims (Xing et al., abstract; [spec §3](../../docs/specs/ptnas.md#s3) NB2, NB3).** P2: pTProxy correlates with trained
 # performance better than existing zero-cost proxies (Table 1). P8: the default recalibration beats
 # width-only and depth-only variants (Table 10). P4: pTNAS is anytime, finding a viable architecture
 # fast and improving with budget (Figure 3). P3: it "reduces the time to reach the globally best
 # architecture by up to 82.75×".
 #
-# **What is reconstructed and why (spec §3, [RECON]).** NAS-Bench-Tabular is out of reach (spec §8);
+# **What is reconstructed and why ([spec §3](../../docs/specs/ptnas.md#s3), [RECON]).** NAS-Bench-Tabular is out of reach ([spec §8](../../docs/specs/ptnas.md#s8));
 # the ground truth is the mini NAS-bench of 02_minibench (155 MLPs, digits and a synthetic task),
 # read from its tables (`reads: [02_minibench]`: this stage runs after it and trains nothing). On
 # it: the proxies of the release that fit (pTProxy and its modes, SynFlow, GradNorm, SNIP, NASWOT,
@@ -28,7 +36,7 @@
 # searcher with no answer yet is charged the regret of the worst net. pTNAS's phase 1 samples M
 # random candidates rather than running the release's evolution.
 #
-# **What it cannot show (spec §8).** Table 1's values, RelBench (P5), TabPFN/TabICL (P6) and the
+# **What it cannot show ([spec §8](../../docs/specs/ptnas.md#s8)).** Table 1's values, RelBench (P5), TabPFN/TabICL (P6) and the
 # 82.75× itself: a 155-net space caps any speed-up over random search far below it.
 #
 # **Look for:** digits where the proxies (all size-like) rank well; the synthetic task where the

@@ -1,7 +1,15 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # The selection rule of sBayFDNN, exactly: B-spline regions and the plug-in inclusion probability
 #
-# **Claim (Zhu, Li, Ma, Wu, abstract; spec §1.2 [3P-A, DERIVED]).** sBayFDNN selects influential
+# **Claim (Zhu, Li, Ma, Wu, abstract; [spec §1.2](../../docs/specs/sbayfdnn.md#s1-2) [3P-A, DERIVED]).** sBayFDNN selects influential
 # regions of the domain "with quantified uncertainty" (P1): the first layer maps the curve onto
 # $J$ B-splines, a *group* spike-and-slab prior sits on each column $w_j \in \mathbb{R}^W$ of the
 # first layer, and a region is selected when the plug-in posterior inclusion probability (PIP)
@@ -23,7 +31,7 @@
 # example, degree 4, is checked as a separate case); (§7 Q6) the median-probability rule PIP > 0.5
 # (`pip_cut` in 02 and 03). A basis whose support is wider than $R$ is refused before compute.
 #
-# **What it cannot show (spec §8).** Whether the paper's own inference is this MAP rule (it may
+# **What it cannot show ([spec §8](../../docs/specs/sbayfdnn.md#s8)).** Whether the paper's own inference is this MAP rule (it may
 # be VI, MCMC or EM), and the theorems (statements unread).
 #
 # **Look for:** the PIP curves switching from 0 to 1 at $\tau^*$, which grows with $W$ and falls

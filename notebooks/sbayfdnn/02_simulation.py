@@ -1,3 +1,11 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # Region recovery and accuracy: sBayFDNN against a lasso functional linear model and a plain FDNN
 #
@@ -7,7 +15,7 @@
 # models and deep-learning approaches", capabilities said to be "fundamentally beyond existing
 # approaches". Simulations vary the link and the signal-to-noise ratio ([3P-S]).
 #
-# **What this miniature shows (reconstructed, spec §3).** The paper's scenarios are unknown, so
+# **What this miniature shows (reconstructed, [spec §3](../../docs/specs/sbayfdnn.md#s3)).** The paper's scenarios are unknown, so
 # the design is ours: curves $X_i(t) = \sum_{k \le 20} c_{ik}\sqrt2\sin(k\pi t)$,
 # $c_{ik} \sim N(0, k^{-2})$, a coefficient $\beta$ supported on $R = [0.2, 0.4]$, index
 # $u_i = \int \beta X_i$, links linear $u$, sin $2\sin u$, square $u^2$, SNR 5. Three methods on
@@ -26,7 +34,7 @@
 # in float64 the batched fit equals a plain loop over the models to rounding,
 # tests/sbayfdnn/test_model.py); 1,500 steps as the spec's default profile (`steps`).
 #
-# **What it cannot show (spec §8).** The ECG, Tecator, Bike and IHPC results (data need
+# **What it cannot show ([spec §8](../../docs/specs/sbayfdnn.md#s8)).** The ECG, Tecator, Bike and IHPC results (data need
 # downloads; the release has no pipeline for them), the paper's 50-replication tables and its
 # own baselines. Every number here is the miniature's, not the paper's.
 #
@@ -101,7 +109,7 @@ def per_link(key: str, method: str) -> dict[str, float]:
 
 
 # %% [markdown]
-# ## Claims (thresholds of spec §3, fixed before the run)
+# ## Claims (thresholds of [spec §3](../../docs/specs/sbayfdnn.md#s3), fixed before the run)
 
 # %%
 SB, FLM, FDNN = "sBayFDNN", "FLM + lasso", "FDNN"

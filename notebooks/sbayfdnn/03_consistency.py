@@ -1,13 +1,21 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # Region selection as n grows, and Laplace predictive intervals
 #
 # **Claim (Zhu, Li, Ma, Wu, abstract; P2).** "First theoretical guarantees for a Bayesian deep
 # functional model": approximation error bounds, posterior consistency and region-selection
 # consistency (Theorems 5.4, 5.7, 5.9 by a third-party audit's labels). The statements were not
-# readable (spec §0); only their observable consequence is illustrated here: as n grows the
+# readable ([spec §0](../../docs/specs/sbayfdnn.md#s0)); only their observable consequence is illustrated here: as n grows the
 # selected region should approach the true one, and the prediction error should fall.
 #
-# **What this miniature shows (reconstructed, spec §3 NB3).** sBayFDNN-MAP on the sin link of
+# **What this miniature shows (reconstructed, [spec §3](../../docs/specs/sbayfdnn.md#s3) NB3).** sBayFDNN-MAP on the sin link of
 # notebook 02 at SNR 1 (a hard setting, where selection can still improve) and SNR 5 (where the
 # prototype already saturated at the basis resolution at n = 100), for n in {50, 100, 200, 400};
 # each n is one `vmap`-batched fit of every SNR, replication and restart. For each fit: IoU, FPR,
@@ -23,13 +31,13 @@
 # coverage check a `bound` ("reported; flagged otherwise"); it is recorded as `statistical` so
 # that a miscalibrated interval is reported, not a stopped stage. PIP > 0.5 (`pip_cut`).
 #
-# **External findings, not claims (spec §7 Q4).** A third-party audit reports that Theorem 5.4
+# **External findings, not claims ([spec §7](../../docs/specs/sbayfdnn.md#s7) Q4).** A third-party audit reports that Theorem 5.4
 # as stated puts no lower bound on the network parameter bound (a trivial counterexample), that
 # the proof of 5.7 uses the reverse of its rate condition, and that 5.9 moves from the posterior
 # to the MAP plug-in under an unstated condition. The companion cannot check these without the
 # statements and does not record them as claims.
 #
-# **What it cannot show (spec §8).** The theorems themselves; the paper's replication counts.
+# **What it cannot show ([spec §8](../../docs/specs/sbayfdnn.md#s8)).** The theorems themselves; the paper's replication counts.
 #
 # **Look for:** at SNR 1, IoU rising and FPR falling with n; at SNR 5, IoU flat at the basis
 # limit and MSE falling; the coverage line against the 90% target.
@@ -94,7 +102,7 @@ def medians(snr: float, key: str) -> list[float]:
 
 
 # %% [markdown]
-# ## Claims (thresholds of spec §3 NB3, fixed before the run)
+# ## Claims (thresholds of [spec §3](../../docs/specs/sbayfdnn.md#s3) NB3, fixed before the run)
 
 # %%
 trend = len(cfg.ns) >= 2

@@ -1,3 +1,11 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # TINN miniature, part 1: a Burgers reference computed here, checked two ways
 #
@@ -11,7 +19,7 @@
 # (Basdevant et al. 1986). A time step that breaks the advective CFL limit is refused with the
 # numbers that break it, before any compute.
 #
-# **What it cannot show (spec §8).** The paper's own reference files are not here; the spec's
+# **What it cannot show ([spec §8](../../docs/specs/tinn.md#s8)).** The paper's own reference files are not here; the spec's
 # prototype found our references agree with two of them to ≤ 1e-10 (a measured fact of the spec,
 # not re-checked at run time). KdV, Allen–Cahn, Klein–Gordon and wave are not in this miniature.
 #

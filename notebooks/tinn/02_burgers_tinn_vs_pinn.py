@@ -1,9 +1,17 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # TINN miniature, part 2: TINN + LM against PINN + LM and PINN + Adam on viscous Burgers
 #
 # **What this miniature shows.** Burgers at the paper's viscosity $\nu = 0.01/\pi$, three arms at
 # the same parameter count (413 vs 415), the same points and seed, in float64:
-# TINN + Levenberg–Marquardt (the paper's damping rule and resampling rule, spec §1.4),
+# TINN + Levenberg–Marquardt (the paper's damping rule and resampling rule, [spec §1.4](../../docs/specs/tinn.md#s1-4)),
 # PINN + LM (same rule) and PINN + Adam. Relative L² against the spectral reference of part 1,
 # logged against iteration (CPU seconds go only to a timing table outside the DVC outputs), a
 # space-time error map per arm and the slope error $|u_x(0,t) - u_{x,\mathrm{ref}}(0,t)|$. Before
@@ -11,18 +19,18 @@
 # `torch.func` (vmap of jacrev with nested input derivatives), the LM step against a dense
 # normal-equations solve, the parameter counts, and a singular LM system refused by name.
 #
-# **What it cannot show (spec §8).** The paper's accuracy (TINN 6.89e-7 on Burgers with 1145
+# **What it cannot show ([spec §8](../../docs/specs/tinn.md#s8)).** The paper's accuracy (TINN 6.89e-7 on Burgers with 1145
 # parameters, 10,000 points and 30,000 LM steps; PINN 2.19e-4 with 309,440 parameters; PirateNet +
 # SOAP 1.97e-6: paper's numbers as reproduced by the spec's notes) needs about a CPU-day per arm;
 # here 400 LM steps on 2,000 points. Ours are reduced-scale numbers, never the paper's. The
 # paper's baselines are large Adam-trained networks from other papers; our equal-size PINN + LM is
-# our own, sharper test of the architecture (spec §7 Q2). GPU wall-clock claims (0.75 h) are not
+# our own, sharper test of the architecture ([spec §7](../../docs/specs/tinn.md#s7) Q2). GPU wall-clock claims (0.75 h) are not
 # comparable with CPU seconds.
 #
 # **Decisions where the spec is open** (each a parameter): the time network's output layer has no
 # bias (the reading that gives the paper's 1145), IC/BC residuals multiplied by λ as coded, the
 # resampling rule checked every 5 steps, Adam lr 1e-3 → 1e-4 exponentially [RECON], Adam steps set
-# to about the CPU time of an LM arm, 2,000 collocation points and 400 LM steps (spec §3.3's
+# to about the CPU time of an LM arm, 2,000 collocation points and 400 LM steps ([spec §3.3](../../docs/specs/tinn.md#s3-3)'s
 # default), LM systems with reciprocal condition < 1e-15 refused.
 # "Faster convergence" is measured in steps to reach 1e-2 (the two LM arms cost the same per
 # step), so the claim is deterministic.

@@ -1,3 +1,11 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # TTFS miniature, part 1: one spike per neuron, and what pooling does to it
 #
@@ -5,7 +13,7 @@
 # time-to-first-spike neuron fires at most once; max pooling "violates single-spike
 # constraints" and should be avoided, average pooling preserves them.
 #
-# **What this notebook shows (reconstructed model, spec §1).** Non-leaky integrate-and-fire
+# **What this notebook shows (reconstructed model, [spec §1](../../docs/specs/ttfs_snn.md#s1)).** Non-leaky integrate-and-fire
 # neurons locked after their first spike, transmitting pulses $s[t]$; pooling applied at every
 # step to the spike tensor (T, B, C, H, W). Over held-out Fashion-MNIST images, at
 # initialisation (no training needed), in the spec's CNN conv(1→16, 5×5) → pool → conv(16→32,
@@ -22,13 +30,13 @@
 # mask) is checked bit for bit against the per-step recurrence on the network's own currents.
 #
 # **Decisions where the spec is open** (each a parameter): pulse transmission (`transmission`;
-# `held` makes max pooling keep a single onset, spec §7 Q1); latency input coding (`coding`,
+# `held` makes max pooling keep a single onset, [spec §7](../../docs/specs/ttfs_snn.md#s7) Q1); latency input coding (`coding`,
 # Q2); ETTFS-init by input moments (`init_stat`, Q3) with the normalisation (`arm`, which equals
 # ETTFS-init at step 0); the test images are the subset's last 500 per class, held out from
 # training (Q8); F1.4 trains one epoch on 1 000 images (`n_train`; spec default 2 000) to keep
 # the paper's three notebooks within 3 minutes.
 #
-# **What it cannot show (spec §8).** The paper's CNNs, data and accuracies; its pooling
+# **What it cannot show ([spec §8](../../docs/specs/ttfs_snn.md#s8)).** The paper's CNNs, data and accuracies; its pooling
 # experiment itself. The counts here are properties of the reconstructed neuron.
 #
 # **Look for:** zero neurons with a second spike; avg masses on the grid 0, ¼, …, 1 and never

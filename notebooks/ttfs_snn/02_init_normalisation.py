@@ -1,3 +1,11 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # TTFS miniature, part 2: signal diminishing at initialisation, and what training makes of it
 #
@@ -9,8 +17,8 @@
 # **What this notebook shows.** MLPs 784 → 256^L → 10 of TTFS neurons (T = 8, latency coding)
 # at depths L = 2, 4, 6, 8, on Fashion-MNIST and on sklearn's 8×8 digits, in four arms:
 # Kaiming N(0, 2/n) (naive), Kaiming ×3 (saturation), ETTFS-init and ETTFS-init with the
-# normalisation of spec §1.6 (both **reconstructed**: the paper's formulas could not be read).
-# - *The signal-diminishing analysis (derived, spec §1.5).* Under Kaiming weights on a fraction
+# normalisation of [spec §1.6](../../docs/specs/ttfs_snn.md#s1-6) (both **reconstructed**: the paper's formulas could not be read).
+# - *The signal-diminishing analysis (derived, [spec §1.5](../../docs/specs/ttfs_snn.md#s1-5)).* Under Kaiming weights on a fraction
 #   $p$ of firing inputs, $V[T-1] \sim N(0, 2p)$, so the fraction whose final potential reaches
 #   θ is $g(p) = 1 - \Phi(\theta/\sqrt{2p})$, and $p \mapsto g(p)$ collapses with depth
 #   (0.159 → 0.038 → 1.3·10⁻⁴ → 0 from $p_0 = 0.5$). Exactly: a neuron with $V[T-1] \ge θ$
@@ -27,9 +35,9 @@
 # the underlying W is an ETTFS-init draw too (W's scale sets how fast Adam turns its direction;
 # a unit-variance W barely moves in one epoch); the decoder of the training runs is the weighted
 # potential (`decoder`, the spec prototype's); digits as a second input distribution
-# (`digits`); the SGD arms are Kaiming and init + norm, the Adam arms all three (spec §6).
+# (`digits`); the SGD arms are Kaiming and init + norm, the Adam arms all three ([spec §6](../../docs/specs/ttfs_snn.md#s6)).
 #
-# **What it cannot show (spec §8).** The paper's formulas, architectures and training
+# **What it cannot show ([spec §8](../../docs/specs/ttfs_snn.md#s8)).** The paper's formulas, architectures and training
 # schedules; the "≈ 40 % faster convergence" of a machine-written digest is not used anywhere.
 #
 # **Look for:** Kaiming firing fractions falling to exactly 0 from layer 4, in line with the

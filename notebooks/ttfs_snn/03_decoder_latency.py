@@ -1,3 +1,11 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # TTFS miniature, part 3: the temporal decoder, latency, and the headline accuracy
 #
@@ -6,7 +14,7 @@
 # "temporal weighting decoding ... aggregates temporal outputs through a weighted sum, supporting
 # BPTT"). The framework reaches 92.90 % on Fashion-MNIST.
 #
-# **What this notebook shows (reconstructed decoders, spec §1.4).** An MLP 784 → 256 → 10 of
+# **What this notebook shows (reconstructed decoders, [spec §1.4](../../docs/specs/ttfs_snn.md#s1-4)).** An MLP 784 → 256 → 10 of
 # TTFS neurons, T = 16, ETTFS-init + normalisation, Adam 10⁻³, one epoch on 10 000 images, three
 # seeds, trained once per decoder (same init and batch order per seed):
 # - **weighted spikes** $z_k = \lambda \sum_t w_t O_k[t]$, $w_t = (T - t)/T$, λ = 10 (the
@@ -20,11 +28,11 @@
 # that fired, and the anytime accuracy $A(t)$ from steps ≤ t only, with $t_{95}$ the first t at
 # which $A(t) \ge 0.95\,A(T-1)$.
 #
-# **Decisions where the spec is open** (each a parameter): linear weights, λ = 10 (spec §7 Q5,
+# **Decisions where the spec is open** (each a parameter): linear weights, λ = 10 ([spec §7](../../docs/specs/ttfs_snn.md#s7) Q5,
 # `lam`); the tie-break (`eps`, Q6); the headline is the best decoder of this MLP (the spec's CNN
 # headline costs about 6 minutes: not within the 3-minute budget of the paper's notebooks).
 #
-# **What it cannot show (spec §8).** The paper's 92.90 % needs its (unread) architecture trained
+# **What it cannot show ([spec §8](../../docs/specs/ttfs_snn.md#s8)).** The paper's 92.90 % needs its (unread) architecture trained
 # for many epochs on all 60 000 images (GPU hours); it is **quoted** here beside our number,
 # never reproduced or claimed.
 # The MNIST, CIFAR and DVS results need data that are not offline; they are not run.

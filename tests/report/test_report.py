@@ -320,3 +320,17 @@ def test_performance_page_plots_curves_and_names_stale_benchmarks(tree):
     assert "`span` 1e+03×" in perf and "`full` after 64" in perf  # over its bound; the cap
     assert "re-run `make bench`" in perf and "`x_old`" in perf and "bench_x_old" not in perf
     assert "Bound: 4 d flops" in perf
+
+
+def test_spec_links_point_at_the_books_spec_page():
+    cell = "Claim ([spec §4.1](../../docs/specs/linear_rnns.md#s4-1)) and [a](http://x.org)."
+    assert report.book_spec_links(cell) == (
+        'Claim (<a href="../../linear_rnns/spec.html#s4-1">spec §4.1</a>) and [a](http://x.org).')
+
+
+def test_spec_page_links_the_books_notebook_pages(tmp_path):
+    assert report.spec_page("bsnp", tmp_path / "spec.md")
+    text = (tmp_path / "spec.md").read_text()
+    assert "](../bsnp/notebooks/01_poisson_family.ipynb)" in text
+    assert "../../notebooks/" not in text and '<a id="s3"></a>' in text
+    assert not report.spec_page("no_such_paper", tmp_path / "none.md")
