@@ -167,3 +167,24 @@ def test_every_spec_citation_has_its_section_in_docs(paper):
             assert not bare, f"{source.name}: {bare} not linked to docs/specs/{paper}.md"
             for target, anchor in SPEC_LINK.findall(cell.source):
                 assert target == paper and anchor in anchors, (source.name, target, anchor)
+
+
+def test_the_committed_claims_summary_is_the_one_dvc_lock_records():
+    """results/claims_summary.json is in git (cache: false) so that `dvc metrics diff` and
+    `dvc exp show` read the claim counts at any commit of a fresh clone; the commit's copy must be
+    the one its dvc.lock records, or those commands would show counts no run made."""
+    import hashlib
+
+    from lib.companion import yamlio
+
+    def committed(path: str) -> bytes | None:
+        done = subprocess.run(["git", "show", f"HEAD:{path}"], cwd=paths.ROOT, capture_output=True)
+        return done.stdout if done.returncode == 0 else None
+    lock = committed("dvc.lock")
+    if lock is None:
+        pytest.skip("not a git checkout")
+    summary = committed("results/claims_summary.json")
+    assert summary is not None, "results/claims_summary.json is not committed"
+    outs = yamlio.load(lock.decode(), "dvc.lock")["stages"]["claims"]["outs"]
+    recorded = next(o["md5"] for o in outs if o["path"] == "results/claims_summary.json")
+    assert hashlib.md5(summary).hexdigest() == recorded

@@ -214,7 +214,9 @@ def dvc_stages() -> dict:
                         "deps": [*infra_deps("claims"), *declarations, *claim_dirs,
                                  rel(paths.RESULTS / "runs")],
                         "outs": [rel(ledger["json"]), rel(ledger["markdown"])],
-                        "metrics": [rel(ledger["summary"])]}
+                        # in git, not the cache: `dvc metrics diff` and `dvc exp show` read it at
+                        # any commit of a fresh clone, with no results pulled
+                        "metrics": [{rel(ledger["summary"]): {"cache": False}}]}
     outputs = [rel(p) for nid in papers.all_notebooks() for p in
                (paths.executed_file(nid), paths.figures_dir(nid), paths.tables_dir(nid))]
     stages["report"] = {"cmd": "python -m lib.companion.report",

@@ -40,6 +40,6 @@ def test_params_error_names_the_key_path_and_what_is_allowed(key, value, allowed
     with pytest.raises(params.ParamsError) as err:
         params.validate("ttfs_snn/01_single_spike_pooling", values)
     text = str(err.value)
-    assert f"ttfs_snn.01_single_spike_pooling.{key}" in text and allowed in text
+    assert f"ttfs_snn.single_spike_pooling.{key}" in text and allowed in text
     assert repr(value if not isinstance(value, list) else value[0 if key == "T_list" else 1]) \
         in text
