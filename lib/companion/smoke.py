@@ -2,7 +2,7 @@
 
     python -m lib.companion.smoke build/smoke [--paper PAPER]
 
-Copies lib/, notebooks/, data/ and the schemas' params.yaml (with `profile: smoke`) into the
+Copies lib/, notebooks/, data/, docs/ and the schemas' params.yaml (with `profile: smoke`) into the
 target, then writes each notebook with the smoke parameters injected (papermill prepare-only) at
 the copy's root as <paper>__<stem>.ipynb. The parameters are the committed defaults, never the
 workspace's params.yaml: an experiment's values (`dvc exp run -S`) stay out of the checks. nbval
@@ -20,7 +20,7 @@ import yaml
 
 from lib.companion import generate, papers, params, paths
 
-COPIED = ("lib", "notebooks", "data")
+COPIED = ("lib", "notebooks", "data", "docs")   # docs: the specs the book links
 
 
 def make_copy(target: Path) -> Path:
