@@ -97,7 +97,7 @@ class Ablation(Training):
     """02_ablation: data-only, fixed-grid, sample-level and BSNP arms (spec §3 NB2)."""
 
     n_seeds: Annotated[int, Field(ge=1, le=10)] = param(
-        2, "decision (spec §6): 2 seeds for A2 within 3 minutes; paper profile 3")
+        2, "decision (spec §6 allows 2 when the budget forces it): 2 seeds for A2; paper 3")
     n_fixed: Annotated[int, Field(ge=2)] = param(
         8, "decision (spec §7 Q3): the fixed arm's grid; 8 is where overfitting should show")
     stress_rho: Annotated[float, Field(gt=0.0, le=1.0)] = param(

@@ -49,7 +49,7 @@ def within_paper_mse(mses: Sequence[float], paper: tuple[float, float] = PAPER_P
 
 
 def not_worse(ours: Sequence[float], other: Sequence[float]) -> bool:
-    """Median of ours <= median of other (spec §3.2 joint vs post-hoc; §3.3 gap comparisons)."""
+    """Median of ours <= median of other (spec §3.2 joint vs post-hoc; §3.3's gaps use the mean)."""
     return bool(np.median(_nonempty(ours, "values")) <= np.median(_nonempty(other, "values")))
 
 

@@ -90,7 +90,8 @@ class Optimisation(NotebookParams):
         400, "decision: 400 full-batch epochs (spec default 500; cut to fit 3 CPU minutes)")
     lr: Rate = param(1e-3, "spec §3.3 default: Adam lr 1e-3 (paper 1e-4)")
     ref_starts: Annotated[int, Field(ge=1, le=64)] = param(
-        8, "spec §3.3: 8 starts (v = 0 and 7 random, N(0, 9), in the null space of C), SLSQP")
+        8, "8 starts (v = 0, 7 random N(0, 9), in the null space of C), SLSQP (spec §3.3: "
+           "BFGS multi-start, SLSQP polish)")
     general_inputs: Annotated[int, Field(ge=2, le=5000)] = param(
         100, "inputs on which the 17-candidate enumeration is checked against all 1024")
     log_every: PosInt = param(10, "epochs between points of the training curves")

@@ -25,7 +25,7 @@ FILTER_TYPES = ("self", "pair", "negated")  # the paper's three filter types (sp
 SLOPE_TOL = 0.15        # a log-log slope in 1 +- 0.15 is a linear response (reconstructed, §4 E8)
 SEPARATION = 10.0       # delta >= 10 eps separated, <= eps / 10 degenerate (reconstructed, §4 E8)
 O_EPS = 100.0           # an error below 100 eps is O(eps) (reconstructed, spec §4 E8)
-O_ONE = 0.1             # an error above 0.1 is O(1) (the 0.1 of spec §4 E3 item 3, §6 bypass)
+O_ONE = 0.1             # an error above 0.1 is O(1) (the 0.1 of spec §6's bypass check)
 RARE_SHARE = 1.0e-2     # ReLU unit active on < 1% of inputs: (nearly) dead (reconstructed, §4 E5)
 DECAY = 1.0e-2          # "far below": two decades, smallest to largest n (reconstructed, §1.8)
 

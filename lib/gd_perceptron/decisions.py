@@ -14,8 +14,9 @@ LOSS_ZERO_TOL = 1e-12  # reconstructed: "f(theta_2) -> 0" (spec §8, Thm 4.1) re
 GAP_SLACK = 1e-16  # spec §5 check 1 "non-increasing, to within noise": float64 rounding at 1e-16
 PERTURBED_SLOPE = (0.9, 1.1)  # reconstructed: spec §8's Theta(d) read as a slope of 1 +- 0.1
 TRIVIAL_SHARE_FLOOR = 0.25  # derived: the perturbed t = 1 tie breaks either way with P ~ 1/2
-# reconstructed after seeing the bimodal c = 1/sqrt(d) counts (spec §4 F2 quotes slopes 0.97 /
-# 0.56 against the median): q90 "grows like d", and outgrows a bulk ~ sqrt(d) by half of 0.5
+# reconstructed after seeing the bimodal c = 1/sqrt(d) counts (spec §4 F2 quotes the counts; fitted,
+# they give slopes 0.97 for q90 and 0.56 for the median): q90 "grows like d", and outgrows a bulk
+# ~ sqrt(d) by half of 0.5
 TAIL_Q90_SLOPE_MIN = 0.8
 TAIL_SPREAD_MIN = 0.25
 TAIL_CAPPED_MAX = 0.1  # reconstructed: a 90th percentile is read only where < 10 % are capped

@@ -51,7 +51,8 @@ class Scans(NotebookParams):
     count_log2_T_max: Annotated[int, Field(ge=1, le=24)] = param(
         16, "round counts for T up to 2^16 (scalar pairs: cheap)")
     circuit_T: list[PosInt] = param(
-        [1, 2, 3, 5, 8, 16, 33, 64, 100, 256], "spec §7.2: DAG depth for T <= 256", min_length=2)
+        [1, 2, 3, 5, 8, 16, 33, 64, 100, 256], "spec §5 check 2: DAG depth for T <= 256",
+        min_length=2)
     circuit_dims: list[PosInt] = param([1, 2, 3, 4], "spec §7.2: d <= 4", min_length=1)
     tent_k_max: Annotated[int, Field(ge=1, le=20)] = param(
         12, "spec §5: tau^k has 2^k pieces for k <= 12")
@@ -86,7 +87,7 @@ class LComplete(NotebookParams):
     chain_ks: list[PosInt] = param(
         [100, 200, 300], "spec §4.1: chains of 100/200/300 vertices", min_length=1)
     reduction_n_max: Annotated[int, Field(ge=1, le=5)] = param(
-        5, "spec §4.2: exhaustive up to |V| <= 5 (205,014 instances; S1 checks 2..5)")
+        5, "spec §4.2: exhaustive up to |V| <= 5 (205,014 from |V| = 1; S1's 205,012 is 2..5)")
     SMOKE = {
         "k_max": (4, "364 instances"),
         "n_random": (50, "a few random ones"),
@@ -202,7 +203,7 @@ class PComplete(NotebookParams):
     roundtrip_depth: PosInt = param(200, "spec §4.3: base-4 exact to depth 200 (Fraction)")
     roundtrip_trials: PosInt = param(5, "random bit strings at that depth")
     float_max_depth: Annotated[int, Field(ge=2, le=64)] = param(
-        40, "spec §4.3: float64 fails at some depth <= 30 (observed 27)")
+        40, "spec §7.2 row 03: float64 fails at some depth <= 30 (§4.3 observed 27)")
     gap_max_depth: Annotated[int, Field(ge=2, le=16)] = param(
         14, "all 2^14 stacks: base-2 separation -> 0")
     anbncn_max_len: Annotated[int, Field(ge=0, le=11)] = param(
@@ -230,7 +231,8 @@ class Landscape(NotebookParams):
     INCREASING = ("context_log2",)
 
     context_log2: list[Annotated[int, Field(ge=1, le=40)]] = param(
-        [10, 12, 14, 16, 18, 20], "spec §1.1: context lengths 64K..1M (2^16..2^20)", min_length=2)
+        [10, 12, 14, 16, 18, 20], "context lengths 2^10..2^20 (spec §1.1 names 64K..1M)",
+        min_length=2)
     SMOKE = {
         "context_log2": ([10, 20], "two points"),
     }
@@ -306,7 +308,8 @@ class TrainedModels(NotebookParams):
         {}, "per task / family / \"task/family\" overrides of d, layers, steps, batch, lr, "
         "weight_decay, clip (clip 0 = none); none on CPU: one setting for every family, as the "
         "launchers' per-family ones are tuned for 30K-60K GPU steps")
-    eval_every: PosInt = param(100, "validation every 100 steps (early-stop rule, spec §6.4)")
+    eval_every: PosInt = param(
+        100, "validation every 100 steps (ours: spec §6.4's early-stop rule names no interval)")
     val_n: PosInt = param(128, "in-distribution validation examples (released: 20K-30K)")
     test_n: PosInt = param(
         256, "test examples per length bin (frozen in data/linear_rnns/testsets; released: "

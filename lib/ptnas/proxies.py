@@ -1,5 +1,6 @@
 """Zero-cost proxies on a freshly initialised MLP: pTProxy as the release computes it, and the
-baselines of spec §1.4 that fit the miniature (SynFlow, GradNorm, SNIP, NASWOT, #params).
+baselines of spec §1.4 that fit the miniature (SynFlow, GradNorm, SNIP, NASWOT), and #params,
+our own reference score.
 
 pTProxy (release `src/proxies/ptproxy.py`, spec §1.3): take |θ| for every parameter (signs kept
 and restored afterwards), feed an all-ones batch x (the data batch gives only its shape) and

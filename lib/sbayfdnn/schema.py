@@ -135,7 +135,8 @@ class Comparison(Training):
     }
     PAPER = {
         "reps": (50, "the paper's 50 replications ([3P])"),
-        "links": (["linear", "sin", "square", "exp"], "spec §3 paper profile: 4 links"),
+        "links": (["linear", "sin", "square", "exp"],
+                  "spec §3 paper profile: 4 links (its n and SNR sweeps not run)"),
         "steps": (3000, "spec §3 paper profile: 3,000 steps"),
         "restarts": (5, "spec §3 paper profile: 5 restarts"),
         "dtype": ("float64", "the paper profile may pay for double precision"),

@@ -36,9 +36,9 @@ def latency_encode(x: torch.Tensor, T: int, x_min: float = 0.0) -> torch.Tensor:
 
 
 def direct_encode(x: torch.Tensor, T: int) -> torch.Tensor:
-    """The analog image as a constant current at every step (spec §7 Q2's alternative). A
-    current at t = 0 alone would leave nothing to time in this non-leaky model: every neuron
-    would fire at t = 0 or never."""
+    """The analog image as a constant current at every step (ours: spec §1.1 and §7 Q2 read an
+    analog input at t = 0). A current at t = 0 alone would leave nothing to time in this
+    non-leaky model: every neuron would fire at t = 0 or never."""
     check_steps(T)
     return x.to(torch.float32).unsqueeze(0).expand(T, *x.shape).contiguous()
 

@@ -25,7 +25,8 @@ class Neuron(NotebookParams):
     alpha: Annotated[float, Field(gt=0.0, le=100.0)] = param(
         4.0, "spec §1.2: surrogate sharpness 4")
     rho: Annotated[float, Field(gt=0.0, le=5.0)] = param(
-        0.5, "spec §1.5: ETTFS-init spread, sd V[T-1] = rho theta")
+        0.5, "spec §1.5: ETTFS-init spread, sd V[T-1] = rho theta (normalised: "
+             "rho theta sqrt(1 - m1^2/m2))")
     encoding: Literal["latency", "direct"] = param(
         "latency", "decision (spec §7 Q2): latency coding; direct: the analog image as a constant "
                    "current")
@@ -47,8 +48,8 @@ class Census(Neuron):
                                    min_length=1)
     k: Annotated[int, Field(ge=2, le=4)] = param(2, "spec §1.3: 2 x 2 windows")
     arm: Literal["ettfs", "ettfs_norm"] = param(
-        "ettfs_norm", "spec NB01: ETTFS-init with the pooling in place (with the normalisation, "
-                      "which equals it at step 0, so F1.4 trains the same nets)")
+        "ettfs_norm", "spec NB01: ETTFS-init with the pooling in place (normalised: its draw "
+                      "at step 0 with row means made exact, so the spread is smaller)")
     n_images: Annotated[int, Field(ge=1, le=5000)] = param(
         256, "spec NB01 default: 256 held-out images")
     n_init: Annotated[int, Field(ge=8, le=2000)] = param(

@@ -30,8 +30,8 @@
 #
 # **Decisions where the spec is open.** Singular values below $10^{-10}\times$ the largest count
 # as zero in every pseudo-inverse (`projection.PINV_RTOL`); a candidate is feasible when every
-# residual is below $10^{-10}$ (the official code's rule, `projection.TOL`); violations are
-# relative, $(Ay - b)_i / (1 + |b_i|)$ ([spec §3.1](../../docs/specs/caffnet.md#s3-1)); the families and sizes are [spec §3.1](../../docs/specs/caffnet.md#s3-1)'s.
+# residual is below $10^{-10}$ (the official code's threshold, which it applies to absolute
+# residuals; `projection.TOL`); here violations are relative, $(Ay - b)_i / (1 + |b_i|)$ ([spec §3.1](../../docs/specs/caffnet.md#s3-1)); the families and sizes are [spec §3.1](../../docs/specs/caffnet.md#s3-1)'s.
 #
 # **Look for:** CAffNet's worst violation at rounding level in every family (figure), HardNet's
 # at $10^{-2}$ to $1$ wherever $m > n$.

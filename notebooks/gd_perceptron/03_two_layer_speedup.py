@@ -147,8 +147,8 @@ tail_slopes = (speedup.loglog_slope(heavy.d, heavy.q90), speedup.loglog_slope(he
 ledger.statistical("quadratic.sqrt_rule_heavy_tail",
                    f"with {sqrt_rule} the 90th percentile grows like d and pulls away from the lower quartile "
                    f"(log-log slopes over d = {int(heavy.d.min())}..{int(heavy.d.max())})",
-                   source="spec §4 F2 (90th percentile 37, 134, 519, 1988, 8096 at d = 16..4096: slope 0.97; median slope "
-                          "0.56); the lower quartile stands in for the median, which the bimodal counts make ill-conditioned "
+                   source="spec §4 F2's counts (90th percentile 37, 134, 519, 1988, 8096 at d = 16..4096: slope 0.97 by our "
+                          "fit; its medians over d = 16..65536: slope 0.56 by our fit); the lower quartile stands in for the median, which the bimodal counts make ill-conditioned "
                           "(substitute and thresholds chosen after seeing the counts)",
                    provenance="reconstructed",
                    expected=f"q90 slope >= {decisions.TAIL_Q90_SLOPE_MIN:g} and >= q25 slope + {decisions.TAIL_SPREAD_MIN:g}",

@@ -16,7 +16,7 @@
 # or more than polylog depth.
 #
 # **Source.** The landscape table of [spec §1.1](../../docs/specs/linear_rnns.md#s1-1) (theorem numbers as indexed there) and the
-# inclusion chain of [spec §2.6](../../docs/specs/linear_rnns.md#s2-6); nothing here is computed from a construction: the later
+# inclusion chain of [spec §1.1](../../docs/specs/linear_rnns.md#s1-1); nothing here is computed from a construction: the later
 # notebooks (01–07) check each placement.
 #
 # **Decisions where the spec is open.** Only the known inclusions are drawn; which are strict is
@@ -28,7 +28,7 @@
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
-context_log2 = [10, 12, 14, 16, 18, 20]  # spec §1.1: context lengths 64K..1M (2^16..2^20)
+context_log2 = [10, 12, 14, 16, 18, 20]  # context lengths 2^10..2^20 (spec §1.1 names 64K..1M)
 
 # %%
 import numpy as np

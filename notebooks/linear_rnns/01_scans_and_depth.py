@@ -46,7 +46,7 @@ grid_entries = "int"  # decision: Python ints (exact, ~1 min); Fractions take ~1
 float_log2_T = 16  # spec §7.2: float64 rel. err ≤ 1e-10 up to T is 2^16
 float_d = 4  # spec §5 [V]: d is 4
 count_log2_T_max = 16  # round counts for T up to 2^16 (scalar pairs: cheap)
-circuit_T = [1, 2, 3, 5, 8, 16, 33, 64, 100, 256]  # spec §7.2: DAG depth for T ≤ 256
+circuit_T = [1, 2, 3, 5, 8, 16, 33, 64, 100, 256]  # spec §5 check 2: DAG depth for T ≤ 256
 circuit_dims = [1, 2, 3, 4]  # spec §7.2: d ≤ 4
 tent_k_max = 12  # spec §5: tau^k has 2^k pieces for k ≤ 12
 

@@ -41,7 +41,7 @@ n_random = 1000  # spec §7.2: ≥ 1000 random instances
 random_k_max = 40  # spec §7.2: k ≤ 40
 p_edge = 0.8  # decision: most vertices have an out-edge (long paths)
 chain_ks = [100, 200, 300]  # spec §4.1: chains of 100/200/300 vertices
-reduction_n_max = 5  # spec §4.2: exhaustive up to |V| ≤ 5 (205,014 instances; S1 checks 2..5)
+reduction_n_max = 5  # spec §4.2: exhaustive up to |V| ≤ 5 (205,014 from |V| is 1; S1's 205,012 is 2..5)
 
 # %%
 from math import factorial

@@ -32,7 +32,9 @@
 # the exact argmax of the validation metric at epoch 27; "within `near_points`" is shown beside it;
 # S4 records the exact one. (Q5) Cost: 1 unit per training epoch of any net, `t_proxy` = 0.005
 # units per proxy evaluation; SH reuses checkpoints; the coordinator takes the largest K whose
-# exact SH workload plus M·t_proxy fits (the RelBench planner's rule, M = min(30 K, |space|)). A
+# exact SH workload plus M·t_proxy fits, M = min(30 K, |space|): the NAS-Bench ratio M/K = 30 of
+# [spec §1.5](../../docs/specs/ptnas.md#s1-5), in one round (the RelBench planner's generation loop
+# with r = 60 is not used). A
 # searcher with no answer yet is charged the regret of the worst net. pTNAS's phase 1 samples M
 # random candidates rather than running the release's evolution.
 #

@@ -79,7 +79,7 @@ B = basis.bspline_basis(t, cfg.J, cfg.degree)                  # (n_t, J)
 knots = basis.clamped_knots(cfg.J, cfg.degree)
 ledger.close("basis.partition_of_unity", f"the {cfg.J} degree-{cfg.degree} B-splines sum to 1 on "
              f"[0, 1] (worst |sum - 1| over {cfg.n_t} points, end points included)",
-             source="spec §4 Q5 (B-spline property)", provenance="derived", expected=0.0,
+             source="spec §3 NB1 Q5 (B-spline property, Cox–de Boor: §4)", provenance="derived", expected=0.0,
              measured=float(np.abs(B.sum(1) - 1).max()), atol=1e-12,
              why="an identity; float64 rounding of a sum of at most degree + 1 terms")
 fig, ax = plotting.figure(width=7.0, height=2.6)
