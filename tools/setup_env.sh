@@ -46,10 +46,12 @@ else
 fi
 
 PIP=("$BIN/python" -m pip install --quiet --disable-pip-version-check)
-pinned_torch() { "$BIN/python" -c "import sys, torch; sys.exit(torch.__version__.split('+')[0] != '$TORCH_VERSION')" 2>/dev/null; }
-if [ "$(uname -s)-$(uname -m)" = Linux-x86_64 ] && ! pinned_torch; then
-  "${PIP[@]}" --index-url "$TORCH_INDEX" "$TORCH" \
-    || echo "note: $TORCH_INDEX did not serve $TORCH; pip's own index is used (on Linux that may be the CUDA build)"
+cpu_torch() { "$BIN/python" -c "import sys, torch; sys.exit(torch.__version__ != '$TORCH_VERSION+cpu')" 2>/dev/null; }
+if [ "$(uname -s)-$(uname -m)" = Linux-x86_64 ] && ! cpu_torch; then
+  "${PIP[@]}" --retries 1 --timeout 15 --index-url "$TORCH_INDEX" "$TORCH+cpu" \
+    || echo "note: $TORCH_INDEX did not serve $TORCH (above): it comes from pip's own index, whose" \
+            "Linux wheel is the CUDA build (several GB). For the CPU build point TORCH_INDEX (or" \
+            "PIP_FIND_LINKS) at a copy of PyTorch's CPU wheels and run make setup again."
 fi
 "${PIP[@]}" -e . || { echo "error: pip could not install the project (above); make setup retries, make clean starts afresh" >&2; exit 1; }
 "$BIN/python" - <<'EOF'
