@@ -359,13 +359,21 @@ def experiment_values(text: str, want: str) -> list[str] | None:
     return [f"{k}: {then[k]!r} -> {v!r}" for k, v in now.items() if then[k] != v]
 
 
-def stale(files: dict[Path, str] | None = None) -> list[Path]:
-    """Derived files whose content differs from what the declarations and schemas give; an
-    experiment's values in params.yaml are not staleness (see `experiment_values`)."""
+def differing(files: dict[Path, str]) -> list[Path]:
+    """The derived files whose content on disk is not what `files` says it should be."""
+    return [p for p, text in files.items() if not p.exists() or p.read_text() != text]
+
+
+def stale(files: dict[Path, str] | None = None) -> tuple[list[Path], list[str]]:
+    """Derived files whose content differs from what the declarations and schemas give, and the
+    values an experiment left in params.yaml, which are not staleness (`experiment_values`)."""
     files = derived() if files is None else files
-    changed = [p for p, text in files.items() if not p.exists() or p.read_text() != text]
-    return [p for p in changed if p != paths.PARAMS_FILE
-            or experiment_values(p.read_text(), files[p]) is None]
+    changed = differing(files)
+    values = (experiment_values(paths.PARAMS_FILE.read_text(), files[paths.PARAMS_FILE])
+              if paths.PARAMS_FILE in changed else None)
+    if values is None:
+        return changed, []
+    return [p for p in changed if p != paths.PARAMS_FILE], values
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -381,10 +389,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {err}", file=sys.stderr)
         return 2
     if args.check:
-        changed = stale(files)
-        params_text = paths.PARAMS_FILE.read_text() if paths.PARAMS_FILE.exists() else ""
-        if paths.PARAMS_FILE not in changed and params_text != files[paths.PARAMS_FILE]:
-            values = experiment_values(params_text, files[paths.PARAMS_FILE])
+        changed, values = stale(files)
+        if values:
             print(f"note: params.yaml holds an experiment's values ({'; '.join(values)}); the "
                   "checks use the committed defaults. Back to them: `git checkout params.yaml "
                   "dvc.lock && dvc checkout`", file=sys.stderr)
@@ -393,8 +399,7 @@ def main(argv: list[str] | None = None) -> int:
         if changed:
             print("run `make sync` (python -m lib.companion.generate --write)", file=sys.stderr)
         return 1 if changed else 0
-    changed = [p for p, text in files.items() if not p.exists() or p.read_text() != text]
-    for p in changed:
+    for p in differing(files):
         p.write_text(files[p])
         print(f"wrote {rel(p)}")
     return 0

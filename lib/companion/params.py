@@ -160,9 +160,7 @@ def _format(error: ValidationError, where: str, profile: str, known: list[str]) 
             lines.append(f"  {where}: {err['msg'].removeprefix('Value error, ')}")
             continue
         key = ".".join(str(p) for p in err["loc"])
-        if err["type"] == "missing":   # its input is the whole section: name the key only
-            lines.append(f"  {where}.{key}: missing (every key of the section is required)")
-        elif err["type"] == "extra_forbidden":
+        if err["type"] == "extra_forbidden":
             lines.append(f"  {where}.{key} = {err['input']!r}: not a parameter of this notebook; "
                          f"{closest(key, known)}allowed: {known}")
         else:

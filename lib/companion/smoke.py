@@ -49,7 +49,7 @@ def prepare(target: Path, paper: str | None = None) -> list[Path]:
     """Write each notebook with smoke parameters injected; return the prepared paths."""
     from lib.companion import runner
 
-    raw = generate.defaults()
+    raw = params.read_file(target / "params.yaml")        # make_copy's: the defaults, smoke
     prepared = []
     for notebook in smoke_list(paper):
         out = target / f"{notebook.replace('/', '__')}.ipynb"
