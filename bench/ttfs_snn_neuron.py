@@ -37,6 +37,7 @@ from typing import Callable
 import torch
 
 from lib.companion import benchmark
+from lib.spiking.surrogate import SpikeSurrogate
 from lib.ttfs_snn import neuron
 
 THETA, ALPHA = 1.0, 4.0
@@ -62,7 +63,7 @@ def step_loop_unbind(I: torch.Tensor, theta: float, alpha: float
     spikes, potentials = [], []
     for current in I.unbind(0):                                   # (B, n) each
         V = V + current
-        s = neuron.SpikeSurrogate.apply(V - theta, alpha) * (1.0 - fired)
+        s = SpikeSurrogate.apply(V - theta, alpha) * (1.0 - fired)
         fired = fired + s.detach()
         spikes.append(s)
         potentials.append(V)

@@ -184,3 +184,31 @@ def test_the_committed_claims_summary_is_the_one_dvc_lock_records():
     outs = yamlio.load(lock, "dvc.lock")["stages"]["claims"]["outs"]
     recorded = next(o["md5"] for o in outs if o["path"] == "results/claims_summary.json")
     assert hashlib.md5(summary.encode()).hexdigest() == recorded
+
+
+def test_shared_packages_are_stage_dependencies_of_the_papers_that_import_them():
+    """lib/spiking is no paper's own place: each stage whose paper imports it lists it, so an
+    edit to the shared kernels re-runs exactly those stages."""
+    stages = generate.dvc_stages()
+    for nid in papers.all_notebooks():
+        paper = nid.split("/")[0]
+        uses = "lib/spiking" in stages[generate.stage_name(nid)]["deps"]
+        assert uses == (paper in ("ttfs_snn", "ann2snn_cka")), nid
+
+
+def test_importing_another_papers_package_is_refused(tmp_path, monkeypatch):
+    """What two papers share belongs in a shared package: a paper reaching into another's would
+    leave its stage blind to that paper's edits."""
+    (tmp_path / "notebooks" / "a").mkdir(parents=True)
+    (tmp_path / "lib" / "a").mkdir(parents=True)
+    (tmp_path / "lib" / "shared").mkdir(parents=True)
+    (tmp_path / "lib" / "shared" / "k.py").write_text("import numpy\n")
+    (tmp_path / "lib" / "a" / "m.py").write_text("from lib.shared import k\n")
+    (tmp_path / "notebooks" / "a" / "01_x.py").write_text("from lib.a import m\n")
+    monkeypatch.setattr(paths, "ROOT", tmp_path)
+    monkeypatch.setattr(paths, "NOTEBOOKS", tmp_path / "notebooks")
+    monkeypatch.setattr(papers, "names", lambda: ["a", "b"])
+    assert generate.shared_packages("a") == ["lib/shared"]
+    (tmp_path / "lib" / "shared" / "k.py").write_text("from lib.b import kernels\n")
+    with pytest.raises(ValueError, match="imports lib.b, the package of paper b"):
+        generate.shared_packages("a")

@@ -19,9 +19,9 @@ from collections import Counter
 
 import torch
 
+from lib.spiking.counting import first_spike_time
 from lib.ttfs_snn import pooling
 from lib.ttfs_snn.models import TTFSNet, pool_sites
-from lib.ttfs_snn.neuron import first_spike_time
 
 UNIT_TOL = 1e-4            # float32 sum of <= T multiples of 1/k^2, scaled back by k^2
 

@@ -7,14 +7,9 @@ from __future__ import annotations
 
 import torch
 
+from lib.spiking.integrate import check_steps
+
 CODINGS = ("latency", "direct")
-
-
-def check_steps(T: int) -> int:
-    """T >= 1 as a Python int, or a ValueError naming T (no simulation without a time step)."""
-    if isinstance(T, bool) or not isinstance(T, int) or T < 1:
-        raise ValueError(f"T = {T!r}: the number of time steps must be an integer >= 1")
-    return T
 
 
 def latency_times(x: torch.Tensor, T: int, x_min: float = 0.0) -> torch.Tensor:

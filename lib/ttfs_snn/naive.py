@@ -22,20 +22,6 @@ def ttfs_neuron_naive(I: np.ndarray, theta: float = 1.0) -> np.ndarray:
     return out.reshape(I.shape)
 
 
-def first_spike_time_naive(S: np.ndarray) -> np.ndarray:
-    """Per neuron, the first step with a non-zero value; T if none (Python ints)."""
-    S = np.asarray(S)
-    T = S.shape[0]
-    flat = S.reshape(T, -1)
-    out = np.full(flat.shape[1], T, dtype=np.int64)
-    for i in range(flat.shape[1]):
-        for t in range(T):
-            if flat[t, i] != 0:
-                out[i] = t
-                break
-    return out.reshape(S.shape[1:])
-
-
 def pool_counts_naive(S: np.ndarray, k: int, kind: str) -> dict[str, np.ndarray]:
     """Per pooled unit of S (T, B, C, H, W): the pooled train built window by window, then its
     spike mass (sum over t), its active steps, the number of distinct firing steps and of fired

@@ -6,7 +6,8 @@ Its potential never depends on its own spikes, so the whole simulation is vector
 (`ttfs`): V = cumsum_t I, F = cummax_t H(V - theta), s = H(V - theta)(1 - F[t-1]), the running
 sums as products with a lower-triangular matrix of ones. `ttfs_step_loop`
 is the per-step recurrence of the equations (the bench's baseline and the notebooks' check);
-`naive.ttfs_neuron_naive` is the per-neuron float64 reference. Backward: H' is replaced by the
+`naive.ttfs_neuron_naive` is the per-neuron float64 reference. The surrogate and the running
+sums are the spiking papers' shared ones (lib/spiking). Backward: H' is replaced by the
 surrogate alpha sigma(alpha u)(1 - sigma(alpha u)), u = V - theta, times (1 - F[t-1]) with F
 detached, so a neuron that has fired passes no gradient. All tensors are (T, B, ...).
 """
@@ -14,60 +15,8 @@ from __future__ import annotations
 
 import torch
 
-from lib.ttfs_snn.coding import check_steps
-
-
-class SpikeSurrogate(torch.autograd.Function):
-    """Heaviside forward (u >= 0), sigmoid-derivative backward with sharpness alpha."""
-
-    @staticmethod
-    def forward(ctx, u: torch.Tensor, alpha: float) -> torch.Tensor:
-        ctx.save_for_backward(u)
-        ctx.alpha = alpha
-        return (u >= 0).to(u.dtype)
-
-    @staticmethod
-    def backward(ctx, grad: torch.Tensor):
-        (u,) = ctx.saved_tensors
-        sig = torch.sigmoid(ctx.alpha * u)
-        return grad * ctx.alpha * sig * (1.0 - sig), None
-
-
-def surrogate_derivative(u: torch.Tensor, alpha: float) -> torch.Tensor:
-    """alpha sigma(alpha u)(1 - sigma(alpha u)): the backward pass's stand-in for H'(u)."""
-    sig = torch.sigmoid(alpha * u)
-    return alpha * sig * (1.0 - sig)
-
-
-_TRIL: dict[tuple[int, torch.dtype], torch.Tensor] = {}
-
-
-def _tril(T: int, dtype: torch.dtype) -> torch.Tensor:
-    """The T x T lower-triangular matrix of ones (cached): L @ x is the running sum over time."""
-    key = (T, dtype)
-    if key not in _TRIL:
-        _TRIL[key] = torch.tril(torch.ones(T, T, dtype=dtype))
-    return _TRIL[key]
-
-
-def cumsum_time(x: torch.Tensor) -> torch.Tensor:
-    """sum_{tau <= t} x[tau] for x (T, ...), as one matrix product with the lower-triangular
-    ones (faster on CPU than torch.cumsum along a leading axis; exact for integer-valued x)."""
-    T = x.shape[0]
-    return (_tril(T, x.dtype) @ x.reshape(T, -1)).reshape(x.shape)
-
-
-class CumsumTime(torch.autograd.Function):
-    """cumsum_time with its adjoint, the reversed running sum L^T g."""
-
-    @staticmethod
-    def forward(ctx, x: torch.Tensor) -> torch.Tensor:
-        return cumsum_time(x)
-
-    @staticmethod
-    def backward(ctx, grad: torch.Tensor):
-        T = grad.shape[0]
-        return (_tril(T, grad.dtype).T @ grad.reshape(T, -1)).reshape(grad.shape)
+from lib.spiking.integrate import CumsumTime, check_steps, cumsum_time
+from lib.spiking.surrogate import SpikeSurrogate
 
 
 class FirstCrossing(torch.autograd.Function):
@@ -128,11 +77,3 @@ def ttfs_closed_form(I: torch.Tensor, theta: float) -> torch.Tensor:
     crossed = (torch.cumsum(I, dim=0) >= theta).to(torch.int8)
     fired = torch.cummax(crossed, dim=0).values
     return torch.diff(fired, dim=0, prepend=torch.zeros_like(fired[:1])).to(I.dtype)
-
-
-def first_spike_time(S: torch.Tensor) -> torch.Tensor:
-    """Step of the first non-zero entry along time of S (T, ...), T where there is none (int64):
-    T - max_t (T - t) [S[t] != 0]."""
-    T = S.shape[0]
-    weight = torch.arange(T, 0, -1, dtype=torch.float32).view(T, *([1] * (S.dim() - 1)))
-    return (T - ((S != 0) * weight).amax(dim=0)).long()

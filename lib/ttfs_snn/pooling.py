@@ -15,7 +15,7 @@ from __future__ import annotations
 import torch
 import torch.nn.functional as F
 
-from lib.ttfs_snn.neuron import first_spike_time
+from lib.spiking.counting import first_spike_time
 
 KINDS = ("avg", "max", "first")
 TRANSMISSIONS = ("pulse", "held")

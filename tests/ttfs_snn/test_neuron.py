@@ -57,24 +57,6 @@ def test_gradients_of_the_vectorised_kernel_equal_the_loop():
     assert_close("dI", grads[1], grads[0], rtol=1e-12, atol=1e-12)
 
 
-def test_smooth_surrogate_path_passes_gradcheck():
-    # with H replaced by sigma(alpha u) in both passes the surrogate is the exact derivative
-    class Smooth(torch.autograd.Function):
-        @staticmethod
-        def forward(ctx, u, alpha):
-            ctx.save_for_backward(u)
-            ctx.alpha = alpha
-            return torch.sigmoid(alpha * u)
-
-        @staticmethod
-        def backward(ctx, grad):
-            (u,) = ctx.saved_tensors
-            return grad * neuron.surrogate_derivative(u, ctx.alpha), None
-
-    u = torch.randn(20, dtype=torch.float64, requires_grad=True)
-    assert torch.autograd.gradcheck(lambda v: Smooth.apply(v, 4.0), (u,))
-
-
 def test_no_gradient_after_the_spike():
     I = torch.tensor([2.0, 0.3, -0.4, 0.1], dtype=torch.float64).view(4, 1).requires_grad_()
     s, _ = neuron.ttfs(I, 1.0, 4.0)                  # fires at t = 0
@@ -88,12 +70,6 @@ def test_silent_input_gives_an_exact_zero_weight_gradient():
     s, V = neuron.ttfs(x @ W.T, 1.0, 4.0)
     (V.sum() + s.sum()).backward()
     assert bool((W.grad == 0).all())
-
-
-def test_first_spike_time():
-    S = torch.tensor([[0, 0, 1.0], [1.0, 0, 0], [0, 0, 0]])        # (T=3, 3 neurons)
-    assert neuron.first_spike_time(S).tolist() == [1, 3, 0]
-    assert neuron.first_spike_time(S).tolist() == naive.first_spike_time_naive(S.numpy()).tolist()
 
 
 def test_zero_steps_refused():

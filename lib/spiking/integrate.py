@@ -1,0 +1,106 @@
+"""Integrate-and-fire simulation, time-major (T, B, ...): the step count check, running sums
+over time, and the IF neuron with soft reset.
+
+The soft-reset IF (SpikingJelly's IFNode with v_reset = None), in units of its threshold theta:
+
+    v[t] = u[t-1] + I[t],  s[t] = H(v[t] - theta),  u[t] = v[t] - theta s[t],  u[-1] = v0
+
+Its spikes feed back into its potential, so time is a loop here, one elementwise step per t;
+what costs (the synaptic currents of a whole layer) is computed for all steps at once by the
+caller. With a constant current c = I/theta the count has a closed form (`constant_counts`):
+N_T = clip(floor(v0/theta + T c), 0, T) for 0 <= v0 < theta.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import torch
+
+from lib.spiking.surrogate import SpikeSurrogate
+
+
+def check_steps(T: int) -> int:
+    """T >= 1 as a Python int, or a ValueError naming T (no simulation without a time step)."""
+    if isinstance(T, bool) or not isinstance(T, int) or T < 1:
+        raise ValueError(f"T = {T!r}: the number of time steps must be an integer >= 1")
+    return T
+
+
+_TRIL: dict[tuple[int, torch.dtype], torch.Tensor] = {}
+
+
+def _tril(T: int, dtype: torch.dtype) -> torch.Tensor:
+    """The T x T lower-triangular matrix of ones (cached): L @ x is the running sum over time."""
+    key = (T, dtype)
+    if key not in _TRIL:
+        _TRIL[key] = torch.tril(torch.ones(T, T, dtype=dtype))
+    return _TRIL[key]
+
+
+def cumsum_time(x: torch.Tensor) -> torch.Tensor:
+    """sum_{tau <= t} x[tau] for x (T, ...), as one matrix product with the lower-triangular
+    ones (faster on CPU than torch.cumsum along a leading axis; exact for integer-valued x)."""
+    T = x.shape[0]
+    return (_tril(T, x.dtype) @ x.reshape(T, -1)).reshape(x.shape)
+
+
+class CumsumTime(torch.autograd.Function):
+    """cumsum_time with its adjoint, the reversed running sum L^T g."""
+
+    @staticmethod
+    def forward(ctx, x: torch.Tensor) -> torch.Tensor:
+        return cumsum_time(x)
+
+    @staticmethod
+    def backward(ctx, grad: torch.Tensor):
+        T = grad.shape[0]
+        return (_tril(T, grad.dtype).T @ grad.reshape(T, -1)).reshape(grad.shape)
+
+
+def check_v0(v0: float, theta: float) -> float:
+    """0 <= v0 < theta, or a ValueError naming v0 (outside it the counting identity fails)."""
+    if not 0.0 <= v0 < theta:
+        raise ValueError(f"v0 = {v0!r}: the initial potential must lie in [0, theta = {theta})")
+    return float(v0)
+
+
+def if_soft_reset(I: torch.Tensor, theta: float = 1.0, v0: float = 0.0,
+                  alpha: float = 4.0) -> torch.Tensor:
+    """Spikes (0/1, I's shape and dtype) of soft-reset IF neurons driven by currents I (T, ...)
+    from the potential v0; differentiable through the surrogate, the reset included
+    (SpikingJelly's default)."""
+    check_v0(v0, theta)
+    return if_soft_reset_from(I, torch.full_like(I[0], v0), theta, alpha)[0]
+
+
+def if_soft_reset_from(I: torch.Tensor, u: torch.Tensor, theta: float = 1.0,
+                       alpha: float = 4.0) -> tuple[torch.Tensor, torch.Tensor]:
+    """The same from the potentials u (I's shape without time), returning the spikes and the
+    potentials after the last step: a simulation taken in blocks of steps continues exactly."""
+    T = check_steps(I.shape[0])
+    spikes = []
+    for t in range(T):
+        v = u + I[t]
+        s = SpikeSurrogate.apply(v - theta, alpha)
+        u = v - theta * s
+        spikes.append(s)
+    return torch.stack(spikes), u
+
+
+@torch.no_grad()
+def constant_counts(c: torch.Tensor, T: int, v0: float = 0.0) -> torch.Tensor:
+    """Spike counts after T steps of a constant normalised current c (theta = 1), in closed
+    form: clip(floor(v0 + T c), 0, T) (float64 arithmetic; exact where v0 + T c is)."""
+    check_steps(T)
+    check_v0(v0, 1.0)
+    return torch.clamp(torch.floor(v0 + T * c.double()), 0, T).long()
+
+
+def constant_counts_exact(c: np.ndarray, T: int, v0: Fraction = Fraction(0)) -> np.ndarray:
+    """The same counts in rational arithmetic, each float64 current read exactly as a Fraction:
+    the independent reference for `constant_counts` and the simulation."""
+    check_steps(T)
+    values, where = np.unique(np.asarray(c, dtype=np.float64), return_inverse=True)
+    counts = [min(max((v0 + T * Fraction(float(x))).__floor__(), 0), T) for x in values]
+    return np.array(counts, dtype=np.int64)[where].reshape(np.shape(c))
