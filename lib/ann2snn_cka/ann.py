@@ -19,6 +19,13 @@ from lib.ann2snn_cka.data import MEAN, STD
 SITES = ("conv1", "conv2", "fc1")          # the ReLU sites the conversion replaces
 
 
+def avg_pool2(h: torch.Tensor) -> torch.Tensor:
+    """2 x 2 average pooling as four strided slices: F.avg_pool2d's numbers (tests check them
+    equal) at about a third of its cost on one CPU thread, where it was 28 % of the SNN forward."""
+    return (h[:, :, 0::2, 0::2] + h[:, :, 0::2, 1::2] + h[:, :, 1::2, 0::2]
+            + h[:, :, 1::2, 1::2]) * 0.25
+
+
 class CNN(nn.Module):
     """The miniature CNN; `forward` gives logits, `activations` the post-ReLU site outputs."""
 
@@ -34,9 +41,9 @@ class CNN(nn.Module):
         if i == 0:
             return self.conv1((h - MEAN) / STD)
         if i == 1:
-            return self.conv2(F.avg_pool2d(h, 2))
+            return self.conv2(avg_pool2(h))
         if i == 2:
-            return self.fc1(F.avg_pool2d(h, 2).flatten(1))
+            return self.fc1(avg_pool2(h).flatten(1))
         return self.fc2(h)
 
     def currents_and_activations(self, x: torch.Tensor

@@ -106,3 +106,12 @@ def test_bad_calibration_mode_and_T_refused():
         convert.calibrate(net(dtype=torch.float32), images(4, dtype=torch.float32), mode="max")
     with pytest.raises(ValueError, match="T = 0"):
         convert.SpikingNet(net(), [1.0, 1.0, 1.0]).run(images(2), 0)
+
+
+def test_strided_pooling_is_avg_pool2d():
+    import torch.nn.functional as F
+    h = torch.rand(5, 16, 28, 28, generator=torch.Generator().manual_seed(3))
+    assert torch.allclose(ann.avg_pool2(h), F.avg_pool2d(h, 2), rtol=0, atol=1e-7)
+    h64 = h.double().requires_grad_()
+    ann.avg_pool2(h64).sum().backward()
+    assert torch.equal(h64.grad, torch.full_like(h64, 0.25))
