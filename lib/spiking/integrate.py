@@ -1,5 +1,5 @@
 """Integrate-and-fire simulation, time-major (T, B, ...): the step count check, running sums
-over time, and the IF neuron with soft reset.
+over time, the IF neuron with soft reset and the leaky one (LIF) with hard reset.
 
 The soft-reset IF (SpikingJelly's IFNode with v_reset = None), in units of its threshold theta:
 
@@ -104,3 +104,25 @@ def constant_counts_exact(c: np.ndarray, T: int, v0: Fraction = Fraction(0)) -> 
     values, where = np.unique(np.asarray(c, dtype=np.float64), return_inverse=True)
     counts = [min(max((v0 + T * Fraction(float(x))).__floor__(), 0), T) for x in values]
     return np.array(counts, dtype=np.int64)[where].reshape(np.shape(c))
+
+
+def lif_hard_reset(I: torch.Tensor, tau: float = 2.0, v_th: float = 1.0,
+                   alpha: float = 4.0) -> torch.Tensor:
+    """Spikes of leaky integrate-and-fire neurons with hard reset to 0 driven by I (T, ...)
+    (SpikingJelly's LIFNode, decay_input, v_reset = 0, reset not detached):
+
+        v <- v + (I[t] - v) / tau,  s[t] = H(v - v_th),  v <- v (1 - s),  v = 0 before t = 0
+
+    differentiable through the surrogate of sharpness alpha, the reset included."""
+    T = check_steps(I.shape[0])
+    if not tau >= 1.0:
+        raise ValueError(f"tau = {tau!r}: the membrane time constant must be >= 1 "
+                         "(tau < 1 overshoots the input)")
+    v = torch.zeros_like(I[0])
+    spikes = []
+    for t in range(T):
+        v = v + (I[t] - v) / tau
+        s = SpikeSurrogate.apply(v - v_th, alpha)
+        v = v * (1.0 - s)
+        spikes.append(s)
+    return torch.stack(spikes)

@@ -34,3 +34,20 @@ def first_spike_time_naive(S: np.ndarray) -> np.ndarray:
                 out[i] = t
                 break
     return out.reshape(S.shape[1:])
+
+
+def lif_hard_reset_naive(I: np.ndarray, tau: float = 2.0, v_th: float = 1.0) -> np.ndarray:
+    """Spikes (T, ...) of hard-reset LIF neurons: per neuron, scan t, leak towards the input,
+    fire when the potential reaches v_th, reset to 0."""
+    I = np.asarray(I, dtype=np.float64)
+    T = I.shape[0]
+    flat = I.reshape(T, -1)
+    out = np.zeros_like(flat)
+    for i in range(flat.shape[1]):
+        v = 0.0
+        for t in range(T):
+            v += (float(flat[t, i]) - v) / tau
+            if v >= v_th:
+                out[t, i] = 1.0
+                v = 0.0
+    return out.reshape(I.shape)

@@ -1,5 +1,6 @@
-"""lib/spiking/integrate.py: the soft-reset IF neuron against the per-neuron loop, and its
-constant-current count N_T = clip(floor(v0 + T c), 0, T) checked in rational arithmetic."""
+"""lib/spiking/integrate.py: the soft-reset IF and the hard-reset LIF neurons against per-neuron
+loops, and the IF's constant-current count N_T = clip(floor(v0 + T c), 0, T) checked in rational
+arithmetic."""
 from fractions import Fraction
 
 import numpy as np
@@ -61,3 +62,34 @@ def test_bad_step_counts_refused(T):
 def test_initial_potential_outside_zero_theta_refused(v0):
     with pytest.raises(ValueError, match="v0 = "):
         integrate.if_soft_reset(torch.zeros(2, 3), v0=v0)
+
+
+@pytest.mark.parametrize("T", [1, 2, 7])
+@pytest.mark.parametrize("tau", [1.0, 2.0, 3.5])
+def test_lif_spikes_equal_the_naive_loop(T, tau):
+    # float64 both sides: the same operations in the same order give the same bits
+    g = torch.Generator().manual_seed(T)
+    I = 0.8 + 1.5 * torch.randn(T, 4, 25, generator=g, dtype=torch.float64)
+    S = integrate.lif_hard_reset(I, tau=tau, v_th=1.0)
+    assert np.array_equal(S.numpy(), naive.lif_hard_reset_naive(I.numpy(), tau, 1.0))
+
+
+def test_lif_hard_reset_fires_on_the_first_step_only_above_tau_v_th():
+    # from v = 0 one step gives v = I / tau: a spike iff I >= tau v_th, and v is 0 after it
+    I = torch.tensor([[1.9, 2.0, 2.1, 4.0]], dtype=torch.float64).repeat(2, 1)
+    S = integrate.lif_hard_reset(I, tau=2.0, v_th=1.0)
+    assert S[0].tolist() == [0.0, 1.0, 1.0, 1.0]
+    # step 2: the spiking neurons restart from 0 and fire again; 1.9 leaks to 0.95 + 0.95 = 1.425
+    assert S[1].tolist() == [1.0, 1.0, 1.0, 1.0]
+
+
+def test_lif_gradient_is_finite_through_the_reset():
+    I = torch.randn(3, 50, dtype=torch.float64, requires_grad=True)
+    integrate.lif_hard_reset(2.0 * I).sum().backward()
+    assert torch.isfinite(I.grad).all() and I.grad.abs().sum() > 0
+
+
+@pytest.mark.parametrize("bad", [0.5, 0.0, float("nan")])
+def test_lif_rejects_tau_below_one(bad):
+    with pytest.raises(ValueError, match="tau"):
+        integrate.lif_hard_reset(torch.ones(2, 3), tau=bad)
