@@ -57,9 +57,10 @@ def load(split: str, n: int, noise: float = NOISE, fonts: tuple[str, ...] | None
         raw = z[f"{split}_images"][rows].astype(np.float32) / 255.0
         texts = [str(t) for t in z[f"{split}_texts"][rows]]
         seed = int(z[f"{split}_seed"])
-    # the noise of every line of the split is one draw, so a line's noise never depends on n
+    # the split's noise is one stream, line after line, so a line's noise never depends on n:
+    # drawing up to the last line asked for gives the same values as drawing the whole split
     rng = np.random.default_rng([seed, 6])
-    noise_all = rng.standard_normal((len(face), *raw.shape[1:]), dtype=np.float32)[rows]
+    noise_all = rng.standard_normal((rows[-1] + 1, *raw.shape[1:]), dtype=np.float32)[rows]
     noisy = np.clip(raw + noise * noise_all, 0.0, 1.0)
     return Lines(torch.from_numpy(noisy)[:, None], texts, face[rows], names)
 
