@@ -1,10 +1,13 @@
 """Plain-loop references for lib/spike_htr: tests, claims and bench/ use them as the independent
-computation. Python floats and ints, straight from the definitions (spec §1.4, §1.5)."""
+computation. Python floats and ints, straight from the definitions (spec §1.4, §1.5); the mixer
+and the run merging, one line at a time in small tensor ops (float64 for the merge)."""
 from __future__ import annotations
 
 import math
 
 import numpy as np
+import torch
+import torch.nn.functional as F
 
 from lib.spike_htr.alphabet import BLANK
 
@@ -78,3 +81,79 @@ def mixer_macs_naive(shapes: list[tuple[int, int, int]]) -> int:
         total += m * k * n
     return total
 
+
+def merge_blank_runs_naive(z: torch.Tensor, blank: torch.Tensor,
+                           tau: float) -> tuple[torch.Tensor, torch.Tensor]:
+    """`reducer.merge_blank_runs` line by line: walk the positions of each line, open a new group
+    unless this position and the previous one both have b >= tau, then average each group's rows
+    in float64 for every time step: zero-padded (N, L*, d) in z's dtype, and the valid mask
+    (B, L*) of the lines (what `Recognizer.mix` takes as keys and repeats over the steps)."""
+    B = len(blank)
+    steps = z.shape[0] // B
+    groups = []                                    # per line: lists of positions
+    for row in blank.tolist():
+        line, previous = [], False
+        for position, p in enumerate(row):
+            if p >= tau and previous:
+                line[-1].append(position)
+            else:
+                line.append([position])
+            previous = p >= tau
+        groups.append(line)
+    width = max(len(line) for line in groups)
+    out = torch.zeros(z.shape[0], width, z.shape[2], dtype=z.dtype)
+    valid = torch.zeros(B, width, dtype=torch.bool)
+    for t in range(steps):
+        for b, line in enumerate(groups):
+            n = t * B + b                                  # row of line b at step t
+            for g, members in enumerate(line):
+                out[n, g] = z[n, members].double().mean(dim=0).to(z.dtype)
+                valid[b, g] = True
+    return out, valid
+
+
+def mix_naive(net, z: torch.Tensor, keys: torch.Tensor | None = None,
+              spikes: dict | None = None) -> torch.Tensor:
+    """`Recognizer.mix` of a spiking `net` on z (T*B, L', d), one line and one time step at a time:
+    for line b, step t takes its row t B + b through every block, and each group of neurons
+    (a block's q, k, v, attention, MLP) keeps its (L', width) membrane potential from step t to
+    t + 1 (LIF, hard reset, zero before t = 0). Attention is (Q K^T) V / (8 sqrt d) of the one
+    sequence; keys (B, L') zeroes the dropped positions' K and V rows. torch's layer_norm and
+    linear on the (L', d) slice are the only primitives shared with the fast path. spikes, when
+    a dict, receives each group's spikes as "blocks.<i>.<q|k|v|attn|mlp>" -> (T*B, L', width)."""
+    arch = net.arch
+    if not arch.spiking:
+        raise ValueError("mix_naive: the spiking mixer only (net.arch.spiking is False)")
+    T, d = arch.T, arch.d
+    B = z.shape[0] // T
+    out = torch.full_like(z, math.nan)
+    for b in range(B):
+        potential: dict[str, torch.Tensor] = {}
+
+        def fire(name: str, current: torch.Tensor, row: int) -> torch.Tensor:
+            u = potential.get(name, torch.zeros_like(current))
+            u = u + (current - u) / arch.tau
+            s = (u - arch.v_th >= 0).to(current.dtype)
+            potential[name] = u * (1.0 - s)
+            if spikes is not None:
+                spikes.setdefault(name, torch.full((z.shape[0], *s.shape), math.nan))[row] = s
+            return s
+
+        for t in range(T):
+            row = t * B + b
+            x = z[row]                                             # (L', d)
+            for i, block in enumerate(net.blocks):
+                h = F.layer_norm(x, (d,), block.norm1.weight, block.norm1.bias, block.norm1.eps)
+                qkv = F.linear(h, block.qkv.weight, block.qkv.bias)  # (L', 3d)
+                q = fire(f"blocks.{i}.q", qkv[:, :d], row)
+                k = fire(f"blocks.{i}.k", qkv[:, d:2 * d], row)
+                v = fire(f"blocks.{i}.v", qkv[:, 2 * d:], row)
+                if keys is not None:
+                    k, v = k * keys[b][:, None], v * keys[b][:, None]
+                a = fire(f"blocks.{i}.attn", (q @ k.T) @ v / (8.0 * math.sqrt(d)), row)
+                x = x + F.linear(a, block.out.weight, block.out.bias)
+                h = F.layer_norm(x, (d,), block.norm2.weight, block.norm2.bias, block.norm2.eps)
+                m = fire(f"blocks.{i}.mlp", F.linear(h, block.up.weight, block.up.bias), row)
+                x = x + F.linear(m, block.down.weight, block.down.bias)
+            out[row] = x
+    return out

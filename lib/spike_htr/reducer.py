@@ -50,8 +50,8 @@ def gather(z: torch.Tensor, keep: torch.Tensor) -> torch.Tensor:
 def merge_blank_runs(z: torch.Tensor, blank: torch.Tensor,
                      tau: float) -> tuple[torch.Tensor, torch.Tensor]:
     """Each maximal run of positions with b >= tau averaged into one position: z' (N, L*, d)
-    zero-padded to the longest line and the valid mask (N, L*). blank is (B, L) with N = T B
-    (the same grouping for every time step)."""
+    zero-padded to the longest line, and the valid mask (B, L*) of the lines (what `mix` takes as
+    keys). blank is (B, L) with N = T B (the same grouping for every time step)."""
     blanks = ~select_threshold(blank, tau)
     start = torch.ones_like(blanks)
     start[:, 1:] = ~(blanks[:, 1:] & blanks[:, :-1])          # a run continues only blank->blank
