@@ -193,7 +193,7 @@ def test_shared_packages_are_stage_dependencies_of_the_papers_that_import_them()
     for nid in papers.all_notebooks():
         paper = nid.split("/")[0]
         uses = "lib/spiking" in stages[generate.stage_name(nid)]["deps"]
-        assert uses == (paper in ("ttfs_snn", "ann2snn_cka")), nid
+        assert uses == (paper in ("ttfs_snn", "ann2snn_cka", "spike_htr")), nid
 
 
 def test_importing_another_papers_package_is_refused(tmp_path, monkeypatch):

@@ -31,6 +31,7 @@ class Arch:
     tau: float = 2.0
     v_th: float = 1.0
     alpha: float = 4.0
+    attn_div: float = 8.0          # spiking attention's scale 1/(attn_div sqrt d) (spec Q4)
 
     @property
     def length(self) -> int:
@@ -86,7 +87,8 @@ class Encoder(nn.Module):
 
 class Block(nn.Module):
     """Pre-norm attention with a residual, then a pre-norm MLP (d -> 2d -> d) with a residual.
-    Spiking: Q, K, V = LIF(linear), A = LIF((Q K^T) V / (8 sqrt d)), no softmax; else softmax."""
+    Spiking: Q, K, V = LIF(linear), A = LIF((Q K^T) V / (attn_div sqrt d)), no softmax; else
+    softmax."""
 
     def __init__(self, arch: Arch):
         super().__init__()
@@ -106,7 +108,8 @@ class Block(nn.Module):
             q, k, v = (self.fire_qkv(t) for t in (q, k, v))
             if keys is not None:
                 k, v = k * keys[..., None], v * keys[..., None]
-            return self.fire_attn((q @ k.transpose(1, 2)) @ v / (8.0 * math.sqrt(d)))
+            scale = self.arch.attn_div * math.sqrt(d)
+            return self.fire_attn((q @ k.transpose(1, 2)) @ v / scale)
         scores = q @ k.transpose(1, 2) / math.sqrt(d)
         if keys is not None:
             scores = scores.masked_fill(~keys[:, None, :], -math.inf)

@@ -117,10 +117,11 @@ def mix_naive(net, z: torch.Tensor, keys: torch.Tensor | None = None,
     """`Recognizer.mix` of a spiking `net` on z (T*B, L', d), one line and one time step at a time:
     for line b, step t takes its row t B + b through every block, and each group of neurons
     (a block's q, k, v, attention, MLP) keeps its (L', width) membrane potential from step t to
-    t + 1 (LIF, hard reset, zero before t = 0). Attention is (Q K^T) V / (8 sqrt d) of the one
-    sequence; keys (B, L') zeroes the dropped positions' K and V rows. torch's layer_norm and
-    linear on the (L', d) slice are the only primitives shared with the fast path. spikes, when
-    a dict, receives each group's spikes as "blocks.<i>.<q|k|v|attn|mlp>" -> (T*B, L', width)."""
+    t + 1 (LIF, hard reset, zero before t = 0). Attention is (Q K^T) V / (attn_div sqrt d) of
+    the one sequence; keys (B, L') zeroes the dropped positions' K and V rows. torch's layer_norm
+    and linear on the (L', d) slice are the only primitives shared with the fast path. spikes,
+    when a dict, receives each group's spikes as "blocks.<i>.<q|k|v|attn|mlp>" ->
+    (T*B, L', width)."""
     arch = net.arch
     if not arch.spiking:
         raise ValueError("mix_naive: the spiking mixer only (net.arch.spiking is False)")
@@ -150,7 +151,7 @@ def mix_naive(net, z: torch.Tensor, keys: torch.Tensor | None = None,
                 v = fire(f"blocks.{i}.v", qkv[:, 2 * d:], row)
                 if keys is not None:
                     k, v = k * keys[b][:, None], v * keys[b][:, None]
-                a = fire(f"blocks.{i}.attn", (q @ k.T) @ v / (8.0 * math.sqrt(d)), row)
+                a = fire(f"blocks.{i}.attn", (q @ k.T) @ v / (arch.attn_div * math.sqrt(d)), row)
                 x = x + F.linear(a, block.out.weight, block.out.bias)
                 h = F.layer_norm(x, (d,), block.norm2.weight, block.norm2.bias, block.norm2.eps)
                 m = fire(f"blocks.{i}.mlp", F.linear(h, block.up.weight, block.up.bias), row)

@@ -52,6 +52,9 @@ class Recognizers(Shared):
     v_th: Annotated[float, Field(gt=0.0, le=10.0)] = param(1.0, "spec §1.2: v_th = 1")
     alpha: Annotated[float, Field(gt=0.0, le=100.0)] = param(
         4.0, "spec §1.2: the surrogate is the derivative of sigma(4u)")
+    attn_div: Annotated[float, Field(gt=0.0, le=1000.0)] = param(
+        8.0, "spec §1.2 / Q4: spike-driven attention LIF((Q K^T) V / (8 sqrt d)); the 8 is the "
+             "spec's own choice")
     stream: Stream = param("static", "spec NB01: the SNN trains on the static stream")
     ann_steps: Annotated[int, Field(ge=1, le=100000)] = param(
         800, "spec §6: the ANN with its aux head, 800 steps")

@@ -237,3 +237,19 @@ nb.save_figure(fig, "training")
 
 # %%
 nb.finish()
+
+# %% [markdown]
+# **What we saw** (default profile, seed 0; `tables/02_inkcoder_stream/`; our miniature's
+# numbers, not the paper's).
+#
+# - *The stream is as defined*: all 2 457 600 elements of the two steps equal the numpy
+#   reference on the 300 test lines.
+# - *Rates* (notebook 01's SNN, 100 test lines, first layer): the coarse step fires 0.033
+#   spikes per neuron, the sharp step 1 fires 0.057 (`inkcoder.rate` passes); with the same
+#   membrane history, the static stream's step 0 fires 0.039, so about a quarter of the drop is the
+#   blur and the rest is the neuron's charge-up (`inkcoder.rate_vs_static` passes). Deeper, the
+#   third encoder layer fires almost only at step 1 (0.006 and 0.34 for the static stream), and the
+#   first block's spike-driven attention never fires at all, for either stream.
+# - *P2 is not decided here*: `inkcoder.helps` is inconclusive in the default profile (no
+#   comparison run; the spec's prototype saw coarse-to-fine 0.034 worse on one seed). The paper
+#   profile trains both streams on two seeds.

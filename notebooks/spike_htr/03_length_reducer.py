@@ -340,3 +340,28 @@ nb.save_figure(fig, "feasibility")
 
 # %%
 nb.finish()
+
+# %% [markdown]
+# **What we saw** (default profile, seed 0; `tables/03_length_reducer/`; our miniature's
+# numbers, not the paper's). Full-length CER: ANN 0.403, SNN 0.975 (notebook 01).
+#
+# | top-r, ANN | 1 | 0.75 | 0.5 | 0.4 | 0.3 | 0.25 | 0.2 |
+# |---|---|---|---|---|---|---|---|
+# | kept L′ of 32 | 32 | 24 | 16 | 13 | 10 | 8 | 7 |
+# | ΔCER | 0 | −0.002 | +0.003 | +0.008 | +0.028 | +0.061 | +0.079 |
+# | infeasible lines | 0 | 0 | 0 | 0 | 0 | 79 | 80 |
+# | mixer cost | 1 | 0.73 | 0.47 | 0.38 | 0.29 | 0.23 | 0.20 |
+#
+# - *P3 reproduces in the miniature*: 79.5 % of positions are blank at the main head (the spec's
+#   prototype: 78.2 %); dropping half of them before the mixer without retraining costs +0.003
+#   CER (prototype +0.003), the threshold b < 0.9 keeps 9.6 of 32 positions for +0.012
+#   (prototype 10.6, +0.001), merging blank runs (b ≥ 0.9) keeps 14.5 for no change. The CER
+#   rises once L′ nears U + r(y): at r = 0.25, 26 % of lines cannot be decoded at all.
+# - *Exact*: the three cost counts agree at every kept length; the lines whose decode changes when
+#   only non-blanks are kept are exactly those with a label, a blank run and the same label, and
+#   keeping one blank of each such run leaves all 600 decodes unchanged; infeasibility by D2 and
+#   infinite CTC loss agree on all 3 300 (line, ratio) pairs.
+# - *Training with reduction did not help* at this budget: the ANN continued from step 400 with
+#   top-r = 0.5 decodes at r = 0.5 with CER 0.424, against 0.406 for the ANN reduced only at
+#   inference (`reducer.trained_with_reduction` fails; one seed, 400 steps of adaptation).
+# - The SNN never learned enough for its sweep to say anything (0.975 at every ratio).
