@@ -63,7 +63,7 @@ aux_weight = 0.5  # spec §1.5: lambda_aux is 0.5 (the aux head trains with ever
 reduce_from = 400  # spec NB03: the train-with-reduction arm, r is 0.5 from step 400 on ...
 reduce_r = 0.5  # ... (continuing the ANN's run from its step-400 snapshot)
 eval_every = 100  # same-font CER during training every 100 steps (spec F1.2) ...
-n_eval = 100  # ... on 100 lines
+n_eval = 100  # ... on 100 lines (at most n_test)
 workers = 2  # training processes (one torch thread each): the ANN chain and the SNN side by side on two cores; the weights do not depend on it
 n_cases = 20  # spec NB01: 20 random CTC cases (L ≤ 12, U ≤ 5) checked against the recursion
 
