@@ -95,6 +95,12 @@ def build_independent(model: Decoder, segs: list[Segment]) -> list[torch.Tensor]
     return parts
 
 
+def node_segments(seg_lists: list[list[Segment]]) -> dict[Key, Segment]:
+    """The segment each node of the segment trie ends with."""
+    return {tuple(s.code for s in segs[:i + 1]): segs[i]
+            for segs in seg_lists for i in range(len(segs))}
+
+
 def path_parts(nodes: dict[Key, torch.Tensor], segs: list[Segment]) -> list[torch.Tensor]:
     """The shared cache's KV along one workflow's path."""
     codes = tuple(s.code for s in segs)

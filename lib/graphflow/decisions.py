@@ -79,3 +79,9 @@ def falls_within_seeds(errors: Sequence[Sequence[float]]) -> bool:
     """graphflow.C.error: for every seed, the mean error never rises as rho rises (one row per
     seed, one column per rho in increasing order) and ends below where it starts."""
     return all(non_decreasing([-e for e in row]) and row[-1] < row[0] for row in errors)
+
+
+def query_token(graph) -> int:
+    """The final query token whose logits the error is measured on: the first prompt id (not
+    an op marker), the same for every workflow."""
+    return len(graph.blocks)
