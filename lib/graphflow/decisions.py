@@ -67,7 +67,7 @@ def kept_residuals(norms: np.ndarray, tau_quantile: float) -> np.ndarray:
     tau_quantile-quantile of all occurrences' norms (0 keeps every one)."""
     if tau_quantile == 0.0:
         return np.ones(len(norms), dtype=bool)
-    return norms >= np.quantile(norms, tau_quantile, method="lower")
+    return norms >= np.quantile(norms, tau_quantile, method="higher")
 
 
 def non_decreasing(values: Sequence[float]) -> bool:

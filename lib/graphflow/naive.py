@@ -106,3 +106,14 @@ def final_logits(model: Decoder, tokens: np.ndarray, positions: np.ndarray) -> n
             new.append(h + w["down.weight"] @ _gelu(up) + w["down.bias"])
         x = new
     return p["head.weight"] @ _layer_norm(x[-1], p["ln_f.weight"], p["ln_f.bias"]) + p["head.bias"]
+
+
+def segment_trie_tokens(seg_lists) -> int:
+    """The tokens of the distinct segment prefixes: what a cache shared per segment stores
+    (the token trie's count too when no two sibling segments open alike)."""
+    seen = {}
+    for segs in seg_lists:
+        codes = tuple(s.code for s in segs)
+        for i, s in enumerate(segs):
+            seen[codes[:i + 1]] = len(s.tokens)
+    return sum(seen.values())
