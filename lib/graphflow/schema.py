@@ -64,7 +64,7 @@ class Accounting(NotebookParams):
         "rhos": ([0.0, 1.0], "spec §3 smoke: rho in {0, 1}"),
         "tau_quantiles": ([0.0], "no pruning sweep"),
         "error_workflows": (10, "the one W"), "n_eval": (3, "the code path only"),
-        "n_check": (2, "two token-by-token recomputes (smoke budget)"),
+        "n_check": (1, "one token-by-token recompute (smoke budget)"),
         "n_seeds": (1, "one init"),
     }
     PAPER = {"workflows": ([10, 20, 40, 80, 160, 640], "spec §3 paper: adds W = 640")}
