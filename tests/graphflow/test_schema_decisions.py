@@ -1,0 +1,38 @@
+"""Bad parameters are refused by key before any compute; the claim rules both ways."""
+import pytest
+from pydantic import ValidationError
+
+from lib.graphflow import decisions
+from lib.graphflow.schema import Accounting
+
+
+@pytest.mark.parametrize("bad, key", [
+    ({"rhos": [0.0, 1.5]}, "rhos"), ({"workflows": [0, 10]}, "workflows"),
+    ({"heads": 3}, "d_model = 64 is not a multiple of heads = 3"),
+    ({"error_workflows": 500}, "error_workflows = 500 exceeds"),
+    ({"n_eval": 50}, "n_eval = 50 exceeds error_workflows"),
+    ({"n_check": 41}, "n_check = 41 exceeds"),
+    ({"index_dtype": "int16", "d_model": 512, "layers": 8}, "index_dtype"),
+    ({"block_min": 40}, "block_min = 40 exceeds block_max"),
+    ({"workflows": [20, 10]}, "falls from 20 to 10"),
+])
+def test_bad_params_name_the_key(bad, key):
+    with pytest.raises(ValidationError, match=key):
+        Accounting(**bad)
+
+
+def test_defaults_and_profiles_validate():
+    Accounting()
+    for profile in ("smoke", "paper"):
+        Accounting(**{k: v for k, (v, _) in Accounting.overrides(profile).items()})
+
+
+def test_error_rule_both_ways():
+    assert decisions.falls_within_seeds([[0.02, 0.01, 0.0], [0.03, 0.03, 1e-17]])
+    assert not decisions.falls_within_seeds([[0.02, 0.01, 0.0], [0.01, 0.02, 0.0]])
+    assert not decisions.falls_within_seeds([[0.0, 0.0]])      # flat: nothing falls
+
+
+def test_monotone_rule_both_ways():
+    assert decisions.non_decreasing([1.0, 1.0, 2.0])
+    assert not decisions.non_decreasing([2.0, 1.5])
