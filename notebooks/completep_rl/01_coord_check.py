@@ -24,17 +24,17 @@
 #
 # **What it cannot show** ([spec §8](../../docs/specs/completep_rl.md#s8)). The paper's 16
 # continuous-control tasks, its compute/reward Pareto fronts and any of its returns. The PPO
-# learning-rate-transfer notebook of spec §3 NB2 was not built in this companion (cut for time);
+# learning-rate-transfer notebook of [spec §3](../../docs/specs/completep_rl.md#s3) NB2 was not built in this companion (cut for time);
 # its claims are recorded below as skipped, never as measured.
 #
 # **Provenance.** Only the paper's abstract could be read. The parameterisation table follows the
 # CompleteP paper and its public implementations (hidden and output LR × 1/m_N, residual × 1/L,
 # Adam ε × (1/m_N)·(1/m_L)); the NTK arm under Adam is our reconstruction; the slopes are derived.
 #
-# **Decisions where the spec is open.** `ntk_variant` (spec §1.2's open point): `adam_fixed_lr`,
+# **Decisions where the spec is open.** `ntk_variant` ([spec §1.2](../../docs/specs/completep_rl.md#s1-2)'s open point): `adam_fixed_lr`,
 # η the same at every width; `adam_lazy` divides the NTK LRs by √m_N and
 # `decisions.ntk_width_bounds` shifts the expected slopes by −½. One matrix per residual block, no
-# normalisation, base shape N₀ = 16, L₀ = 1 (spec §7 Q4, Q5). `members` independent
+# normalisation, base shape N₀ = 16, L₀ = 1 ([spec §7](../../docs/specs/completep_rl.md#s7) Q4, Q5). `members` independent
 # initialisations are stepped together and their changes averaged. The NTK width slopes are
 # recorded as statistical claims with the spec's thresholds (a finite-width Θ(1) input-layer term
 # pulls the fitted Δh/h slope below its asymptotic ½, so a miss is a finding, not a bug); the
@@ -204,7 +204,7 @@ else:
 # %% [markdown]
 # ## The paper's RL claims: not checked here
 #
-# The PPO notebook (spec §3 NB2) was not built; R3 needs the paper's simulators
+# The PPO notebook ([spec §3](../../docs/specs/completep_rl.md#s3) NB2) was not built; R3 needs the paper's simulators
 # ([spec §8](../../docs/specs/completep_rl.md#s8)).
 
 # %%
