@@ -95,7 +95,7 @@ ledger.exact("init.equal_at_base", "at N = N0 = 16 and L = L0 = 1 CompleteP and 
              "(exact fractions)", source="spec §1.2", provenance="derived",
              expected=base_summary("completep"), measured=base_summary("ntk"))
 ledger.exact("init.out_differs_off_base", "at N = 8 N0 the effective output-layer variance of "
-             "CompleteP is 1/N^2 x N0 = 1/512 and NTK's is 1/N = 1/128 (the arms part off base)",
+             "CompleteP is N0/N^2 = 1/1024 and NTK's is 1/N = 1/128 (the arms part off base)",
              source="spec §1.2", provenance="derived",
              expected=(Fraction(1, 128 * 8), Fraction(1, 128)),
              measured=tuple(param.table(k, 128, 1, cfg.d_in, cfg.ntk_variant)
@@ -183,23 +183,23 @@ def record_depth() -> None:
                        holds=slopes["ntk", "L", "df"] > decisions.NTK_DEPTH_SLOPE_MIN)
 
 
-def skip_slopes(ids: tuple[str, ...], sizes: list[int]) -> None:
-    """Slope claims of a sweep too short to fit (the smoke profile): recorded as skipped."""
-    for cid in ids:
+def skip_slopes(kinds: dict[str, str], sizes: list[int]) -> None:
+    """Slope claims (id: kind) of a sweep too short to fit (the smoke profile): skipped."""
+    for cid, kind in kinds.items():
         ledger.skip(cid, f"{cid}: fitted slope over the sweep", source="spec §3 NB1",
-                    provenance="derived", kind="qualitative" if cid == "coord.depth_ntk"
-                    else "bound", expected="spec §3 thresholds",
+                    provenance="derived", kind=kind, expected="spec §3 thresholds",
                     reason=f"{len(sizes)} sizes < {decisions.MIN_SWEEP}: code path only")
 
 
 if decisions.slope_checkable(cfg.widths):
     record_width()
 else:
-    skip_slopes(("coord.width_cp", "coord.width_ntk_h", "coord.width_ntk_f"), cfg.widths)
+    skip_slopes({"coord.width_cp": "bound", "coord.width_ntk_h": "statistical",
+                 "coord.width_ntk_f": "statistical"}, cfg.widths)
 if decisions.slope_checkable(cfg.depths):
     record_depth()
 else:
-    skip_slopes(("coord.depth_cp", "coord.depth_ntk"), cfg.depths)
+    skip_slopes({"coord.depth_cp": "bound", "coord.depth_ntk": "qualitative"}, cfg.depths)
 
 # %% [markdown]
 # ## The paper's RL claims: not checked here
