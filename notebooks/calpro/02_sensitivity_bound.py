@@ -246,14 +246,16 @@ nb.save_figure(fig, "scores")
 
 # %%
 fig, ax = plotting.figure()
-ax.plot(pb.width, pb.term, "o-", color="C0", label="complexity term")
-ax.set(xlabel="hidden width", ylabel="sqrt((KL + ln(2 sqrt(n)/delta)) / 2n)", xscale="log",
-       title=f"PAC-Bayes term, n = {n_train}")
+ax.plot(pb.width, pb.term, "o-", color="C0", label="PAC-Bayes term")
+ax.set(xlabel="hidden width (last layer: width + 1 weights)", ylabel="complexity term",
+       xscale="log", title=f"PAC-Bayes term, n = {n_train}, delta = {cfg.delta:g}")
+ax.set_xticks(pb.width, [str(w) for w in pb.width])
+ax.minorticks_off()
 ax2 = ax.twinx()
 ax2.plot(pb.width, pb.kl, "s--", color="C1", label="KL(rho || pi)")
-ax2.set(ylabel="KL(rho || pi)", yscale="log")
+ax2.set(ylabel="KL(rho || pi)")
 ax2.grid(False)
-fig.legend(fontsize=6, loc="upper left")
+ax.legend(handles=[*ax.get_lines(), *ax2.get_lines()], fontsize=6, loc="lower right")
 nb.save_figure(fig, "pacbayes")
 
 # %%
@@ -267,5 +269,7 @@ nb.finish()
 # "shift magnitude"); the prior-aware arms' gaps stay near zero, which no bound of this form can
 # express: it depends on the shift only. The Pinsker form is the looser of the two at large
 # shifts and infinite under part 1's extrapolation design. The complexity term grows with the
-# width mostly through the number of last-layer weights at fixed per-weight variances: with this
-# prior the "model complexity" direction of C4 is close to a count of parameters.
+# width; at fixed per-weight variances part of KL(ρ‖π) is a plain count of last-layer weights
+# and the rest their squared norm (the pac_bayes table gives the KL and the number of
+# weights), so with this prior the "model complexity" direction of C4 is partly a count of
+# parameters.
