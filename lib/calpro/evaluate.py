@@ -1,0 +1,117 @@
+"""Coverage, width and score-shift tables of trained arms (spec §3 NB1, NB2).
+
+Rows are (seed, arm, split, region): region "all", "ordered" (true d < 0.3) or "disordered".
+Standard errors are given twice: binomial (residues independent: the spec's CIs) and by chain
+clusters (residues of a chain share segments; the honest one, used by the bound claims).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from lib.calpro import conformal
+from lib.calpro.chains import Chains
+from lib.calpro.experiment import Result
+
+REGIONS = ("all", "ordered", "disordered")
+RAW = "p0_raw"               # P0's own Student-t interval, no conformal step
+
+
+def region_mask(c: Chains, region: str) -> np.ndarray:
+    return {"all": np.ones(c.n, bool), "ordered": ~c.disordered,
+            "disordered": c.disordered}[region]
+
+
+def summary_rows(hit: np.ndarray, w: np.ndarray, c: Chains, **keys) -> list[dict]:
+    """One row per region: coverage, its two standard errors, mean width."""
+    rows = []
+    for region in REGIONS:
+        m = region_mask(c, region)
+        if not m.any():
+            continue
+        cov = float(hit[m].mean())
+        rows.append({**keys, "region": region, "n": int(m.sum()), "coverage": cov,
+                     "se_binom": conformal.binomial_se(cov, int(m.sum())),
+                     "se_chain": conformal.chain_se(hit[m], c.chain[m]),
+                     "width": float(w[m].mean())})
+    return rows
+
+
+def seed_means(cov: pd.DataFrame) -> pd.DataFrame:
+    """Per (arm, split, region): coverage and width averaged over seeds, the residues pooled
+    over seeds, and the binomial SE of the pooled coverage."""
+    g = cov.assign(hits=cov.coverage * cov.n).groupby(["arm", "split", "region"])
+    out = g.agg(coverage=("coverage", "mean"), width=("width", "mean"), n=("n", "sum"),
+                hits=("hits", "sum"))
+    pooled = out.hits / out.n
+    out["se_binom"] = [conformal.binomial_se(p, int(n)) for p, n in zip(pooled, out.n)]
+    return out.drop(columns="hits")
+
+
+def threshold(r: Result, cal: Chains, a: float) -> float:
+    """The arm's split-conformal threshold on its calibration split."""
+    return conformal.conformal_quantile(conformal.scores(r.bands["cal"], cal.y), a)
+
+
+def raw_student(r: Result, c: Chains, split: str, a: float) -> tuple[np.ndarray, np.ndarray]:
+    """Hits and widths of the NIG's own central Student-t interval (level 1 - a)."""
+    g, nu, al, be = r.nig[split]
+    half = stats.t.ppf(1 - a / 2, 2 * al) * np.sqrt(be * (1 + nu) / (nu * al))
+    return np.abs(c.y - g) <= half, 2 * half
+
+
+def coverage_table(results: list[Result], data: dict[int, dict[str, Chains]], a: float,
+                   raw_of: str = "p0") -> pd.DataFrame:
+    """Every arm's rows, plus `p0_raw` (the raw evidential interval of `raw_of`)."""
+    rows = []
+    for r in results:
+        d = data[r.seed]
+        q = threshold(r, d["cal"], a)
+        for split in ("id", "shift"):
+            c = d[split]
+            rows += summary_rows(conformal.covered(r.bands[split], c.y, q),
+                                 conformal.width(r.bands[split], q), c, seed=r.seed,
+                                 arm=r.arm, split=split)
+            if r.arm == raw_of:
+                rows += summary_rows(*raw_student(r, c, split, a), c, seed=r.seed, arm=RAW,
+                                     split=split)
+    return pd.DataFrame(rows)
+
+
+def gap_table(results: list[Result], data: dict[int, dict[str, Chains]], a: float,
+              bins: int) -> pd.DataFrame:
+    """Per (seed, arm): ID - shift coverage, its chain-cluster SE, and the histogram TV of the
+    arm's scores between the two test splits."""
+    rows = []
+    for r in results:
+        d = data[r.seed]
+        q = threshold(r, d["cal"], a)
+        s = {k: conformal.scores(r.bands[k], d[k].y) for k in ("id", "shift")}
+        hit = {k: s[k] <= q for k in s}
+        se = np.hypot(conformal.chain_se(hit["id"], d["id"].chain),
+                      conformal.chain_se(hit["shift"], d["shift"].chain))
+        rows.append({"seed": r.seed, "arm": r.arm, "gap": hit["id"].mean() - hit["shift"].mean(),
+                     "se": float(se), "tv_hist": conformal.histogram_tv(s["id"], s["shift"],
+                                                                         bins)})
+    return pd.DataFrame(rows)
+
+
+def conditional_error(results: list[Result], data: dict[int, dict[str, Chains]], a: float,
+                      bins: int, min_count: int) -> pd.DataFrame:
+    """Per (seed, arm): mean over true-d bins (equal width on [0, 1], at least min_count
+    residues) of |coverage - (1 - a)| on the pooled ID and shift tests."""
+    rows = []
+    edges = np.linspace(0.0, 1.0, bins + 1)[1:-1]
+    for r in results:
+        d = data[r.seed]
+        q = threshold(r, d["cal"], a)
+        hit = np.concatenate([conformal.covered(r.bands[k], d[k].y, q) for k in ("id", "shift")])
+        dd = np.concatenate([d["id"].d, d["shift"].d])
+        b = np.searchsorted(edges, dd, side="right")
+        n = np.bincount(b, minlength=bins)
+        k = np.bincount(b, weights=hit.astype(float), minlength=bins)
+        keep = n >= min_count
+        rows.append({"seed": r.seed, "arm": r.arm, "bins": int(keep.sum()),
+                     "error": float(np.abs(k[keep] / n[keep] - (1 - a)).mean())})
+    return pd.DataFrame(rows)
