@@ -27,8 +27,6 @@ class Case(NotebookParams):
     meso_r_min: Radius = param(
         0.01, "decision (spec §7 Q2): meso discs no smaller than 0.01, so that none degenerates "
               "to a point near a wall")
-    SMOKE: dict = {}
-    PAPER: dict = {}
 
     @model_validator(mode="after")
     def _scales_ordered(self):
