@@ -10,7 +10,8 @@ from lib.companion.params import NotebookParams, param
 
 PosInt = Annotated[int, Field(ge=1)]
 Quad = Annotated[int, Field(ge=3, le=256)]
-Radius = Annotated[float, Field(gt=0.0, le=0.3)]
+Radius = Annotated[float, Field(gt=0.0, le=0.2)]   # the largest disc in Omega has r = 0.255
+LARGEST_FIT = 0.2                                   # discs up to this radius fill >= 2.5 % of Omega
 Unit = Annotated[float, Field(gt=0.0, lt=1.0)]
 
 
@@ -30,6 +31,11 @@ class Case(NotebookParams):
 
     @model_validator(mode="after")
     def _scales_ordered(self):
+        if self.meso_r_min / self.meso_fraction > LARGEST_FIT:
+            depth = self.meso_r_min / self.meso_fraction
+            raise ValueError(f"meso_r_min / meso_fraction = {depth:.3g} asks for meso centres "
+                             "deeper than Omega has room for; allowed: "
+                             f"meso_r_min <= {LARGEST_FIT} * meso_fraction")
         if not self.r_small < self.r_large:
             raise ValueError(f"r_small = {self.r_small} is not below r_large = {self.r_large}; "
                              "allowed: r_small < r_large (small and large scales)")
@@ -41,8 +47,10 @@ class Flux(Case):
 
     INCREASING = ("quads",)
     n_discs: Annotated[int, Field(ge=10)] = param(2000, "spec NB1: 2000 random interior discs")
-    r_min: Radius = param(0.02, "spec NB1 [PROTO]: radii uniform in [0.02, 0.15]")
-    r_max: Radius = param(0.15, "spec NB1 [PROTO]: radii uniform in [0.02, 0.15]")
+    r_min: Annotated[float, Field(gt=0.0)] = param(
+        0.02, "spec NB1 [PROTO]: radii uniform in [0.02, 0.15]")
+    r_max: Annotated[float, Field(gt=0.0)] = param(
+        0.15, "spec NB1 [PROTO]: radii uniform in [0.02, 0.15]")
     quads: list[Quad] = param([4, 8, 16, 32], "spec NB1: Q in {4, 8, 16, 32}", min_length=2)
     q_coarse: Quad = param(4, "spec NB1 quadrature_decay: error(Q=16) against error(Q=4)")
     q_fine: Quad = param(16, "spec NB1 quadrature_decay: error(Q=16), the Q that NB2 trains with")
@@ -61,6 +69,9 @@ class Flux(Case):
 
     @model_validator(mode="after")
     def _checked_q_in_sweep(self):
+        if self.r_max > LARGEST_FIT:
+            raise ValueError(f"r_max = {self.r_max} leaves too few places for a disc in Omega "
+                             f"(largest inscribed radius 0.255); allowed: r_max <= {LARGEST_FIT}")
         for key in ("q_coarse", "q_fine"):
             if getattr(self, key) not in self.quads:
                 raise ValueError(f"{key} = {getattr(self, key)} is not in quads = {self.quads}; "

@@ -50,7 +50,10 @@ def test_line_flux_of_kovasznay_is_two():
     (schema.Arms, {"eval_every": 900}, "eval_every = 900 exceeds steps"),
     (schema.Arms, {"decay_at": [0.8, 0.6]}, "does not rise"),
     (schema.Arms, {"r_small": 0.2}, "r_small = 0.2 is not below r_large"),
-], ids=["q-not-swept", "radii", "quads-order", "eval-every", "decay", "scales"])
+    (schema.Flux, {"r_max": 0.3}, "r_max = 0.3 leaves too few places"),
+    (schema.Arms, {"meso_r_min": 0.1, "meso_fraction": 0.4}, "meso_r_min / meso_fraction"),
+], ids=["q-not-swept", "radii", "quads-order", "eval-every", "decay", "scales", "r-max-fits",
+        "meso-depth"])
 def test_schema_rejects(cls, bad, match):
     with pytest.raises(ValidationError, match=match):
         cls(**bad)
