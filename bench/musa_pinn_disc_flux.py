@@ -11,6 +11,10 @@ agree to 1e-12 of the largest flux before anything is timed. Bound (one thread, 
 30 flops per node (u.n, two normal derivatives, two momentum integrands, the sums) and 72 bytes
 read per node (3 values + 6 gradients), against the machine's GEMM rate and copy bandwidth.
 Writes results/bench/musa_pinn_disc_flux.json.
+
+Measured once on the development machine (2 cores shared by many jobs, one thread, Q = 16): the
+loop is 1.1x slower at 4 discs (the batched side's dozen ops cost as much as 64 nodes of Python),
+3-4x at 16-64 and about 40-46x from 256 discs (NB2's 64 discs per member, 8 members = 512).
 """
 import argparse
 
