@@ -17,6 +17,11 @@ another order) before anything is timed. Writes results/bench/frog_aggregate.jso
 Bound (one thread): index_add reads the (m, H) float64 messages and the m int64 targets and
 reads and writes the (n, H) sums: 8 m H + 8 m + 16 n H bytes against the machine's copy
 bandwidth; the loop does the same m H additions.
+
+Measured on the shared development machine (2 cores under load, one thread, m = 250 ... 32,000):
+the loop is 8x slower at 250 messages and 67x at 32,000 (0.15 s against 2.3 ms); its time grows
+linearly in m (exponent 1.1), index_add's sublinearly below ~4,000 messages (dispatch), then
+linearly.
 """
 import argparse
 

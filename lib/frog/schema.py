@@ -66,7 +66,7 @@ class Roles(Shared):
         0.01, "decision (spec §1.1: the gate is trained jointly): the body's Adam rate")
     fd_weight: Annotated[float, Field(gt=0.0, le=100.0)] = param(
         0.1, "decision (spec §7 Q3, the weight unknown): L_FD enters the loss at 0.1")
-    n_probe: Annotated[int, Field(ge=1, le=64)] = param(
+    n_probe: Annotated[int, Field(ge=1, le=100_000)] = param(
         8, "users whose receptive field is read off autograd at every depth up to 4")
     AT_MOST = Shared.AT_MOST + (("n_probe", "n_users"),)
     SMOKE = {**Shared.SMOKE, "n_probe": (3, "three probes: the code path (smoke budget 10 s)")}

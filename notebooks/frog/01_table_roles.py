@@ -40,7 +40,8 @@
 # edge message ψ([h_i, e_tx]) (Q2). The FD term is `decisions.fd_residual`, over the tx states the
 # users read, at weight `fd_weight` (Q3). Only two-FK tables become edges (Q4). Training: full
 # batch Adam (`lr`, `gate_lr`), `epochs` steps, `n_seeds` seeds each with its own database; the
-# budget cuts (200 epochs, 3 seeds) are the ones spec §6 proposes.
+# budget cuts (150 epochs, 3 seeds; [spec §6](../../docs/specs/frog.md#s6)) are the parameters'
+# reasons.
 #
 # **What to look for.** Co-buyers at 4 hops in the node role and 2 in the edge role; the
 # receptive field jumping at K = 4 (node) and K = 2 (edge). At K = 2, the node role near chance
@@ -295,5 +296,7 @@ nb.finish()
 # comparison looks as it does: at K = 2 the node-role model cannot see a user's co-buyers at
 # all, so on co-purchase it learns only what the user's own purchases say, while on the direct
 # task both roles reach the items. Whether the gate moved to the edge side, how far, and what
-# L_FD did are in `gate.selects` and `fd.ablation`; the soft gate is expected to stay well short
-# of 1 (spec §3 [PROTO]), which is why the paper profile should add a hard or annealed gate.
+# L_FD did are in `gate.selects` and `fd.ablation`. The FD term as reconstructed has a trivial
+# minimiser (h_tx = 0, g = 0): `fd.ablation` sets the tx states' scale beside their R², so a
+# reader can see whether training took that way out rather than making h_tx recoverable; the soft gate is expected to stay well short
+# of 1 ([spec §3](../../docs/specs/frog.md#s3) [PROTO]), which is why the paper profile should add a hard or annealed gate.
