@@ -48,12 +48,12 @@ def test_receptive_field_is_hop_ball():
     probes = np.array([0, 5, 12])
     for mode in ("node", "edge"):
         for depth in (1, 2, 3, 4):
-            assert experiment.receptive_field(db, mode, depth, 16, 1, probes) == \
+            assert experiment.receptive_field(db, mode, depth, 8, 1, probes) == \
                 experiment.hop_ball(db, mode, depth, probes)
 
 
 def test_training_moves_gate_and_fits():
     _, st = stacked([0], torch.float32)
-    run = train.train(st, [3], "gate", train.Setup(2, 8, 40, 0.05, 0.05, 0.1))
-    assert run.gate.shape == (41, 1) and run.gate[0, 0] == 0.5 and run.gate[-1, 0] != 0.5
+    run = train.train(st, [3], "gate", train.Setup(2, 8, 12, 0.05, 0.05, 0.1))
+    assert run.gate.shape == (13, 1) and run.gate[0, 0] == 0.5 and run.gate[-1, 0] != 0.5
     assert np.isfinite(run.fd_r2).all() and run.fd_r2[0] <= 1 + 1e-9
