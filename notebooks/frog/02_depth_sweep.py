@@ -1,0 +1,151 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # FROG miniature, part 2: accuracy against GNN depth, tx as nodes and as edges
+#
+# **What this miniature shows.** The hop-count mechanism behind FROG's case against a fixed
+# schema graph ([spec §1.2](../../docs/specs/frog.md#s1-2)), measured: the same heterogeneous
+# mean-aggregation GNN as notebook 01, trained at each depth K with tx as a node set (the
+# RelBench schema graph) and as an edge set, on the two planted tasks. A relation of h hops is
+# out of reach below K = h: co-purchase is 4 hops as nodes and 2 as edges, direct is 2 and 1.
+# So the node role should trail on co-purchase until K = 4 and catch up there, and at K = 1 the
+# node role should not see the items at all on the direct task, while the edge role does.
+#
+# **What it cannot show** ([§8](../../docs/specs/frog.md#s8)). Anything about RelBench (claim F4,
+# downloads), or about the paper's own architecture (unreadable). The tasks are planted so that
+# hop counts decide them; this is a check of the mechanism, not of the paper's benchmark claim.
+#
+# **Provenance.** Hop counts [DERIVED]; the sweep and its thresholds are the spec's
+# reconstruction ([§3](../../docs/specs/frog.md#s3)); the models as in notebook 01 [RECON].
+#
+# **Decisions where the spec is open.** The spec leaves the sweep's schedule open
+# ([§6](../../docs/specs/frog.md#s6)): it runs the default schedule of notebook 01 (`epochs`,
+# `lr`, `n_seeds`, one database per seed) at every depth in `depths`, both tasks. The gated
+# mode is not swept (notebook 01 holds it).
+#
+# **What to look for.** Where each curve may rise: not before the task's hop count in its role
+# (the dotted lines; notebook 01's receptive field). On co-purchase the spec expects the node
+# role to catch up at K = 4; `roles.depth` compares the gaps and `roles.node_catches_up` asks
+# whether the node role itself improved, since a gap can also close because the edge role falls
+# when depth grows past its need. On direct, the node role at chance at K = 1.
+
+# %% tags=["parameters"]
+profile = "default"  # smoke | default | paper
+seed = 0  # every random draw derives from this
+n_users = 400  # spec §3 NB1: 400 users
+n_items = 150  # spec §3 NB1: 150 items
+n_tx = 4000  # spec §3 NB1: 4,000 tx rows (at least one per user and per item)
+test_fraction = 0.4  # spec §3 [PROTO]: 160 of 400 users held out
+hidden = 32  # spec §3 NB1: hidden 32
+epochs = 150  # budget (≤ 2 min for both notebooks on 2 idle cores): 150 full-batch epochs (prototype 300; spec §6 proposes 200, which ran over)
+lr = 0.01  # decision (spec silent): Adam 1e-2, full batch
+n_seeds = 3  # budget: 3 seeds, the cut spec §6 proposes (spec §3: 5); each seed draws its own database and weights
+depths = [1, 2, 3, 4]  # spec §3 NB1: K in {1, 2, 3, 4}
+
+# %%
+import torch
+
+from lib.companion import notebook, plotting
+from lib.frog import decisions, train
+from lib.frog import experiment as ex
+
+torch.set_num_threads(1)
+nb = notebook.start("frog/02_depth_sweep", globals())
+cfg, ledger, tables = nb.cfg, nb.ledger, nb.tables
+
+# %%
+st, reps = ex.replicas(cfg)
+plan = [(f"{mode}-K{k}", mode, train.Setup(depth=k, hidden=cfg.hidden, epochs=cfg.epochs,
+                                             lr=cfg.lr, gate_lr=cfg.lr, fd_weight=0.0))
+        for k in cfg.depths for mode in ("node", "edge")]
+results, _ = ex.run_grid(st, reps, plan)
+results.to_csv(tables / "depth_sweep.csv", index=False)
+acc = results.pivot_table(index=["task", "depth", "seed"], columns="mode",
+                          values="test_accuracy")
+gap = (acc.edge - acc.node).groupby(["task", "depth"]).mean()
+print(acc.groupby(["task", "depth"]).mean().round(3))
+
+# %%
+best = acc.groupby(["task", "depth"]).mean().groupby("task").max()   # best K per role
+learned = {t: (decisions.learned(best.loc[t].tolist()) and cfg.n_seeds >= 2,
+               f"two seeds or more, and some (role, K) reaches mean {t} accuracy >= "
+               f"{decisions.LEARNED_MIN}") for t in ex.TASKS}
+ledger.statistical(
+    "roles.depth", "co-purchase: the role gap (edge minus node test accuracy, mean over seeds) at "
+    "K = 4, where the node role reaches the 4-hop relation, against K = 2, where it cannot",
+    source="spec §3 NB1 (frog.roles.depth), §1.2", provenance="reconstructed",
+    expected="gap(K = 4) < gap(K = 2)",
+    measured=f"K = 4: {gap.loc[('copurchase', 4)]:.4f}; K = 2: {gap.loc[('copurchase', 2)]:.4f}",
+    holds=decisions.catches_up(float(gap.loc[("copurchase", 4)]),
+                               float(gap.loc[("copurchase", 2)])),
+    requires=learned["copurchase"])
+node_gain = (acc.node.loc[("copurchase", 4)] - acc.node.loc[("copurchase", 2)]).to_numpy()
+if cfg.n_seeds >= 2:
+    mean4, low4, high4 = decisions.paired_interval(node_gain)
+    ledger.statistical(
+        "roles.node_catches_up", "co-purchase: the node role's own test accuracy at K = 4 minus "
+        "at K = 2, paired over seeds, mean and 95% t interval (the gap of roles.depth can also "
+        "shrink because the edge role falls)", source="spec §3 NB1 (the node role catches up at "
+        "K = 4); the stricter reading is ours", provenance="reconstructed",
+        expected="mean > 0 with the interval above 0",
+        measured=f"{mean4:.4f} [{low4:.4f}, {high4:.4f}] over {cfg.n_seeds} seeds",
+        holds=decisions.above_zero(node_gain), requires=learned["copurchase"])
+else:
+    ledger.skip("roles.node_catches_up", "co-purchase: node role at K = 4 minus at K = 2, CI "
+                "above 0", source="spec §3 NB1", provenance="reconstructed", kind="statistical",
+                expected="mean > 0 with the interval above 0",
+                reason=f"{cfg.n_seeds} seed: an interval needs two")
+if 1 in cfg.depths and cfg.n_seeds >= 2:
+    d1 = (acc.edge - acc.node).loc[("direct", 1)].to_numpy()
+    mean1, low1, high1 = decisions.paired_interval(d1)
+    ledger.statistical(
+        "roles.direct_k1", "direct (2 hops as nodes, 1 as edges) at K = 1: edge role minus node "
+        "role test accuracy, paired over seeds, mean and 95% t interval",
+        source="spec §1.2 [DERIVED] hop counts; the check is ours", provenance="derived",
+        expected="mean > 0 with the interval above 0",
+        measured=f"{mean1:.4f} [{low1:.4f}, {high1:.4f}] over {cfg.n_seeds} seeds",
+        holds=decisions.above_zero(d1), requires=learned["direct"])
+else:
+    ledger.skip("roles.direct_k1", "direct at K = 1: edge role minus node role, CI above 0",
+                source="spec §1.2 [DERIVED]", provenance="derived", kind="statistical",
+                expected="mean > 0 with the interval above 0",
+                reason=f"needs K = 1 in depths and two seeds (depths {cfg.depths}, "
+                       f"{cfg.n_seeds} seed(s))")
+
+# %%
+fig, axes = plotting.figure(ncols=2, sharey=True)
+for ax, task in zip(axes, ex.TASKS):
+    for mode, colour in (("node", "C0"), ("edge", "C1")):
+        per = acc.loc[task][mode]
+        mean = per.groupby("depth").mean()
+        ax.plot(mean.index, mean.values, "o-", color=colour, label=f"tx as {mode}s")
+        depth = per.index.get_level_values("depth")
+        ax.plot(depth + (0.06 if mode == "edge" else -0.06), per.values, ".", color=colour,
+                ms=4, alpha=0.6)
+        ax.axvline(ex.HOPS[task][mode], color=colour, ls=":", lw=0.8)
+    ax.axhline(0.5, color="0.6", ls=":", lw=0.8)
+    ax.set(xlabel="GNN depth K", xticks=cfg.depths, title=task, ylim=(0.4, 1.0))
+    ax.legend(fontsize=7, loc="lower right")
+axes[0].set_ylabel("test accuracy")
+nb.save_figure(fig)
+
+# %%
+nb.finish()
+
+# %% [markdown]
+# **What we saw.** The two claims above carry the numbers and the figure shows them. The
+# receptive field of notebook 01 says where each curve may rise (the dotted lines): a relation
+# beyond K hops is invisible to the model, so below those depths an accuracy above chance can
+# only come from what the target shares with nearer features. Whether the node role caught up
+# at K = 4 (`roles.depth`), and whether at K = 1 the edge role's one-hop view of the items won
+# the direct task (`roles.direct_k1`), is recorded whatever the outcome. Read `roles.depth`
+# beside `roles.node_catches_up`: the first can pass because the edge role loses accuracy at
+# larger K (at K = 4 its receptive field is every user, and mean aggregation averages the
+# co-buyer signal into that of users 4 hops away), while the node role, which now sees the
+# relation, need not have learned it within the schedule.
