@@ -22,11 +22,11 @@
 # every image-source cabin IR of the microphone grid ([spec §1.3](../../docs/specs/infer.md#s1-3)).
 #
 # **Provenance.** Everything here is [DERIVED]: standard discrete-time facts, not numbers of the
-# paper. The cabin and its image-source IRs are [RECON] (spec §1.3); `lib/infer/ism.py` is
+# paper. The cabin and its image-source IRs are [RECON] ([spec §1.3](../../docs/specs/infer.md#s1-3)); `lib/infer/ism.py` is
 # checked against a per-image, per-microphone loop in the tests and the benchmark.
 #
 # **What it cannot show ([spec §8](../../docs/specs/infer.md#s8)).** Which quantity the
-# paper's KK term couples (spec §7 Q1): its attenuation branch δ, the renderer and the real data
+# paper's KK term couples ([spec §7](../../docs/specs/infer.md#s7) Q1): its attenuation branch δ, the renderer and the real data
 # are not available. What it does show is the reason the question matters: the log form is only
 # valid for minimum-phase factors, so it belongs on δ, not on a room's total H.
 #
