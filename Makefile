@@ -12,6 +12,10 @@ endif
 PY := $(BIN)/python
 DVC := $(BIN)/dvc
 SMOKE := build/smoke
+# pytest-xdist workers for the unit tests and the notebooks: one per core (each is one torch
+# thread); --dist loadscope keeps a module's tests (its fixtures) and a notebook's cells together
+JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+XDIST := -n $(JOBS) --dist loadscope
 STAMP := $(BIN)/.companion-installed
 # DVC stages and notebook kernels run `python`: make it the environment's, active or not
 export PATH := $(abspath $(BIN)):$(PATH)
@@ -73,13 +77,13 @@ sync: setup
 	$(PY) -m lib.companion.generate --write
 
 unit: setup
-	$(PY) -m pytest $(UNIT_TESTS) --ignore=tests/report -q -p no:cacheprovider
+	$(PY) -m pytest $(UNIT_TESTS) --ignore=tests/report -q -p no:cacheprovider $(XDIST)
 	$(if $(PAPER),,$(PY) -m pytest tests/report -q -p no:cacheprovider -k "not browser")
 
 # the smoke copy's notebooks write its results/ (report-smoke reads them), not results/lab/
 nbval: setup
 	$(PY) -m lib.companion.smoke $(SMOKE) $(SMOKE_ARGS)
-	COMPANION_OUTPUTS=results $(PY) -m pytest -q -p no:cacheprovider --nbval-lax --nbval-current-env $(SMOKE)/*.ipynb
+	COMPANION_OUTPUTS=results $(PY) -m pytest -q -p no:cacheprovider --nbval-lax --nbval-current-env $(XDIST) $(SMOKE)/*.ipynb
 
 report-smoke: setup
 	cd $(SMOKE) && $(abspath $(PY)) -m lib.companion.claims && $(abspath $(PY)) -m lib.companion.report

@@ -125,7 +125,9 @@ def git_clean(root: Path, path: str) -> bool:
     return not run(["git", "status", "--porcelain", "--", path], root).stdout.strip()
 
 
-def wait_for(check, what: str, timeout_s: float = 60.0):
+def wait_for(check, what: str, timeout_s: float = 240.0):
+    """Poll until check() holds. The default is generous: before the first claim, DVC parses a
+    project of some 70 stages (half a minute on two busy cores, beside another test worker)."""
     start = time.monotonic()
     while time.monotonic() - start < timeout_s:
         found = check()
