@@ -119,6 +119,11 @@ def col(arm: str, key: str) -> np.ndarray:
     return summ[summ.arm == arm][key].to_numpy()
 
 
+def per_seed(arms: list[str], key: str) -> str:
+    """Each arm's values of one column, in seed order, named: the measured side of a paired claim."""
+    return "; ".join(f"{a}: " + ", ".join(f"{v:.4g}" for v in col(a, key)) for a in arms)
+
+
 main_kk = f"F+KK λ={cfg.kk_lambda:g}"
 need = f">= {decisions.seeds_needed(cfg.n_seeds)} of {cfg.n_seeds} seeds"
 ledger.close("field.time_causal", "largest non-causal energy fraction r of T's predicted "
@@ -130,11 +135,11 @@ ledger.statistical("field.freq_vs_time_mag", "held-out magnitude error (dB): F b
                    f"by seed ({need}); T per seed, F per seed",
                    source="abstract (I1); spec NB2", provenance="reconstructed",
                    expected=f"F < T in {need} (spec prototype, seed 0: T 4.24, F 2.96 dB)",
-                   measured=[*col("T", "test_mag_db"), *col("F", "test_mag_db")],
+                   measured=per_seed(["T", "F"], "test_mag_db"),
                    holds=decisions.better_in_most(col("F", "test_mag_db"),
                                                   col("T", "test_mag_db")))
 f_phase_better = decisions.better_in_most(col("F", "test_phase_rad"), col("T", "test_phase_rad"))
-phase_values = [*col("T", "test_phase_rad"), *col("F", "test_phase_rad")]
+phase_values = per_seed(["T", "F"], "test_phase_rad")
 if f_phase_better:
     ledger.statistical("field.freq_vs_time_phase", "held-out phase error (rad): F below T, "
                        f"paired by seed ({need}); T per seed, F per seed",
@@ -164,7 +169,7 @@ ledger.statistical("field.kk_causality", "held-out KK residual r of the frequenc
                    measured=list(r_sweep.mean(0)), holds=decisions.decreasing_in_most(r_sweep))
 kk_phase_better = decisions.better_in_most(col(main_kk, "test_phase_rad"),
                                            col("F", "test_phase_rad"))
-kk_values = [*col("F", "test_phase_rad"), *col(main_kk, "test_phase_rad")]
+kk_values = per_seed(["F", main_kk], "test_phase_rad")
 if kk_phase_better:
     ledger.statistical("field.kk_phase", f"held-out phase error (rad): {main_kk} below F, paired "
                        f"by seed ({need}); F per seed, F+KK per seed",
@@ -199,10 +204,11 @@ trade = {k: float(held[a][..., sel].mean()) for k, a, sel in
 ledger.statistical("field.weighting", f"held-out magnitude error (dB) of F+KK+W against {main_kk}"
                    f" in the emphasised bins (weight above flat, {fb[emph].min():.0f}-"
                    f"{fb[emph].max():.0f} Hz) and in the notched {cfg.crossover[0]:g}-"
-                   f"{cfg.crossover[1]:g} Hz band: [emph W, emph flat, notch W, notch flat]",
+                   f"{cfg.crossover[1]:g} Hz band",
                    source="abstract (I3); spec NB2", provenance="reconstructed",
                    expected="W lower where emphasised and higher in the notch",
-                   measured=list(trade.values()), holds=decisions.weighting_tradeoff(**trade))
+                   measured="; ".join(f"{k} {v:.4g}" for k, v in trade.items()),
+                   holds=decisions.weighting_tradeoff(**trade))
 band_table = evaluate.bands(run, mag, phase, fb, test_idx, cfg.n_bands)
 band_table.to_csv(tables / "bands.csv", index=False, float_format="%.6g")
 gain = {k: 1 - col("F", k).mean() / col("T", k).mean() for k in ("test_mag_db", "test_phase_rad")}
