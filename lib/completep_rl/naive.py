@@ -134,3 +134,12 @@ def ppo_update_one(actor: dict[str, torch.Tensor], critic: dict[str, torch.Tenso
             opt.step()
             losses.append(float(loss.detach()))
     return losses
+
+
+def cka_hsic(x: torch.Tensor, y: torch.Tensor) -> float:
+    """Linear CKA by its definition: HSIC(K, L) / sqrt(HSIC(K, K) HSIC(L, L)) with Gram matrices
+    K = X X^T, L = Y Y^T and the explicit centring matrix H = I - 11^T / B, float64."""
+    b = x.shape[0]
+    h = torch.eye(b, dtype=torch.float64) - torch.full((b, b), 1.0 / b, dtype=torch.float64)
+    k, l_ = h @ (x.double() @ x.double().T) @ h, h @ (y.double() @ y.double().T) @ h
+    return float((k * l_).sum() / ((k * k).sum() * (l_ * l_).sum()).sqrt())

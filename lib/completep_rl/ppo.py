@@ -228,3 +228,12 @@ def train(members: list[Member], n: int, depth: int, proto: Protocol, seed: int,
         orders = draw_orders(n_seeds, proto.steps * proto.n_envs, proto.epochs, seed_of, gen)
         update(actor, critic, opts, batch, orders, proto)
     return Trained(curve, actor)
+
+
+def select(net: Net, idx: list[int]) -> Net:
+    """The sub-ensemble of members idx (detached: for evaluation)."""
+    def pick(t: torch.Tensor) -> torch.Tensor:
+        return t.detach()[idx]
+    return Net({k: pick(w) for k, w in net.weights.items()}, {k: pick(m) for k, m in
+               net.mult.items()}, pick(net.beta), {k: pick(m) for k, m in net.lr_mult.items()},
+               pick(net.eps_mult))
