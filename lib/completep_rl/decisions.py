@@ -42,11 +42,18 @@ def probe_states(count: int, gen: torch.Generator) -> torch.Tensor:
     return (2 * u - 1) * torch.tensor(PROBE_HALF_WIDTHS, dtype=torch.float64)
 
 
-def consistency_exponent(best: pd.DataFrame, arm: str, n: int, depth: int) -> float:
-    """Each arm's own best LR at each width (spec §3 NB2: 'each arm's own best eta'): the
-    argmax of the seed-mean score for that arm and shape."""
-    row = best[(best.arm == arm) & (best.N == n) & (best.L == depth)]
-    return float(row.best_exp.iloc[0])
+def consistency_exponent(scores: pd.DataFrame, arm: str, n: int, depth: int,
+                         rule: str) -> float:
+    """The log10 eta of the agents the consistency claims compare (spec §3 NB2: 'each arm's
+    own best eta', open). `per_width`: the argmax of the seed-mean score for that arm and
+    shape; `per_arm`: one eta per arm, the argmax of its score averaged over seeds and over
+    the widths of the sweep at this depth."""
+    part = scores[(scores.arm == arm) & (scores.L == depth)]
+    if rule == "per_width":
+        part = part[part.N == n]
+    elif rule != "per_arm":
+        raise ValueError(f"consistency_eta = {rule!r}; allowed: per_width, per_arm")
+    return float(part.groupby("lr_exp")["score"].mean().idxmax())
 
 
 def pairs(widths: list[int]) -> list[tuple[int, int]]:

@@ -93,6 +93,9 @@ class LrTransfer(NotebookParams):
     dtype: Literal["float32", "float64"] = param(
         "float32", "the sweep's precision (budget: float32 bmm is twice as fast); the exact "
         "checks run in float64 whatever this says")
+    consistency_eta: Literal["per_width", "per_arm"] = param(
+        "per_width", "spec §3 NB2 open ('each arm's own best eta'): each width's own best eta; "
+        "per_arm uses one eta per arm, its best averaged over the widths")
     probe_states: Annotated[int, Field(ge=16, le=65536)] = param(
         4096, "spec §3 NB2: a fixed probe set of 4096 states")
     n_boot: Annotated[int, Field(ge=10, le=10000)] = param(

@@ -39,3 +39,13 @@ def test_probe_states_lie_in_the_box():
     probe = decisions.probe_states(1000, torch.Generator().manual_seed(0))
     assert probe.shape == (1000, 4)
     assert (probe.abs() <= torch.tensor(decisions.PROBE_HALF_WIDTHS, dtype=torch.float64)).all()
+
+
+def test_consistency_eta_per_width_and_per_arm():
+    import pandas as pd
+    rows = [{"arm": "ntk", "N": n, "L": 2, "lr_exp": x, "seed": 0, "score": s}
+            for n, x, s in ((8, -2.0, 10.0), (8, -1.0, 20.0), (32, -2.0, 50.0),
+                            (32, -1.0, 30.0))]
+    scores = pd.DataFrame(rows)
+    assert decisions.consistency_exponent(scores, "ntk", 8, 2, "per_width") == -1.0
+    assert decisions.consistency_exponent(scores, "ntk", 8, 2, "per_arm") == -2.0   # 30 vs 25
