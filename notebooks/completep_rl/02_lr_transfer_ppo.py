@@ -26,8 +26,8 @@
 # **What it cannot show** ([spec §8](../../docs/specs/completep_rl.md#s8)). The paper's 16
 # continuous-control tasks, its compute/reward Pareto fronts (R3) and any of its returns: CartPole
 # is a stand-in chosen for speed, and no return here is comparable to a paper number. The
-# optional Pendulum environment of spec §1.4 was not built. The width range (8 → 128, 16×) is
-# small, so NTK's predicted shift (∝ N^-½, about 0.6 decade) is near the grid step of half a
+# optional Pendulum environment of [spec §1.4](../../docs/specs/completep_rl.md#s1-4) was not
+# built. The width range (8 → 128, 16×) is small, so NTK's predicted shift (∝ N^-½, about 0.6 decade) is near the grid step of half a
 # decade, and with two seeds the argmax is noisy ([spec §3](../../docs/specs/completep_rl.md#s3)
 # NB2, "Risk").
 #
