@@ -24,8 +24,9 @@
 #
 # **What it cannot show** ([spec §8](../../docs/specs/completep_rl.md#s8)). The paper's 16
 # continuous-control tasks, its compute/reward Pareto fronts and any of its returns. The PPO
-# learning-rate-transfer notebook of [spec §3](../../docs/specs/completep_rl.md#s3) NB2 was not built in this companion (cut for time);
-# its claims are recorded below as skipped, never as measured.
+# learning-rate transfer is notebook 2's
+# ([02_lr_transfer_ppo](02_lr_transfer_ppo.py), [spec §3](../../docs/specs/completep_rl.md#s3)
+# NB2); the continuous-control claim is recorded below as skipped, never as measured.
 #
 # **Provenance.** Only the paper's abstract could be read. The parameterisation table follows the
 # CompleteP paper and its public implementations (hidden and output LR × 1/m_N, residual × 1/L,
@@ -202,23 +203,12 @@ else:
     skip_slopes({"coord.depth_cp": "bound", "coord.depth_ntk": "qualitative"}, cfg.depths)
 
 # %% [markdown]
-# ## The paper's RL claims: not checked here
+# ## The paper's continuous-control claim: not checked here
 #
-# The PPO notebook ([spec §3](../../docs/specs/completep_rl.md#s3) NB2) was not built; R3 needs the paper's simulators
-# ([spec §8](../../docs/specs/completep_rl.md#s8)).
+# R3 needs the paper's simulators ([spec §8](../../docs/specs/completep_rl.md#s8)); the RL
+# claims that CartPole can stand in for are notebook 2's.
 
 # %%
-for cid, text, kind in (
-        ("transfer.width", "under CompleteP the PPO-optimal LR transfers across width; "
-         "under NTK it moves to smaller eta as N grows", "statistical"),
-        ("transfer.depth", "the same across depth", "statistical"),
-        ("policy_consistency", "KL between policies at N and 4N is smaller under CompleteP",
-         "statistical"),
-        ("feature_consistency", "CKA between last hidden layers at N and 4N is higher under "
-         "CompleteP", "statistical")):
-    ledger.skip(cid, text, source="spec §2 R1, R2; §3 NB2", provenance="paper", kind=kind,
-                expected="CompleteP better than NTK",
-                reason="the vectorised-CartPole PPO notebook (spec §3 NB2) was not built")
 ledger.skip("efficiency.continuous_control", "CompleteP improves compute and reward efficiency "
             "over NTK on 16 continuous-control tasks", source="spec §2 R3", provenance="paper",
             kind="statistical", expected="Pareto fronts dominate NTK's",
@@ -272,4 +262,4 @@ nb.finish()
 # and with depth. Whether NTK's fitted width slopes reach the spec's windows is recorded in
 # `coord.width_ntk_h` and `coord.width_ntk_f`: over 32 → 2048 the Θ(1) input-layer part of Δh
 # still weighs at the small widths, so the fitted Δh/h slope can sit below the asymptotic ½.
-# Nothing here tests the paper's RL claims; those are the skipped claims.
+# The paper's RL claims are notebook 2's.

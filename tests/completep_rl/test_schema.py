@@ -1,7 +1,7 @@
 import pytest
 from pydantic import ValidationError
 
-from lib.completep_rl.schema import CoordCheck
+from lib.completep_rl.schema import CoordCheck, LrTransfer
 
 
 def test_defaults_and_profiles_validate():
@@ -17,3 +17,21 @@ def test_defaults_and_profiles_validate():
 def test_bad_values_are_refused_naming_the_key(bad, key):
     with pytest.raises(ValidationError, match=key):
         CoordCheck(**bad)
+
+
+def test_lr_transfer_profiles_validate():
+    LrTransfer()
+    for profile in ("smoke", "paper"):
+        LrTransfer(**{k: v for k, (v, _) in LrTransfer.overrides(profile).items()})
+
+
+@pytest.mark.parametrize("bad, key", [({"lr_exponents": [-1.0, -2.0]}, "lr_exponents"),
+                                      ({"depth_width": 16}, "depth_width"),
+                                      ({"width_depth": 3}, "width_depth"),
+                                      ({"iterations": 3}, "max_steps"),
+                                      ({"minibatches": 3}, "minibatches"),
+                                      ({"check_members": 6}, "check_members"),
+                                      ({"dtype": "float16"}, "dtype")])
+def test_lr_transfer_bad_values_are_refused_naming_the_key(bad, key):
+    with pytest.raises(ValidationError, match=key):
+        LrTransfer(**bad)
