@@ -13,9 +13,12 @@ PY := $(BIN)/python
 DVC := $(BIN)/dvc
 SMOKE := build/smoke
 # pytest-xdist workers for the unit tests and the notebooks: one per core (each is one torch
-# thread); --dist loadscope keeps a module's tests (its fixtures) and a notebook's cells together
+# thread). Unit tests: --dist loadscope keeps a module's tests (and its fixtures) together.
+# Notebooks: lib/companion/nbval_groups.py puts a paper's notebooks on one worker, in order
+# (a notebook may read an earlier one's tables)
 JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 XDIST := -n $(JOBS) --dist loadscope
+XDIST_NB := -n $(JOBS) --dist loadgroup -p lib.companion.nbval_groups
 STAMP := $(BIN)/.companion-installed
 # DVC stages and notebook kernels run `python`: make it the environment's, active or not
 export PATH := $(abspath $(BIN)):$(PATH)
@@ -83,7 +86,7 @@ unit: setup
 # the smoke copy's notebooks write its results/ (report-smoke reads them), not results/lab/
 nbval: setup
 	$(PY) -m lib.companion.smoke $(SMOKE) $(SMOKE_ARGS)
-	COMPANION_OUTPUTS=results $(PY) -m pytest -q -p no:cacheprovider --nbval-lax --nbval-current-env $(XDIST) $(SMOKE)/*.ipynb
+	COMPANION_OUTPUTS=results $(PY) -m pytest -q -p no:cacheprovider --nbval-lax --nbval-current-env $(XDIST_NB) $(SMOKE)/*.ipynb
 
 report-smoke: setup
 	cd $(SMOKE) && $(abspath $(PY)) -m lib.companion.claims && $(abspath $(PY)) -m lib.companion.report
