@@ -90,7 +90,7 @@ class Prior(PriorKeys):
     AT_MOST = (("n_examples", "n_graphs"), ("n_ccdf", "n_graphs"))
     n_graphs: Count = param(500, "spec NB1: histograms over 500 graphs")
     n_ccdf: Count = param(200, "spec NB1: the degree CCDF pooled over 200 graphs")
-    n_examples: Annotated[int, Field(ge=1, le=6)] = param(3, "spec NB1: three example graphs")
+    n_examples: Count = param(3, "spec NB1: three example graphs (at most n_graphs)")
     sbm_draws: Count = param(2000, "spec sbm_edges: 2000 draws of one fixed SBM")
     fidelity_draws: Count = param(
         40, "config_fidelity: one scale-1 group-size + propensity draw per config (40)")

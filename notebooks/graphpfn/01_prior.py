@@ -59,7 +59,7 @@ noise = 0.1  # GaussianNoise std after every layer (reconstructed)
 p_causal = 0.5  # share of causal-mode tasks (X, y from intermediate outputs; reconstructed)
 n_graphs = 500  # spec NB1: histograms over 500 graphs
 n_ccdf = 200  # spec NB1: the degree CCDF pooled over 200 graphs
-n_examples = 3  # spec NB1: three example graphs
+n_examples = 3  # spec NB1: three example graphs (at most n_graphs)
 sbm_draws = 2000  # spec sbm_edges: 2000 draws of one fixed SBM
 fidelity_draws = 40  # config_fidelity: one scale-1 group-size + propensity draw per config (40)
 pa_checks = 50  # pa_counts: PA growth on 50 first-level SBM seeds (scale 1)
@@ -83,7 +83,7 @@ grid = configs.grid(cfg.sbm_nodes, cfg.first_level, cfg.group_families, cfg.pa_f
 scaled = [configs.scaled(c, cfg.scale) for c in grid]
 
 # %% [markdown]
-# ## The DC-SBM's mean edge count (spec §1.4)
+# ## The DC-SBM's mean edge count ([spec §1.4](../../docs/specs/graphpfn.md#s1-4))
 # One fixed SBM of the scaled first config; `sbm_draws` Poisson draws of its edges. The mean
 # count before dedup must be Σ_{r<s} λ_rs + Σ_r λ_rr / 2 within four Poisson standard errors.
 
@@ -148,7 +148,8 @@ ledger.exact("prior.lcc", f"every one of {cfg.n_graphs} prior graphs is connecte
 
 # %% [markdown]
 # `prior.config_fidelity` compares our array code with `naive`'s plain-loop transcription of
-# the official functions, on the same Generator stream (spec §3 asks for it as a claim).
+# the official functions, on the same Generator stream
+# ([spec §3](../../docs/specs/graphpfn.md#s3) asks for it as a claim).
 
 # %%
 same_sizes, in_sync, close, asym, negative, nodes = 0, 0, 0, 0, 0, 0
@@ -221,7 +222,9 @@ ledger.statistical("prior.pa_tail", f"fitted log-log CCDF slope (degrees >= {cfg
 # %%
 fig, axes = plotting.figure(ncols=cfg.n_examples, width=4 * cfg.n_examples)
 axes = np.atleast_1d(axes)
-for ax, i in zip(axes, np.argsort(stats.n.to_numpy())[:: max(1, cfg.n_graphs // cfg.n_examples)]):
+by_size = np.argsort(stats.n.to_numpy(), kind="stable")         # quantiles 0.1 ... 0.9 of n
+picks = by_size[np.round(np.linspace(0.1, 0.9, cfg.n_examples) * (cfg.n_graphs - 1)).astype(int)]
+for ax, i in zip(axes, picks):
     g = graphs[i]
     G = nx.Graph(list(map(tuple, g.edges)))
     pos = nx.spring_layout(G, seed=cfg.seed, iterations=50)
@@ -267,7 +270,7 @@ for causal, m in ((False, "o"), (True, "^")):
 means = stats.groupby("conv_ratio").adjusted_homophily.mean()
 ax.plot(means.index, means.values, "k-", label="mean")
 ax.set(xlabel="graph_conv_ratio", ylabel="adjusted homophily of the target",
-       title="how much the SCM convolves, against homophily")
+       title="convolved share against homophily")
 ax.legend(fontsize=7)
 nb.save_figure(fig, "conv_ratio")
 

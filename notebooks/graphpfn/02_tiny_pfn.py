@@ -15,7 +15,7 @@
 # graphs (P3) and is state of the art after finetuning (P4)
 # ([spec §2](../../docs/specs/graphpfn.md#s2)). The adapters' output projections are
 # zero-initialised, so pretraining starts from the tabular model exactly (P5, [CODE]). Here a
-# tiny PFN (d = 64, 3 layers; [spec §3 NB2](../../docs/specs/graphpfn.md#s3)) is built twice
+# tiny PFN (d = 64, 3 layers; NB2 of [spec §3](../../docs/specs/graphpfn.md#s3)) is built twice
 # from one seed, with the zero-init GA adapters (graph-PFN) and without (tab-PFN); both train on
 # the same fresh prior episodes of notebook 01's prior, for the same number of steps, then
 # classify held-out prior graphs in context against a GCN and an MLP trained per graph.
@@ -246,7 +246,7 @@ ledger.qualitative("karate", "karate club, mean accuracy over random splits per 
 
 # %%
 fig, ax = plotting.figure()
-window = max(1, cfg.steps // 20)
+window = max(1, cfg.steps // 8)
 for name in ("graph_pfn", "tab_pfn"):
     ax.plot(curve.step, curve[name].rolling(window, min_periods=1).mean(), label=name)
 ax.set(xlabel="step", ylabel=f"cross-entropy (running mean of {window})",
@@ -282,6 +282,8 @@ for name in ("graph_pfn", "tab_pfn"):
                 capsize=3, label=name)
 ax.set(xscale="log", xlabel="labelled fraction", ylabel="accuracy",
        title=f"in context, {cfg.n_frac_eval} held-out graphs")
+ax.set_xticks(cfg.label_fracs, [f"{f:g}" for f in cfg.label_fracs])
+ax.minorticks_off()
 ax.legend()
 nb.save_figure(fig, "label_fraction")
 
@@ -294,8 +296,8 @@ for j, c in enumerate(cols):
                positions=np.arange(len(cfg.karate_k)) + (j - 1.5) * width, widths=width * 0.9,
                patch_artist=True, boxprops={"facecolor": f"C{j}"}, medianprops={"color": "k"})
 ax.set_xticks(np.arange(len(cfg.karate_k)), [f"k = {kk}" for kk in cfg.karate_k])
-ax.legend([plt_patch for plt_patch in ax.patches[:: len(cfg.karate_k)]][: len(cols)], cols,
-          fontsize=7)
+ax.legend(ax.patches[:: len(cfg.karate_k)][: len(cols)], cols, fontsize=7,
+          loc="upper left", bbox_to_anchor=(1.01, 1))
 ax.axhline(0.5, color="0.5", ls=":")
 ax.set(ylabel="accuracy", title=f"karate club (toy), {cfg.karate_splits} splits per k")
 nb.save_figure(fig, "karate")
