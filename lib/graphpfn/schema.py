@@ -104,7 +104,8 @@ class Prior(PriorKeys):
     SMOKE = {"n_graphs": (20, "spec smoke: 20 graphs"), "scale": (0.05, "spec smoke: scale 0.05"),
              "n_ccdf": (20, "all of them"), "sbm_draws": (200, "the 4-sigma band widens"),
              "fidelity_draws": (4, "one per family pair"), "pa_checks": (5, "a few seeds"),
-             "tail_nodes": (1000, "a shorter tail")}
+             "tail_nodes": (1000, "a shorter tail"),
+             "n_examples": (1, "one spring layout (the figure is the smoke run's slowest)")}
     PAPER = {"scale": (1.0, "spec: the code's sizes, 2000-2500-node SBMs")}
 
 
@@ -148,10 +149,11 @@ class TinyPfn(PriorKeys):
     karate_k: list[Annotated[int, Field(ge=1, le=16)]] = param(
         [2, 4, 8], "spec NB2: k labelled nodes per class", min_length=1)
     karate_splits: Count = param(50, "spec NB2: 50 random splits")
-    SMOKE = {"steps": (50, "spec smoke: 50 training steps"), "n_eval": (10, "spec: 10 graphs"),
+    SMOKE = {"steps": (20, "CUT from the spec's 50: the 10-s smoke budget (kernel start and "
+                           "imports take most of it)"), "n_eval": (10, "spec: 10 graphs"),
              "n_frac_eval": (5, "half of them"), "gcn_epochs": (20, "machinery only"),
              "karate_splits": (5, "a few splits"), "boot": (200, "a rough interval"),
-             "warmup": (10, "a fifth of the run")}
+             "warmup": (5, "a quarter of the run")}
     PAPER = {"steps": (30000, "spec paper: 2 x 30 CPU-min"), "d": (128, "spec paper: d = 128"),
              "n_eval": (200, "the spec's upper end"),
              "depth": (6, "spec paper: 6 layers")}
