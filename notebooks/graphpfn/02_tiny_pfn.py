@@ -288,7 +288,7 @@ ax.legend()
 nb.save_figure(fig, "label_fraction")
 
 # %%
-fig, ax = plotting.figure()
+fig, ax = plotting.figure(width=7.5)
 cols = ["graph_pfn", "tab_pfn", "gcn", "mlp"]
 width = 0.8 / len(cols)
 for j, c in enumerate(cols):
