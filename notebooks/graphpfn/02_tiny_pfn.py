@@ -1,0 +1,320 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # GraphPFN miniature, part 2: does a PFN with neighbourhood attention use the graph?
+#
+# **Claim of the paper made concrete.** GraphPFN adds attention over graph neighbours to a
+# tabular PFN (LimiX) and pretrains it on prior graphs; the abstract says these layers let it
+# capture graph dependencies absent from tabular data (P2), so it learns in context on real
+# graphs (P3) and is state of the art after finetuning (P4)
+# ([spec §2](../../docs/specs/graphpfn.md#s2)). The adapters' output projections are
+# zero-initialised, so pretraining starts from the tabular model exactly (P5, [CODE]). Here a
+# tiny PFN (d = 64, 3 layers; NB2 of [spec §3](../../docs/specs/graphpfn.md#s3)) is built twice
+# from one seed, with the zero-init GA adapters (graph-PFN) and without (tab-PFN); both train on
+# the same fresh prior episodes of notebook 01's prior, for the same number of steps, then
+# classify held-out prior graphs in context against a GCN and an MLP trained per graph.
+#
+# **What a miniature cannot show** ([spec §8](../../docs/specs/graphpfn.md#s8)). P3 and P4 on
+# GraphLand need the GraphPFN checkpoint, LimiX weights, the datasets and GPU time; the paper's
+# numbers could not be read either, so `paper.graphland` is recorded as skipped. LimiX itself is
+# not here: the tiny PFN is an architectural analogue. The karate club is a toy.
+#
+# **Provenance and the cut.** Architecture and optimiser settings follow the official
+# `model.py` and `pretrain.toml` (read as the reference); the sizes are ours. **Budget cut:**
+# the spec's default is 2 × 120 CPU-s of training (about 2 500-3 500 steps per model); the
+# house budget of about 45 s per notebook allows `steps` = 500 per model. The spec's
+# prototype, at five times that, showed no graph gain; the claims below are recorded whatever
+# they say.
+#
+# **Decisions where the spec is open.** Equal *steps* for both models (spec D2; their wall
+# times go to the timing table). Both train all weights from the same initialisation (the
+# paper freezes a *pretrained* LimiX; we have none to freeze). The training prior draws
+# graph_conv_ratio from {0.5, ..., 1} (spec D1) and adds a per-group offset to the causes
+# (`group_signal`); graphs have 50-300 nodes (larger ones cropped to a BFS ball,
+# `train.crop`). On karate, features are `n_features` - 1 Laplacian PE columns and log degree
+# (the structure features GraphPFN appends), cut to the PFN's input width.
+#
+# **What to look for.** Identical logits at init; the paired gain's interval against 0 and its
+# trend with homophily; whether the PFNs beat per-graph training.
+
+# %% tags=["parameters"]
+profile = "default"  # smoke | default | paper
+seed = 0  # every random draw derives from this
+sbm_nodes = [2000, 2500]  # configs: min/max_sbm_nodes (all 40 alike)
+first_level = [2, 3]  # configs: min/max_first_level_sbm_graphs (all alike)
+group_families = [[1, 25, 25, 1000], [10, 100, 10, 250]]  # configs: [min_groups, max_groups, min_group_size, max_group_size], the two families
+pa_families = [[400, 500, 2], [800, 1000, 4]]  # configs: [min_ba_nodes, max_ba_nodes, max_ba_deg]
+divisors = [1.0, 3.0, 5.0, 7.0, 10.0, 15.0, 20.0, 30.0, 40.0, 50.0]  # configs: the ten sbm_divisor values (the spec's list omits 7, 15, 20, 40)
+pa_run_nodes = 25  # generator.py: each price_network run adds N is 25 nodes
+scale = 0.05  # first-level SBMs of 100-125 nodes: graphs near the spec's 50-300 without drawing large ones only to crop them
+n_features = 8  # spec NB2: features padded or cut to 8 columns
+classes = [2, 4]  # spec NB2: 2-4 classes per task
+layers = [2, 6]  # spec §1.2: num_layers 2 to about 6
+hidden = [4, 32]  # spec §1.2: h from 4 (the paper's reaches ~130; cut for cost)
+conv_ratios = [0.5, 0.6, 0.7, 0.8, 0.9, 1.0]  # spec D1: graph_conv_ratio on {0.5, ..., 1} (a stronger graph signal than NB1's uniform draw)
+max_causes = 12  # spec §1.2: cause count log-normal with mean up to 12
+group_signal = 1.0  # spec D1 (reconstructed): std of a per-group offset on every cause (the group ids are categorical node attributes in the code)
+noise = 0.1  # GaussianNoise std after every layer (reconstructed)
+p_causal = 0.5  # share of causal-mode tasks (X, y from intermediate outputs; reconstructed)
+min_nodes = 50  # spec NB2: graphs of 50-300 nodes ...
+max_nodes = 300  # ... larger ones cropped
+d = 64  # spec NB2: d is 64
+depth = 3  # spec NB2: 3 layers
+heads = 4  # spec §1.3: 4-head GA
+steps = 400  # CUT: equal steps per model (spec D2); the spec's 2 x 120 CPU-s (~2500-3500 steps) do not fit the house budget (~45 s per notebook)
+lr = 0.0003  # pretrain.toml: AdamW 3e-4
+warmup = 50  # pretrain.toml has a warm-up; 50 steps (reconstructed)
+clip = 1.0  # pretrain.toml: clip 1.0
+train_frac = [0.1, 0.5]  # spec NB2: train fraction U(0.1, 0.5)
+n_eval = 100  # CUT: 100 held-out prior graphs (the spec's range is 100-200, its default 150)
+eval_frac = 0.2  # spec NB2: 20 % of nodes labelled
+label_fracs = [0.05, 0.1, 0.2, 0.4]  # ICL accuracy against label fraction (spec NB2 figure) ...
+n_frac_eval = 50  # ... on the first 50 held-out graphs
+gcn_hidden = 16  # GCN width (Kipf-Welling's 16)
+gcn_epochs = 200  # spec NB2: 200 epochs, Adam ...
+gcn_lr = 0.01  # ... lr 0.01 ...
+gcn_dropout = 0.5  # ... dropout 0.5
+gcn_wd = 0.0005  # weight decay 5e-4 (GCN's)
+boot = 2000  # bootstrap resamples of the paired difference
+karate_k = [2, 4, 8]  # spec NB2: k labelled nodes per class
+karate_splits = 50  # spec NB2: 50 random splits
+
+# %%
+import numpy as np
+import pandas as pd
+import torch
+
+from lib.companion import notebook, plotting
+from lib.graphpfn import baselines, configs, decisions, graph_stats, karate, naive, tiny_pfn, train
+
+torch.set_num_threads(1)
+nb = notebook.start("graphpfn/02_tiny_pfn", globals())
+cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
+grid = [configs.scaled(c, cfg.scale) for c in configs.grid(
+    cfg.sbm_nodes, cfg.first_level, cfg.group_families, cfg.pa_families, cfg.divisors)]
+sizes = {"min_nodes": cfg.min_nodes, "max_nodes": cfg.max_nodes,
+         "run_nodes": cfg.pa_run_nodes, "scm": cfg.scm()}
+eval_rng = np.random.default_rng([cfg.seed, 1])             # held-out graphs: their own stream
+held_out = [train.episode(grid, eval_rng, cfg.eval_frac, **sizes) for _ in range(cfg.n_eval)]
+
+# %% [markdown]
+# ## Exact: GA against the per-node loop, and the zero-init identity (P5)
+
+# %%
+ep = held_out[0]
+gen = torch.Generator().manual_seed(cfg.seed)
+q, k, v = (torch.randn(ep.graph.n, cfg.heads, cfg.d // cfg.heads, generator=gen,
+                       dtype=torch.float64) for _ in range(3))
+e = torch.as_tensor(ep.graph.edges)
+src, dst = torch.cat([e[:, 0], e[:, 1]]), torch.cat([e[:, 1], e[:, 0]])
+ga_err = float((tiny_pfn.neighbour_attention(q, k, v, src, dst)
+                - naive.neighbour_attention_naive(q, k, v, torch.stack([src, dst], 1))).abs().max())
+ledger.close("adapter.ga_matches_naive", f"vectorised neighbourhood attention (edge softmax, "
+             f"{cfg.heads} heads) equals the per-node loop on a held-out prior graph (n = "
+             f"{ep.graph.n}), float64", source="spec §5; official GraphPFNGraphAttentionModule",
+             provenance="derived", expected=0.0, measured=ga_err, atol=1e-10,
+             why="float64, sums of at most max-degree terms")
+
+tab, graph = tiny_pfn.pair(cfg.n_features, cfg.classes[1], cfg.d, cfg.depth, cfg.heads, cfg.seed)
+with torch.no_grad():
+    gaps = [float((tab(*h.tensors(), h.task.classes) - graph(*h.tensors(), h.task.classes))
+                  [:, : h.task.classes].abs().max()) for h in held_out]
+ledger.close("adapter.zero_init", f"before training, graph-PFN (tab-PFN's weights + zero-init GA "
+             f"and MLP adapters) and tab-PFN give the same logits on all {cfg.n_eval} held-out "
+             "graphs (max |difference|)", source="spec §1.3 [CODE] (P5)", provenance="paper",
+             expected=0.0, measured=max(gaps), atol=decisions.ZERO_INIT_ATOL,
+             why="spec: <= 1e-6; x + 0 is exact, so 0 is expected")
+
+# %% [markdown]
+# ## Training both on the same prior episodes
+
+# %%
+train_rng = np.random.default_rng([cfg.seed, 2])
+losses, seconds = train.train_side_by_side(
+    {"graph_pfn": graph, "tab_pfn": tab},
+    lambda: train.episode(grid, train_rng, train_rng.uniform(*cfg.train_frac), **sizes),
+    cfg.steps, cfg.lr, cfg.warmup, cfg.clip)
+curve = pd.DataFrame({"step": np.arange(1, cfg.steps + 1), **losses})
+curve.to_csv(tables / "training_loss.csv", index=False)
+nb.save_timing(pd.DataFrame([{"model": k, "steps": cfg.steps, "seconds": s,
+                              "ms_per_step": 1e3 * s / cfg.steps} for k, s in seconds.items()]),
+               "training")
+
+# %% [markdown]
+# ## In context on held-out prior graphs, against per-graph training
+
+# %%
+def per_graph(episodes: list[train.Episode], graph_conv: bool) -> list[float]:
+    """GCN (graph_conv) or MLP trained on each episode's labelled nodes; accuracy per graph."""
+    b = baselines.pack([(h.graph.n, h.graph.edges) for h in episodes],
+                       [h.task.x for h in episodes], [h.task.y for h in episodes],
+                       [h.train for h in episodes], [h.task.classes for h in episodes])
+    pred = baselines.fit_predict(b, graph_conv, cfg.gcn_hidden, cfg.gcn_epochs, cfg.gcn_lr,
+                                 cfg.gcn_dropout, cfg.gcn_wd, cfg.seed).numpy()
+    cuts = np.cumsum([h.graph.n for h in episodes])[:-1]
+    return [train.accuracy(p, h) for p, h in zip(np.split(pred, cuts), episodes)]
+
+
+acc = pd.DataFrame({
+    "graph_pfn": [train.accuracy(train.predict(graph, h), h) for h in held_out],
+    "tab_pfn": [train.accuracy(train.predict(tab, h), h) for h in held_out],
+    "gcn": per_graph(held_out, True), "mlp": per_graph(held_out, False),
+    "majority": [train.accuracy(baselines.majority(h.task.y, h.train, h.task.classes), h)
+                 for h in held_out],
+    "n": [h.graph.n for h in held_out], "classes": [h.task.classes for h in held_out],
+    "conv_ratio": [h.task.conv_ratio for h in held_out],
+    "edge_homophily": [graph_stats.edge_homophily(h.graph, h.task.y) for h in held_out],
+    "adjusted_homophily": [graph_stats.adjusted_homophily(h.graph, h.task.y) for h in held_out]})
+acc.to_csv(tables / "held_out_accuracy.csv", index=False)
+boot_rng = np.random.default_rng([cfg.seed, 3])
+gain = (acc.graph_pfn - acc.tab_pfn).to_numpy()
+mean, lo, hi = decisions.bootstrap_mean_ci(gain, cfg.boot, boot_rng)
+ledger.statistical("mechanism.graph_helps", f"mean paired accuracy graph-PFN − tab-PFN over "
+                   f"{cfg.n_eval} held-out prior graphs ({cfg.eval_frac:.0%} labelled), with its "
+                   f"95 % bootstrap interval, after {cfg.steps} equal steps",
+                   source="abstract (P2), spec NB2", provenance="reconstructed",
+                   expected="lower 95 % bound > 0", measured=f"{mean:+.4f} [{lo:+.4f}, {hi:+.4f}]",
+                   holds=decisions.graph_helps(lo), tolerance="threshold fixed in spec")
+rho, rising = decisions.homophily_trend(gain, acc.adjusted_homophily.to_numpy())
+ledger.statistical("mechanism.homophily_trend", "Spearman correlation of the paired gain "
+                   "graph-PFN − tab-PFN with the held-out graphs' adjusted homophily",
+                   source="spec NB2", provenance="reconstructed", expected="rho > 0",
+                   measured=round(rho, 4), holds=rising, tolerance="threshold fixed in spec")
+vs = (acc.graph_pfn - acc.gcn).to_numpy()
+m2, lo2, hi2 = decisions.bootstrap_mean_ci(vs, cfg.boot, boot_rng)
+ledger.qualitative("vs_gcn", "graph-PFN in context against a GCN trained from scratch on each "
+                   "held-out prior graph: mean paired accuracy difference and its 95 % interval "
+                   "(the paper's claim is about finetuning on real graphs, which this is not)",
+                   source="abstract (P3, P4), spec NB2", provenance="reconstructed",
+                   expected="reported; pass when the mean difference is > 0",
+                   measured=f"{m2:+.4f} [{lo2:+.4f}, {hi2:+.4f}]", holds=m2 > 0)
+ledger.skip("paper.graphland", "in-context and finetuned accuracy on GraphLand (tolokers-2, "
+            "city-roads, artnet, hm-prices, ...) against G2T-FM and GNNs from scratch",
+            source="abstract (P3, P4)", provenance="paper", kind="statistical",
+            expected="the paper's tables (not readable here)",
+            reason="needs the GraphPFN checkpoint, LimiX weights, the GraphLand downloads and "
+                   "GPU time (spec §8)")
+
+# %%
+frac_rows = []
+frac_rng = np.random.default_rng([cfg.seed, 4])
+for frac in cfg.label_fracs:
+    for i, h in enumerate(held_out[: cfg.n_frac_eval]):
+        h2 = train.Episode(h.graph, h.task, train.labelled(h.graph.n, frac, frac_rng))
+        frac_rows.append({"label_frac": frac, "graph": i,
+                          "graph_pfn": train.accuracy(train.predict(graph, h2), h2),
+                          "tab_pfn": train.accuracy(train.predict(tab, h2), h2)})
+fracs = pd.DataFrame(frac_rows)
+fracs.to_csv(tables / "label_fraction.csv", index=False)
+
+# %% [markdown]
+# ## A toy real graph: the karate club
+
+# %%
+club, factions = karate.karate()
+task = type(held_out[0].task)(karate.features(club, cfg.n_features), factions, 2, 0.0, False)
+kar_rng = np.random.default_rng([cfg.seed, 5])
+episodes, ks = [], []
+for kk in cfg.karate_k:
+    for mask in karate.splits(factions, kk, cfg.karate_splits, kar_rng):
+        episodes.append(train.Episode(club, task, mask))
+        ks.append(kk)
+kar = pd.DataFrame({"k": ks,
+                    "graph_pfn": [train.accuracy(train.predict(graph, h), h) for h in episodes],
+                    "tab_pfn": [train.accuracy(train.predict(tab, h), h) for h in episodes],
+                    "gcn": per_graph(episodes, True), "mlp": per_graph(episodes, False)})
+kar.to_csv(tables / "karate.csv", index=False)
+kmeans = kar.groupby("k").mean()
+ledger.qualitative("karate", "karate club, mean accuracy over random splits per k labelled "
+                   "nodes per class: graph-PFN in context (tab-PFN, GCN, MLP beside it in the "
+                   "table); a toy, not the paper's evaluation", source="spec NB2",
+                   provenance="reconstructed",
+                   expected="graph-PFN above chance (0.5, two factions of 17) at every k",
+                   measured="; ".join(f"k={kk}: " + ", ".join(f"{c} {kmeans.loc[kk, c]:.3f}"
+                                                             for c in kmeans.columns)
+                                      for kk in kmeans.index),
+                   holds=bool((kmeans.graph_pfn > 0.5).all()))
+
+# %% [markdown]
+# ## Figures
+
+# %%
+fig, ax = plotting.figure()
+window = max(1, cfg.steps // 8)
+for name in ("graph_pfn", "tab_pfn"):
+    ax.plot(curve.step, curve[name].rolling(window, min_periods=1).mean(), label=name)
+ax.set(xlabel="step", ylabel=f"cross-entropy (running mean of {window})",
+       title="training on prior episodes")
+ax.legend()
+nb.save_figure(fig, "training")
+
+# %%
+methods = ["graph_pfn", "tab_pfn", "gcn", "mlp", "majority"]
+fig, ax = plotting.figure()
+ax.boxplot([acc[m] for m in methods], tick_labels=methods, showmeans=True)
+ax.set(ylabel="accuracy on unlabelled nodes", title=f"{cfg.n_eval} held-out prior graphs")
+nb.save_figure(fig, "accuracy")
+
+# %%
+fig, (ax1, ax2) = plotting.figure(ncols=2)
+ax1.scatter(acc.adjusted_homophily, gain, s=10)
+ax1.axhline(0, color="k", lw=0.8)
+ax1.set(xlabel="adjusted homophily", ylabel="graph-PFN − tab-PFN accuracy",
+        title=f"paired gain (Spearman {rho:+.2f})")
+ax2.scatter(acc.gcn - acc.mlp, gain, s=10)
+ax2.axhline(0, color="k", lw=0.8)
+ax2.axvline(0, color="k", lw=0.8)
+ax2.set(xlabel="GCN − MLP accuracy (graph signal)", ylabel="graph-PFN − tab-PFN",
+        title="gain against the graph signal")
+nb.save_figure(fig, "gain")
+
+# %%
+fig, ax = plotting.figure()
+summary = fracs.groupby("label_frac")[["graph_pfn", "tab_pfn"]].agg(["mean", "sem"])
+for name in ("graph_pfn", "tab_pfn"):
+    ax.errorbar(summary.index, summary[(name, "mean")], summary[(name, "sem")], marker="o",
+                capsize=3, label=name)
+ax.set(xscale="log", xlabel="labelled fraction", ylabel="accuracy",
+       title=f"in context, {cfg.n_frac_eval} held-out graphs")
+ax.set_xticks(cfg.label_fracs, [f"{f:g}" for f in cfg.label_fracs])
+ax.minorticks_off()
+ax.legend()
+nb.save_figure(fig, "label_fraction")
+
+# %%
+fig, ax = plotting.figure(width=7.5)
+cols = ["graph_pfn", "tab_pfn", "gcn", "mlp"]
+width = 0.8 / len(cols)
+for j, c in enumerate(cols):
+    ax.boxplot([kar[kar.k == kk][c] for kk in cfg.karate_k],
+               positions=np.arange(len(cfg.karate_k)) + (j - 1.5) * width, widths=width * 0.9,
+               patch_artist=True, boxprops={"facecolor": f"C{j}"}, medianprops={"color": "k"})
+ax.set_xticks(np.arange(len(cfg.karate_k)), [f"k = {kk}" for kk in cfg.karate_k])
+ax.legend(ax.patches[:: len(cfg.karate_k)][: len(cols)], cols, fontsize=7,
+          loc="upper left", bbox_to_anchor=(1.01, 1))
+ax.axhline(0.5, color="0.5", ls=":")
+ax.set(ylabel="accuracy", title=f"karate club (toy), {cfg.karate_splits} splits per k")
+nb.save_figure(fig, "karate")
+
+# %%
+nb.finish()
+
+# %% [markdown]
+# **What we saw.** The exact claims hold: GA matches its per-node loop in float64, and the
+# zero-initialised adapters leave the tabular model's logits unchanged on every held-out graph.
+# After the short equal-step training the two PFNs' losses stay close, and the paired gain
+# graph-PFN − tab-PFN (`mechanism.graph_helps`) is small: its sign and interval are in the
+# claim, recorded whatever they say; most held-out graphs show no difference at all (the
+# points on zero in the gain figure), and the gain does rise with homophily
+# (`mechanism.homophily_trend`). The per-graph GCN, MLP and even the majority class are about
+# level with the PFNs on these prior graphs (`vs_gcn`): the held-out tasks carry little graph
+# signal (the GCN − MLP gap, right panel, is centred on zero). On the karate club, where the
+# labels follow the communities, the graph-PFN is far above the tab-PFN (which stays near
+# chance on the PE features) but below a GCN trained on the same few labels (`karate`). None
+# of this is the paper's GraphLand evaluation (`paper.graphland`, skipped).
