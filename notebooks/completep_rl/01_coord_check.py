@@ -25,7 +25,7 @@
 # **What it cannot show** ([spec §8](../../docs/specs/completep_rl.md#s8)). The paper's 16
 # continuous-control tasks, its compute/reward Pareto fronts and any of its returns. The PPO
 # learning-rate transfer is notebook 2's
-# ([02_lr_transfer_ppo](02_lr_transfer_ppo.py), [spec §3](../../docs/specs/completep_rl.md#s3)
+# (`02_lr_transfer_ppo`, [spec §3](../../docs/specs/completep_rl.md#s3)
 # NB2); the continuous-control claim is recorded below as skipped, never as measured.
 #
 # **Provenance.** Only the paper's abstract could be read. The parameterisation table follows the
