@@ -18,7 +18,7 @@ SMOKE := build/smoke
 # (a notebook may read an earlier one's tables)
 JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 XDIST := -n $(JOBS) --dist loadscope
-XDIST_NB := -n $(JOBS) --dist loadgroup -p lib.companion.nbval_groups
+XDIST_NB := -n $(JOBS) -p lib.companion.nbval_groups
 STAMP := $(BIN)/.companion-installed
 # DVC stages and notebook kernels run `python`: make it the environment's, active or not
 export PATH := $(abspath $(BIN)):$(PATH)

@@ -1,19 +1,27 @@
-"""pytest plugin for `make nbval`: the smoke notebooks of one paper run on one xdist worker.
+"""pytest-xdist plugin for `make nbval`: the smoke notebooks of one paper run on one worker.
 
 A notebook may read what an earlier notebook of its paper wrote (ptnas/03 reads 02's tables),
-so under `--dist loadgroup` every cell of a paper's notebooks carries the paper as its group;
-a group runs on one worker in collection order, which is the notebooks' order.
+so the scheduler is xdist's loadscope with one scope per paper instead of per file: a scope runs
+on one worker, in collection order, which is the notebooks' order.
 """
 from __future__ import annotations
 
-import pytest
+from xdist.scheduler import LoadScopeScheduling
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Group each cell by its paper (the smoke copy names notebooks <paper>__<stem>.ipynb),
-    before xdist reads the groups."""
-    for item in items:
-        name = item.path.name
-        if name.endswith(".ipynb") and "__" in name:
-            item.add_marker(pytest.mark.xdist_group(name.split("__", 1)[0]))
+def paper_scope(nodeid: str) -> str | None:
+    """The paper of a smoke notebook's cell (the copy names notebooks <paper>__<stem>.ipynb)."""
+    name = nodeid.split("::", 1)[0].rsplit("/", 1)[-1]
+    return name.split("__", 1)[0] if name.endswith(".ipynb") and "__" in name else None
+
+
+class PaperScheduling(LoadScopeScheduling):
+    """loadscope, with all cells of a paper's notebooks as one scope."""
+
+    def _split_scope(self, nodeid: str) -> str:
+        return paper_scope(nodeid) or super()._split_scope(nodeid)
+
+
+def pytest_xdist_make_scheduler(config, log) -> PaperScheduling:
+    """xdist's hook for a custom scheduler (called on the controller)."""
+    return PaperScheduling(config, log)
