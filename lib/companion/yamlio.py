@@ -16,6 +16,8 @@ from ruamel.yaml.constructor import DuplicateKeyError
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 DUPLICATE = re.compile(r'found duplicate key "(.*?)"')
+# One loader for the process: building one costs more than parsing a small document.
+_LOADER = YAML(typ="safe")
 
 
 class YamlError(ValueError):
@@ -33,7 +35,7 @@ def load(text: str, source: str = "<string>") -> Any:
     """Parse `text` (named `source` in messages) as DVC does (`dvc.utils.serialize.parse_yaml`:
     ruamel.yaml, typ="safe"), refusing duplicate keys."""
     try:
-        return YAML(typ="safe").load(text)
+        return _LOADER.load(text)
     except DuplicateKeyError as err:
         found = DUPLICATE.search(str(err.problem))
         key = found.group(1) if found else "?"
