@@ -24,8 +24,9 @@ STAMP := $(BIN)/.companion-installed
 export PATH := $(abspath $(BIN)):$(PATH)
 
 # One paper or all: its DVC stages, its unit tests, its notebooks under nbval.
+# A paper's stages are its own dvc.yaml (notebooks/<paper>/dvc.yaml), the root's run first.
 ifdef PAPER
-  STAGES := $(shell $(PY) -c "from lib.companion import generate, papers; print(' '.join(generate.stage_name(n) for n in papers.paper('$(PAPER)').notebook_ids()))" 2>/dev/null)
+  STAGES := $(if $(wildcard notebooks/$(PAPER)/paper.yaml),notebooks/$(PAPER)/dvc.yaml)
   UNIT_TESTS := tests/$(PAPER)
   SMOKE_ARGS := --paper $(PAPER)
 else
@@ -34,7 +35,7 @@ else
   SMOKE_ARGS :=
 endif
 
-.PHONY: setup data repro test checks path lint generated unit nbval report-smoke browser chromium report lab bench sync clean
+.PHONY: setup data repro plan status test checks path lint generated unit nbval report-smoke browser chromium report lab bench sync clean
 
 setup: $(STAMP)
 
@@ -59,6 +60,15 @@ repro: data
 	@$(PY) -m lib.companion.timings
 	@echo "book: results/report/index.html   claims: results/CLAIMS.md"
 
+# What `make repro` would run, in order, without running it (also on a fresh clone: see
+# lib/companion/plan.py); which stages' inputs changed since their last run
+plan: setup
+	@$(PY) -m lib.companion.plan $(STAGES)
+
+status: setup
+	@test -z "$(PAPER)" -o -n "$(STAGES)" || { echo "PAPER=$(PAPER) is not a declared paper (notebooks/<paper>/paper.yaml)"; exit 2; }
+	@$(DVC) status $(STAGES)
+
 # The checks, timed as a whole (results/timings/commands/make_test.json)
 test: setup
 	@$(PY) -m lib.companion.timings run make_test$(if $(PAPER),_$(PAPER)) -- $(MAKE) --no-print-directory checks
@@ -72,7 +82,8 @@ path: setup
 lint: setup
 	$(BIN)/ruff check .
 
-# params.yaml, dvc.yaml, the README's tables and the parameters cells are derived: stale means `make sync`
+# the params and dvc.yaml files (root and per paper), the README's tables and the parameters cells
+# are derived, and no dvc.lock may hold a stage its dvc.yaml lacks: stale means `make sync`
 generated: setup
 	$(PY) -m lib.companion.generate --check
 

@@ -1,9 +1,10 @@
 """The project agrees with its declarations: notebooks, schemas, and the files derived from them.
 
-params.yaml, dvc.yaml, the README's tables and every parameters cell are generated from the
-papers' declarations (notebooks/<paper>/paper.yaml) and schemas (lib/<paper>/schema.py); a stale
-copy fails here with the command that regenerates it. Papermill must be able to parse every line
-of a parameters cell (it cannot read comments containing '=').
+The params.yaml and dvc.yaml files (the root's and each paper's), the README's tables and every
+parameters cell are generated from the papers' declarations (notebooks/<paper>/paper.yaml) and
+schemas (lib/<paper>/schema.py); a stale copy fails here with the command that regenerates it.
+Papermill must be able to parse every line of a parameters cell (it cannot read comments
+containing '=').
 """
 import ast
 import json
@@ -186,13 +187,38 @@ def test_the_committed_claims_summary_is_the_one_dvc_lock_records():
     assert hashlib.md5(summary.encode()).hexdigest() == recorded
 
 
+def test_no_dvc_lock_holds_a_stage_its_dvc_yaml_lacks():
+    """DVC never prunes the lock entry of a stage taken out of its dvc.yaml: a stale entry (like
+    the old layout's `notebook@<paper>-<stem>`) is refused here, and `make sync` prunes it."""
+    pipelines = {path: path.read_text() for path in
+                 [paths.ROOT / "dvc.yaml", *paths.NOTEBOOKS.glob("*/dvc.yaml")]}
+    stale = {str(lock.relative_to(paths.ROOT)): names
+             for lock, names in generate.stale_locks(pipelines).items()}
+    assert not stale, f"{stale}: run `make sync`"
+
+
+def test_a_stale_lock_entry_is_found_and_pruned_as_dvc_writes_it(tmp_path):
+    from dvc.utils.serialize import dump_yaml
+    pipeline = tmp_path / "dvc.yaml"
+    pipeline.write_text("stages:\n  kept:\n    cmd: echo\n")
+    lock = tmp_path / "dvc.lock"
+    entry = {"cmd": "echo", "deps": [{"path": "a", "md5": "0" * 32, "size": 1}]}
+    dump_yaml(str(lock), {"schema": "2.0", "stages": {"kept": entry, "gone": entry}})
+    stale = generate.stale_locks({pipeline: pipeline.read_text()})
+    assert stale == {lock: ["gone"]}
+    generate.prune_locks(stale)
+    kept = tmp_path / "kept.lock"
+    dump_yaml(str(kept), {"schema": "2.0", "stages": {"kept": entry}})
+    assert lock.read_text() == kept.read_text()
+    assert generate.stale_locks({pipeline: pipeline.read_text()}) == {}
+
+
 def test_shared_packages_are_stage_dependencies_of_the_papers_that_import_them():
     """lib/spiking is no paper's own place: each stage whose paper imports it lists it, so an
     edit to the shared kernels re-runs exactly those stages."""
-    stages = generate.dvc_stages()
     for nid in papers.all_notebooks():
         paper = nid.split("/")[0]
-        uses = "lib/spiking" in stages[generate.stage_name(nid)]["deps"]
+        uses = "lib/spiking" in generate.notebook_stage(nid)["deps"]
         assert uses == (paper in ("ttfs_snn", "ann2snn_cka", "spike_htr")), nid
 
 

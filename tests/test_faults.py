@@ -22,6 +22,8 @@ import yaml
 from lib.companion import paths
 
 NOTEBOOK = "toy/01_faults"
+# its stage, as `dvc` names it from the root: the paper's own dvc.yaml holds it
+STAGE = "notebooks/toy/dvc.yaml:toy-01_faults"
 DECLARATION = """\
 short: toy
 title: A Toy Paper for Faults
@@ -126,8 +128,8 @@ def git_clean(root: Path, path: str) -> bool:
 
 
 def wait_for(check, what: str, timeout_s: float = 240.0):
-    """Poll until check() holds. The default is generous: before the first claim, DVC parses a
-    project of some 70 stages (half a minute on two busy cores, beside another test worker)."""
+    """Poll until check() holds. The default is generous: before the first claim, DVC collects
+    the project's stages (seconds, but two busy cores beside another test worker are slow)."""
     start = time.monotonic()
     while time.monotonic() - start < timeout_s:
         found = check()
@@ -184,7 +186,7 @@ def root(tmp_path_factory) -> Path:
     run(["git", "add", "-A"], root)
     run(["git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "base"], root)
     dvc(root, "pull", "-q", "data.dvc")
-    dvc(root, "repro", "-q", "toy-01_faults")
+    dvc(root, "repro", "-q", STAGE)
     run(["git", "add", "-A"], root)
     run(["git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "repro"], root)
     return root
@@ -200,7 +202,7 @@ def good(root) -> dict[str, bytes]:
     assert before and json.loads(saved)["state"] == "ok"
     yield before
     (root / "notebooks/toy/01_faults.py").write_text(SOURCE)
-    run(["git", "checkout", "-q", "--", "params.yaml"], root)
+    run(["git", "checkout", "-q", "--", "notebooks/toy/params.yaml"], root)
     run_record.write_bytes(saved)
     shutil.rmtree(root / "results/.staging/toy__01_faults", ignore_errors=True)   # a killed run's
 
@@ -218,7 +220,7 @@ def test_flipped_byte_in_data_stops_the_pipeline_and_is_not_committed(root, good
     data = bytearray(target.read_bytes())
     data[len(data) // 2] ^= 0x01
     target.write_bytes(bytes(data))
-    for cmd in (["repro", "toy-01_faults"], ["repro"]):
+    for cmd in (["repro", STAGE], ["repro"]):
         done = dvc(root, *cmd, ok=False)
         assert done.returncode != 0, done.stdout
         assert "data/gd_perceptron/table1_tyurin2025.csv: modified" in done.stderr
@@ -264,18 +266,18 @@ def test_failed_run_keeps_results_and_shows_every_claim(root, good, fault):
         expected = {"toy.rows": "pass", "toy.two": "pass", "toy.three": "error"}
         said = "RuntimeError: injected before the last claim"
     else:
-        params = root / "params.yaml"
+        params = root / "notebooks/toy/params.yaml"
         params.write_text(params.read_text().replace("wrong: 0", "wrong: 1"))
         expected = {"toy.rows": "pass", "toy.two": "pass", "toy.three": "fail"}
         said = "ClaimFailed: exact claim toy.three failed"
-    done = dvc(root, "repro", "toy-01_faults", ok=False)
+    done = dvc(root, "repro", STAGE, ok=False)
     assert done.returncode != 0 and said in done.stderr
     assert outputs(root) == good, "a failed run touched the last good outputs"
     rec = record(root)
     assert rec["state"] == "failed" and said in rec["error"] and rec["cell"] is not None
     assert {c["id"]: c["status"] for c in ledger_of(root)} == expected
-    status = json.loads(dvc(root, "status", "--json", "toy-01_faults").stdout)
-    assert all("changed outs" not in item for item in status.get("toy-01_faults", [])), status
+    status = json.loads(dvc(root, "status", "--json", STAGE).stdout)
+    assert all("changed outs" not in item for item in status.get(STAGE, [])), status
     book = root / "build/faults-book"                 # the book's pages (Sphinx is tested apart)
     py(root, "-c", f"from lib.companion import report; import datetime as dt; report."
                    f"write_sources(__import__('pathlib').Path({str(book)!r}), dt.datetime.now())")
@@ -301,9 +303,9 @@ def test_sigkill_mid_run_keeps_results_and_ends_the_kernel(root, good):
 
 
 def test_killing_dvc_ends_its_runner_and_kernel(root, good):
-    params = root / "params.yaml"
+    params = root / "notebooks/toy/params.yaml"
     params.write_text(params.read_text().replace("nap_s: 0.0", "nap_s: 60.0"))
-    proc = subprocess.Popen([sys.executable, "-m", "dvc", "repro", "toy-01_faults"], cwd=root,
+    proc = subprocess.Popen([sys.executable, "-m", "dvc", "repro", STAGE], cwd=root,
                             env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     staged = root / "results/.staging/toy__01_faults/toy/claims/01_faults.json"
     wait_for(lambda: staged.exists() and '"toy.rows"' in staged.read_text(), "the first claim")

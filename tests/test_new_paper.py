@@ -63,7 +63,13 @@ ledger.exact("line.rise", "rise over a unit run equals the slope", source="toy",
              provenance="derived", expected=cfg.slope, measured=cfg.slope * 1.0)
 nb.finish()
 '''
-DERIVED = {"params.yaml", "dvc.yaml", "README.md", "notebooks/toy/01_hello.py"}
+# what the generator writes for a new paper: its own params and pipeline files, its notebook's
+# parameters cell, and the README's tables; the root dvc.yaml gains its declaration, schema and
+# notebook as inputs of the params, claims and report stages (which span papers)
+DERIVED = {"notebooks/toy/params.yaml", "notebooks/toy/dvc.yaml", "notebooks/toy/01_hello.py",
+           "README.md", "dvc.yaml"}
+STAGE = "notebooks/toy/dvc.yaml:toy-01_hello"
+PARAMS = "notebooks/toy/params.yaml"
 
 
 def run(cmd: list[str], cwd: Path) -> subprocess.CompletedProcess:
@@ -122,12 +128,30 @@ def test_new_paper_touches_only_its_places(copy):
     run([sys.executable, "-m", "lib.companion.generate", "--check"], copy)
 
 
+def test_a_change_to_one_papers_parameters_diffs_only_its_places(copy):
+    """A new default in toy's schema rewrites toy's params file and parameters cell, nothing of
+    another paper and no root file."""
+    schema = copy / "lib" / "toy" / "schema.py"
+    before = snapshot(copy)
+    schema.write_text(SCHEMA.replace("param(2.0,", "param(2.5,"))
+    try:
+        run([sys.executable, "-m", "lib.companion.generate", "--write"], copy)
+        after = snapshot(copy)
+        changed = {p for p in after if before.get(p) != after[p]}
+        assert changed == {"lib/toy/schema.py", PARAMS, "notebooks/toy/01_hello.py"}, changed
+    finally:
+        schema.write_text(SCHEMA)
+        run([sys.executable, "-m", "lib.companion.generate", "--write"], copy)
+
+
 def test_new_paper_stage_runs_and_appears_everywhere(copy):
-    run([sys.executable, "-m", "dvc", "repro", "toy-01_hello"], copy)
+    run([sys.executable, "-m", "dvc", "repro", STAGE], copy)
     assert (copy / "results/toy/figures/01_hello/01_hello.png").exists()
-    plot = run([sys.executable, "-m", "dvc", "plots", "show", "--json",
-                "results/toy/plots/01_hello/line.csv"], copy)
-    assert '"errors"' not in plot.stdout and "the line" in plot.stdout
+    # one paper's plots: those its dvc.yaml defines (DVC matches a plot by "<file>::<path>")
+    plot = json.loads(run([sys.executable, "-m", "dvc", "plots", "show", "--json",
+                           "notebooks/toy/dvc.yaml::"], copy).stdout)
+    assert "errors" not in plot and list(plot["data"]) == ["results/toy/plots/01_hello/line.csv"]
+    assert "the line" in json.dumps(plot["data"])
     assert '"status": "pass"' in (copy / "results/toy/claims/01_hello.json").read_text()
     smoke = run([sys.executable, "-c", "from lib.companion import smoke; "
                  "print(smoke.smoke_list('toy'))"], copy)
@@ -140,13 +164,13 @@ def test_new_paper_stage_runs_and_appears_everywhere(copy):
 
 
 def test_new_paper_sweeps_with_dvc_experiments(copy):
-    run([sys.executable, "-m", "dvc", "repro", "toy-01_hello"], copy)
+    run([sys.executable, "-m", "dvc", "repro", STAGE], copy)
     run(["git", "add", "-A"], copy)
     run(["git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "toy"], copy)
     # a key inside a notebook's section: DVC's -S grammar refuses a segment that starts with a
     # digit, hence sections named without the stem's number
-    run([sys.executable, "-m", "dvc", "exp", "run", "-S", "seed=1", "-S", "toy.hello.slope=3.5",
-         "toy-01_hello"], copy)
+    run([sys.executable, "-m", "dvc", "exp", "run", "-S", "seed=1", "-S",
+         f"{PARAMS}:toy.hello.slope=3.5", STAGE], copy)
     diff = run([sys.executable, "-m", "dvc", "params", "diff"], copy).stdout
     assert "seed" in diff and "toy.hello.slope" in diff and "3.5" in diff, diff
     claims = json.loads((copy / "results/toy/claims/01_hello.json").read_text())
@@ -156,18 +180,18 @@ def test_new_paper_sweeps_with_dvc_experiments(copy):
 def test_checks_use_the_committed_defaults_after_an_experiment(copy):
     """The experiment above left its values in params.yaml: the generated-files check passes,
     naming them, and the smoke copy nbval runs holds the schemas' values, not the experiment's."""
-    assert "slope: 3.5" in (copy / "params.yaml").read_text()
+    assert "slope: 3.5" in (copy / PARAMS).read_text()
     check = run([sys.executable, "-m", "lib.companion.generate", "--check"], copy)
     assert "toy.hello.slope: 2.0 -> 3.5" in check.stderr and "seed: 0 -> 1" in check.stderr
     run([sys.executable, "-m", "lib.companion.smoke", "build/smoke", "--paper", "toy"], copy)
     prepared = (copy / "build/smoke/toy__01_hello.ipynb").read_text()
     assert "seed = 0" in prepared and "slope = 1.0" in prepared and "3.5" not in prepared
     # the README's way back
-    run(["git", "checkout", "params.yaml", "dvc.lock"], copy)
-    run([sys.executable, "-m", "dvc", "checkout", "toy-01_hello"], copy)
+    run(["git", "checkout", "params.yaml", PARAMS, "dvc.lock", "notebooks/toy/dvc.lock"], copy)
+    run([sys.executable, "-m", "dvc", "checkout", STAGE], copy)
     claims = json.loads((copy / "results/toy/claims/01_hello.json").read_text())
     assert [float(c["measured"]) for c in claims["claims"]] == [2.0]
-    status = run([sys.executable, "-m", "dvc", "status", "toy-01_hello"], copy).stdout
+    status = run([sys.executable, "-m", "dvc", "status", STAGE], copy).stdout
     assert "changed" not in status, status
 
 
@@ -178,13 +202,13 @@ def test_a_typo_names_the_key_and_the_nearest_known_one(copy):
     assert over.returncode == 2
     assert "toy.hello.slop = 3: not a parameter of this notebook; did you mean 'slope'? " \
         "allowed: ['slope']" in over.stderr, over.stderr
-    text = (copy / "params.yaml").read_text()
-    (copy / "params.yaml").write_text(text.replace("\n  hello:", "\n  helo:"))
+    text = (copy / PARAMS).read_text()
+    (copy / PARAMS).write_text(text.replace("\n  hello:", "\n  helo:"))
     try:
         check = subprocess.run([sys.executable, "-m", "lib.companion.params", "--check"],
                                cwd=copy, capture_output=True, text=True)
     finally:
-        (copy / "params.yaml").write_text(text)
+        (copy / PARAMS).write_text(text)
     assert check.returncode == 2
     assert "toy.helo is not the section of a notebook; did you mean 'hello'?" in check.stderr, \
         check.stderr

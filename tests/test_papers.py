@@ -56,7 +56,8 @@ def test_a_read_table_is_a_stage_dependency_and_checked_at_start(declare):
     assert "results/alpha/tables/01_make" in generate.notebook_stage("alpha/02_use")["deps"]
     assert not any(d.startswith("results/alpha/tables")
                    for d in generate.notebook_stage("alpha/01_make")["deps"])
-    with pytest.raises(FileNotFoundError, match=r"dvc repro alpha-01_make"):
+    with pytest.raises(FileNotFoundError,
+                       match=r"dvc repro notebooks/alpha/dvc.yaml:alpha-01_make"):
         notebook.check_inputs("alpha/02_use")
     paths.tables_dir("alpha/01_make").mkdir(parents=True)
     notebook.check_inputs("alpha/02_use")

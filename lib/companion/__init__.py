@@ -1,3 +1,4 @@
 """The companion's infrastructure, apart from every paper's kernels: paths, parameters, the claims
-ledger, the notebook opener, plotting style, the runner, the smoke copy, the generated files
-(dvc.yaml, params.yaml, README table), the report and benchmark timing. Nothing runs on import."""
+ledger, the notebook opener, plotting style, the runner, the smoke copy, the generated files (the
+dvc.yaml and params.yaml files, README tables), the report and benchmark timing. Nothing runs on
+import."""

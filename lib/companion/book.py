@@ -215,7 +215,7 @@ def run_notes(ch: Chapter) -> list[str]:
                                      "figures and tables are those of the last run that finished."),
                 "```", ""]
     if ch.stale:
-        out += ["```{note}", text(f"Stale: params.yaml now differs from the parameters these "
+        out += ["```{note}", text(f"Stale: the params files now differ from the parameters these "
                                   f"results were made with ({', '.join(ch.stale)}); `dvc repro` "
                                   "remakes them."), "```", ""]
     return out

@@ -7,7 +7,8 @@
     nb.finish()          # writes the claims; the cell shows them as a table
 
 `start` validates what the parameters cell (or papermill) left in the namespace, checks that the
-data the paper's declaration says the notebook reads is present, and makes the tables folder.
+data the paper's declaration says the notebook reads is present, puts torch on one thread
+(`one_torch_thread`), and makes the tables folder.
 Under the runner it also ends the kernel when the runner is gone (`end_with_runner`); outside
 it (JupyterLab) the notebook's outputs go to results/lab/ (`interactive_outputs`).
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -96,7 +98,8 @@ def check_inputs(notebook: str) -> None:
     for stem in entry.reads:
         if not paths.tables_dir(f"{paper}/{stem}").exists():
             raise FileNotFoundError(f"{notebook} reads the tables of {paper}/{stem}, which has "
-                                    f"not run: `dvc repro {paper}-{stem}` first")
+                                    f"not run: `dvc repro notebooks/{paper}/dvc.yaml:"
+                                    f"{paper}-{stem}` first")
 
 
 def end_with_runner(period_s: float = 0.5) -> bool:
@@ -127,9 +130,23 @@ def interactive_outputs(notebook: str) -> Path | None:
     return paths.LAB_RESULTS
 
 
+def one_torch_thread() -> bool:
+    """The thread policy, applied once here for every notebook: torch, when the notebook has
+    imported it (its lib modules are imported before `start`), computes on one thread (two
+    threads under contention ran many times slower, and the thread count changes float
+    results). Returns whether torch was there to set."""
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return False
+    torch.set_num_threads(1)
+    return True
+
+
 def start(notebook: str, namespace: Mapping[str, Any]) -> Notebook:
-    """Validate the parameters in `namespace`, check inputs, open the ledger and tables folder."""
+    """Validate the parameters in `namespace`, check inputs, set the thread policy, open the
+    ledger and tables folder."""
     end_with_runner()
+    one_torch_thread()
     lab = interactive_outputs(notebook)
     if lab is not None:
         print(f"An interactive run: this notebook's figures, tables and claims go to "

@@ -145,7 +145,7 @@ def read(path: Path) -> Paper:
     return _read(path, path.stat().st_mtime_ns)
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=None)
 def _read(path: Path, mtime_ns: int) -> Paper:
     try:
         raw = yamlio.load(path.read_text(), str(path))
@@ -168,10 +168,15 @@ def names() -> tuple[str, ...]:
     then the others by name): the folders of notebooks/ that hold a paper.yaml."""
     found = sorted(p.parent.name for p in paths.NOTEBOOKS.glob(f"*/{DECLARATION}"))
     order_file = paths.NOTEBOOKS / "papers.yaml"
-    order = (yamlio.load(order_file.read_text(), str(order_file)) or {}).get("order", []) \
-        if order_file.exists() else []
+    order = _order(order_file, order_file.stat().st_mtime_ns) if order_file.exists() else ()
     rank = {name: i for i, name in enumerate(order)}
     return tuple(sorted(found, key=lambda name: (rank.get(name, len(rank)), name)))
+
+
+@functools.lru_cache(maxsize=None)
+def _order(path: Path, mtime_ns: int) -> tuple[str, ...]:
+    """notebooks/papers.yaml's `order`, read once per version of the file."""
+    return tuple((yamlio.load(path.read_text(), str(path)) or {}).get("order", []))
 
 
 def all_papers() -> tuple[Paper, ...]:

@@ -6,16 +6,20 @@ and `PAPER` dicts override single keys, each with its reason. `python -m lib.com
 writes params.yaml and every notebook's parameters cell from them (a test fails on a stale copy).
 DVC and the runner read params.yaml, so `dvc exp run -S` and `dvc params diff` work on it.
 
-Layout of params.yaml:
+Layout: what spans papers in the root params.yaml, each paper's sections in its own
+notebooks/<paper>/params.yaml (so DVC reads one small file per stage, and a change to one paper
+diffs only its own places). Read together they are one document, which `read_all` assembles:
 
-    profile: default          # smoke | default | paper
+    profile: default          # params.yaml: smoke | default | paper
     seed: 0
-    <paper>:
+    <paper>:                  # notebooks/<paper>/params.yaml: this one key at its top
       <section>:              # the notebook's stem without its number: 01_reduction -> reduction
         <key>: <value>        # the `default` profile
         smoke: {<key>: <value>}   # overrides, one comment per change
         paper: {<key>: <value>}
 
+A key path (`<paper>.<section>.<key>`) is the same in messages, `dvc params diff` and
+`dvc exp run -S notebooks/<paper>/params.yaml:<paper>.<section>.<key>=...`.
 The paper's declaration (notebooks/<paper>/paper.yaml) names each notebook's schema class.
 Unknown keys, wrong types and out-of-range values raise `ParamsError` naming the key path, the
 value and what is allowed. `python -m lib.companion.params --check` validates every notebook under
@@ -115,19 +119,26 @@ def schema_for(notebook: str) -> type[NotebookParams]:
         raise ParamsError(str(err)) from None
 
 
-def read_file(path=None) -> dict[str, Any]:
-    """Parse params.yaml and check its top level (profile, seed, one section per paper)."""
-    path = path or paths.PARAMS_FILE
+ROOT_KEYS = ("profile", "seed")
+
+
+def _load(path: Path) -> Any:
     try:
-        raw = yamlio.load(Path(path).read_text(), str(path)) or {}
+        return yamlio.load(Path(path).read_text(), str(path))
     except yamlio.YamlError as err:
         raise ParamsError(str(err)) from None
+    except FileNotFoundError:
+        raise ParamsError(f"{path} is missing: `make sync` writes it from the schemas") from None
+
+
+def _check_top(raw: Any, path: Path, allowed: tuple[str, ...]) -> dict[str, Any]:
+    """The top level of a parameters document: a mapping of allowed keys, a valid profile and
+    seed."""
     if not isinstance(raw, dict):
         raise ParamsError(f"{path}: the top level must be a mapping, got {type(raw).__name__}")
-    top_keys = ("profile", "seed", *papers.names())
     for key in raw:
-        if key not in top_keys:
-            raise ParamsError(f"{path}: unknown top-level key {key!r}; allowed: {list(top_keys)}")
+        if key not in allowed:
+            raise ParamsError(f"{path}: unknown top-level key {key!r}; allowed: {list(allowed)}")
     if raw.get("profile", "default") not in PROFILES:
         raise ParamsError(f"{path}: profile = {raw['profile']!r}; allowed: {list(PROFILES)}")
     seed = raw.get("seed", 0)
@@ -136,10 +147,43 @@ def read_file(path=None) -> dict[str, Any]:
     return raw
 
 
+def read_file(path: Path | str) -> dict[str, Any]:
+    """One whole parameters document in one file (profile, seed, a section per paper), as tests
+    and tools write it."""
+    return _check_top(_load(Path(path)) or {}, Path(path), (*ROOT_KEYS, *papers.names()))
+
+
+def read_all(root: Path | None = None) -> dict[str, Any]:
+    """The parameters as DVC runs them: the root params.yaml (profile and seed, both required)
+    and each declared paper's notebooks/<paper>/params.yaml (its one top-level key, the paper),
+    assembled into one document; every message names the file at fault."""
+    top_file = paths.PARAMS_FILE if root is None else root / "params.yaml"
+    doc = _check_top(_load(top_file), top_file, ROOT_KEYS)
+    missing = [k for k in ROOT_KEYS if k not in doc]
+    if missing:
+        raise ParamsError(f"{top_file}: missing {missing}; it holds profile and seed "
+                          "(`make sync` writes it)")
+    doc = dict(doc)
+    for paper in papers.names():
+        path = paths.paper_params_file(paper, root)
+        raw = _load(path)
+        if not isinstance(raw, dict) or list(raw) != [paper]:
+            found = list(raw) if isinstance(raw, dict) else type(raw).__name__
+            raise ParamsError(f"{path}: the top level must be the one key {paper!r} (the "
+                              f"paper's sections under it); found {found}")
+        doc[paper] = raw[paper]
+    return doc
+
+
 def closest(word: str, known: list[str]) -> str:
     """"did you mean 'x'? " for the known name nearest a mistyped one, else ""."""
     near = difflib.get_close_matches(word, known, n=1, cutoff=0.6)
     return f"did you mean {near[0]!r}? " if near else ""
+
+
+def file_of(paper: str) -> str:
+    """The file that holds a paper's sections, as messages name it."""
+    return f"notebooks/{paper}/params.yaml"
 
 
 def _section(raw: Mapping[str, Any], notebook: str) -> dict[str, Any]:
@@ -147,9 +191,9 @@ def _section(raw: Mapping[str, Any], notebook: str) -> dict[str, Any]:
     paper, name = where.split(".")
     section = (raw.get(paper) or {}).get(name)
     if section is None:
-        raise ParamsError(f"params.yaml has no section {where} for notebook {notebook!r}")
+        raise ParamsError(f"{file_of(paper)} has no section {where} for notebook {notebook!r}")
     if not isinstance(section, dict):
-        raise ParamsError(f"params.yaml: {where} must be a mapping")
+        raise ParamsError(f"{file_of(paper)}: {where} must be a mapping")
     return section
 
 
@@ -176,18 +220,19 @@ def merge(raw: Mapping[str, Any], notebook: str, profile: str | None = None,
         raise ParamsError(f"profile = {profile!r}; allowed: {list(PROFILES)}")
     section = _section(raw, notebook)
     where = papers.params_key(notebook)
+    source = file_of(notebook.partition("/")[0])
     values = {k: v for k, v in section.items() if k not in PROFILES}
     prof = section.get(profile) or {}
     if not isinstance(prof, dict):
-        raise ParamsError(f"params.yaml: {where}.{profile} must be a mapping")
+        raise ParamsError(f"{source}: {where}.{profile} must be a mapping")
     for key in [*section, *prof]:
         if not isinstance(key, str):
-            raise ParamsError(f"params.yaml: {where}: the key {json.dumps(key)} reads as a "
+            raise ParamsError(f"{source}: {where}: the key {json.dumps(key)} reads as a "
                               f"{type(key).__name__}, not a parameter name; allowed: "
                               f"{schema_for(notebook).section_keys()}")
     for key in prof:
         if key not in values:
-            raise ParamsError(f"params.yaml: {where}.{profile}.{key} "
+            raise ParamsError(f"{source}: {where}.{profile}.{key} "
                               f"overrides a key the section does not define; "
                               f"{closest(key, sorted(values))}defined: {sorted(values)}")
     if "profile" in (overrides or {}):
@@ -213,8 +258,8 @@ def validate(notebook: str, values: Mapping[str, Any]) -> NotebookParams:
 
 def resolve(notebook: str, profile: str | None = None,
             overrides: Mapping[str, Any] | None = None) -> NotebookParams:
-    """Validated parameters of one notebook from params.yaml (+ profile + overrides)."""
-    raw = read_file()
+    """Validated parameters of one notebook from the params files (+ profile + overrides)."""
+    raw = read_all()
     return validate(notebook, merge(raw, notebook, profile, overrides))
 
 
@@ -228,23 +273,24 @@ def from_namespace(notebook: str, namespace: Mapping[str, Any]) -> NotebookParam
 
 
 def notebooks_in_file(raw: Mapping[str, Any]) -> list[str]:
-    """Every notebook id that has a section in params.yaml; a section no notebook declares is
+    """Every notebook id that has a section in the parameters; a section no notebook declares is
     refused, naming the nearest declared one."""
     found = []
     for paper in papers.all_papers():
         by_section = {nb.section: f"{paper.short}/{nb.stem}" for nb in paper.notebooks}
         for name in raw.get(paper.short) or {}:
             if name not in by_section:
-                raise ParamsError(f"params.yaml: {paper.short}.{name} is not the section of a "
-                                  f"notebook; {closest(str(name), list(by_section))}sections: "
-                                  f"{list(by_section)}")
+                raise ParamsError(f"{file_of(paper.short)}: {paper.short}.{name} is not the "
+                                  f"section of a notebook; {closest(str(name), list(by_section))}"
+                                  f"sections: {list(by_section)}")
             found.append(by_section[name])
     return found
 
 
-def check_all(path=None) -> list[str]:
-    """Validate every section under every profile; return the notebook ids checked."""
-    raw = read_file(path)
+def check_all(path: Path | str | None = None) -> list[str]:
+    """Validate every section under every profile, of the workspace's params files or of one
+    whole document in `path`; return the notebook ids checked."""
+    raw = read_all() if path is None else read_file(path)
     checked = []
     for notebook in notebooks_in_file(raw):
         for profile in ("default", "smoke", "paper"):  # the profile users run first
@@ -256,7 +302,8 @@ def check_all(path=None) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m lib.companion.params",
                                      description=__doc__.split("\n")[0])
-    parser.add_argument("--check", action="store_true", help="validate the whole params.yaml")
+    parser.add_argument("--check", action="store_true",
+                        help="validate params.yaml and every notebooks/<paper>/params.yaml")
     parser.add_argument("--stamp", help="on success also write this file (the DVC check stage)")
     args = parser.parse_args(argv)
     if not args.check:
@@ -264,14 +311,14 @@ def main(argv: list[str] | None = None) -> int:
     try:
         checked = check_all()
     except ParamsError as err:
-        print(f"params.yaml is invalid:\n{err}", file=sys.stderr)
+        print(f"the parameters are invalid:\n{err}", file=sys.stderr)
         return 2
     if args.stamp:
         # Constant content: downstream stages re-run only when their own params change.
         stamp = Path(args.stamp)
         stamp.parent.mkdir(parents=True, exist_ok=True)
         stamp.write_text("params.yaml validated\n")
-    print(f"params.yaml OK: {len(checked)} notebook sections x {len(PROFILES)} profiles")
+    print(f"parameters OK: {len(checked)} notebook sections x {len(PROFILES)} profiles")
     return 0
 
 

@@ -1,8 +1,9 @@
 """Every path the companion reads or writes, derived from this file's location.
 
 Notebooks, tests and stages call these helpers instead of spelling paths, so the code works from
-any working directory (JupyterLab, papermill, nbval each pick a different one). `dvc.yaml`, the
-only other place a path is spelled, is generated from these helpers (lib.companion.generate).
+any working directory (JupyterLab, papermill, nbval each pick a different one). The `dvc.yaml`
+files, the only other place a path is spelled, are generated from these helpers
+(lib.companion.generate).
 """
 import os
 from pathlib import Path
@@ -11,6 +12,8 @@ ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "data"
 RESULTS = ROOT / "results"
 NOTEBOOKS = ROOT / "notebooks"
+# The root params.yaml holds what spans papers (profile, seed); each paper's own parameters are in
+# notebooks/<paper>/params.yaml and its notebook stages in notebooks/<paper>/dvc.yaml
 PARAMS_FILE = ROOT / "params.yaml"
 # Set by the runner to "<paper>/<stem>=<folder>": that notebook's outputs are written under the
 # folder (laid out like results/) and swapped in only when the run succeeds.
@@ -28,10 +31,21 @@ def split_notebook(notebook: str) -> tuple[str, str]:
     if not sep or not stem or "/" in stem:
         raise ValueError(f"notebook id {notebook!r} must look like '<paper>/<stem>'")
     from lib.companion import papers  # the declarations say which papers exist
-    if paper not in papers.names():
+    if not (NOTEBOOKS / paper / papers.DECLARATION).is_file():
         raise ValueError(f"notebook id {notebook!r}: paper {paper!r} is not one of "
                          f"{papers.names()} (declared in notebooks/<paper>/paper.yaml)")
     return paper, stem
+
+
+def paper_params_file(paper: str, root: Path | None = None) -> Path:
+    """notebooks/<paper>/params.yaml (of the project, or of a copy at `root`): the paper's
+    notebook sections (DVC reads one paper's per stage)."""
+    return (NOTEBOOKS if root is None else root / "notebooks") / paper / "params.yaml"
+
+
+def paper_pipeline_file(paper: str) -> Path:
+    """notebooks/<paper>/dvc.yaml: the paper's notebook stages (its dvc.lock lies beside it)."""
+    return NOTEBOOKS / paper / "dvc.yaml"
 
 
 def notebook_source(notebook: str) -> Path:

@@ -55,10 +55,11 @@ def read_json(path: Path) -> dict | None:
 
 
 def current_params() -> dict | None:
-    """params.yaml as DVC would run it, read once per build (None when it cannot be read)."""
+    """The params files as DVC would run them, read once per build (None when they cannot be
+    read)."""
     from lib.companion import params
     try:
-        return params.read_file()
+        return params.read_all()
     except params.ParamsError:
         return None
 

@@ -2,10 +2,11 @@
 
     python -m lib.companion.smoke build/smoke [--paper PAPER]
 
-Copies lib/, notebooks/, data/, docs/ and the schemas' params.yaml (with `profile: smoke`) into the
-target, then writes each notebook with the smoke parameters injected (papermill prepare-only) at
-the copy's root as <paper>__<stem>.ipynb. The parameters are the committed defaults, never the
-workspace's params.yaml: an experiment's values (`dvc exp run -S`) stay out of the checks. nbval
+Copies lib/, notebooks/, data/ and docs/ into the target with the params files as the schemas
+give them (the root's with `profile: smoke`), then writes each notebook with the smoke parameters
+injected (papermill prepare-only) at the copy's root as <paper>__<stem>.ipynb. The parameters are
+the committed defaults, never the workspace's params files: an experiment's values
+(`dvc exp run -S`) stay out of the checks. nbval
 runs them there, so the kernel imports the copy's `lib` and every result lands under the copy's
 results/: the workspace's `default` results are never touched.
 """
@@ -18,7 +19,7 @@ from pathlib import Path
 
 import yaml
 
-from lib.companion import generate, papers, params, paths
+from lib.companion import generate, papers, params, paths, yamlio
 
 COPIED = ("lib", "notebooks", "data", "docs")   # docs: the specs the book links
 
@@ -31,9 +32,11 @@ def make_copy(target: Path) -> Path:
         shutil.copytree(paths.ROOT / name, target / name,
                         ignore=shutil.ignore_patterns("__pycache__", "*.ipynb",
                                                       ".ipynb_checkpoints"))
-    raw = generate.defaults()
-    raw["profile"] = "smoke"
-    (target / "params.yaml").write_text(yaml.safe_dump(raw, sort_keys=False))
+    for path, text in generate.params_files().items():
+        (target / path.relative_to(paths.ROOT)).write_text(text)
+    top = yamlio.load(generate.params_yaml())
+    (target / "params.yaml").write_text(yaml.safe_dump({**top, "profile": "smoke"},
+                                                       sort_keys=False))
     return target
 
 
@@ -49,7 +52,7 @@ def prepare(target: Path, paper: str | None = None) -> list[Path]:
     """Write each notebook with smoke parameters injected; return the prepared paths."""
     from lib.companion import runner
 
-    raw = params.read_file(target / "params.yaml")        # make_copy's: the defaults, smoke
+    raw = params.read_all(target)                         # make_copy's: the defaults, smoke
     prepared = []
     for notebook in smoke_list(paper):
         out = target / f"{notebook.replace('/', '__')}.ipynb"

@@ -97,7 +97,7 @@ def run_grid(configs: list[train.RunConfig], test: dict[str, list[tasks.Split]],
 
 def main(argv: list[str] | None = None) -> int:
     """python -m lib.linear_rnns.sweep --profile paper --task imm_mod --out DIR [--n-seeds 1]
-    [--max-seconds 50] [--executor local]: params.yaml section 08_trained_models (+ profile),
+    [--max-seconds 50] [--executor local]: the params section of 08_trained_models (+ profile),
     one task, every family; writes accuracy.csv, orderings.csv and timing.json into DIR."""
     import argparse
 
@@ -110,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-seconds", type=float, default=None)
     ap.add_argument("--executor", default=None, choices=EXECUTORS)
     a = ap.parse_args(argv)
-    # validated, and read as DVC reads params.yaml
+    # validated, and read as DVC reads the params files
     cfg = params.resolve("linear_rnns/08_trained_models", a.profile).model_dump()
     kw = {"dgc": {"id_bits": cfg["dgc_id_bits"], "p": cfg["p_bucket"]}}
     test = {a.task: tasks.make_test_sets(a.task, cfg["bins"][a.task], cfg["test_n"],
