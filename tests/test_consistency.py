@@ -231,9 +231,10 @@ def test_importing_another_papers_package_is_refused(tmp_path, monkeypatch):
     (tmp_path / "lib" / "shared" / "k.py").write_text("import numpy\n")
     (tmp_path / "lib" / "a" / "m.py").write_text("from lib.shared import k\n")
     (tmp_path / "notebooks" / "a" / "01_x.py").write_text("from lib.a import m\n")
+    (tmp_path / "notebooks" / "b").mkdir(parents=True)
+    (tmp_path / "notebooks" / "b" / "paper.yaml").write_text("short: b\n")   # b is a paper
     monkeypatch.setattr(paths, "ROOT", tmp_path)
     monkeypatch.setattr(paths, "NOTEBOOKS", tmp_path / "notebooks")
-    monkeypatch.setattr(papers, "names", lambda: ["a", "b"])
     assert generate.shared_packages("a") == ["lib/shared"]
     (tmp_path / "lib" / "shared" / "k.py").write_text("from lib.b import kernels\n")
     with pytest.raises(ValueError, match="imports lib.b, the package of paper b"):

@@ -34,7 +34,6 @@ def paper_imports(paper: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     `infra.lib_imports`). Importing another paper's package is refused (what two papers share
     belongs in a shared package, so that neither's stage misses the other's edit)."""
     own = {"companion", paper}
-    declared = set(papers.names())
     found: list[str] = []
     companion: set[str] = set()
     todo = [*(paths.NOTEBOOKS / paper).glob("*.py"), *(paths.ROOT / "lib" / paper).rglob("*.py")]
@@ -44,7 +43,7 @@ def paper_imports(paper: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
         for name in (dotted.split(".")[0] for dotted in infra.lib_imports(source)):
             if name in own or name in found:
                 continue
-            if name in declared:
+            if (paths.NOTEBOOKS / name / papers.DECLARATION).is_file():
                 raise ValueError(f"{rel(source)} imports lib.{name}, the package of paper "
                                  f"{name}: move what the two papers share into a shared "
                                  "package lib/<name>/ (like lib/spiking)")
@@ -70,7 +69,6 @@ def companion_deps(paper: str) -> tuple[str, ...]:
 DATA_INFRA = infra.files("datafiles")
 DATA_STAMPS = paths.RESULTS / "data"
 REPORT_INFRA = infra.files("report")
-PARAMS_INFRA = infra.files("params")
 
 
 def params_stamp() -> Path:
@@ -230,17 +228,24 @@ def shown(path: Path) -> str:
     return rel(path) if path.is_relative_to(paths.ROOT) else str(path)
 
 
-def notebook_stage(nid: str) -> dict:
+def code_deps(paper: str) -> list[str]:
+    """What a paper's stages run beyond the infrastructure stamp: its package, the shared
+    packages it imports and the lib/companion modules the stamp does not cover."""
+    return [f"lib/{paper}", *shared_packages(paper), *companion_deps(paper)]
+
+
+def notebook_stage(nid: str, code: list[str] | None = None) -> dict:
     """The DVC stage of one notebook: exactly what it reads, exactly what it writes. It lives in
-    notebooks/<paper>/dvc.yaml and runs from the root (wdir), so its paths are the root's."""
+    notebooks/<paper>/dvc.yaml and runs from the root (wdir), so its paths are the root's.
+    `code` is the paper's `code_deps`, when the caller has them already."""
     paper, stem = paths.split_notebook(nid)
     entry = papers.notebook_entry(nid)
     # no dep inside data/: DVC would verify data.dvc first and re-hash a changed file into it;
     # the `data` stage checks data/ and stamps the md5s of the files this notebook reads
     deps = [rel(params_stamp()), rel(infra_stamp()),
             *([rel(datafiles.stamp_file(DATA_STAMPS, nid))] if entry.data else []),
-            rel(paths.notebook_source(nid)), rel(papers.declaration_file(paper)), f"lib/{paper}",
-            *shared_packages(paper), *companion_deps(paper),
+            rel(paths.notebook_source(nid)), rel(papers.declaration_file(paper)),
+            *(code_deps(paper) if code is None else code),
             *(rel(paths.tables_dir(f"{paper}/{r}")) for r in entry.reads)]
     # persistent: DVC leaves the last good outputs in place, the runner swaps new ones in
     return {"wdir": "../..",
@@ -261,8 +266,9 @@ def stage_target(nid: str) -> str:
 
 
 def paper_stages(paper: papers.Paper) -> dict:
-    """The notebook stages of one paper's dvc.yaml, in reading order."""
-    return {stage_name(nid): notebook_stage(nid) for nid in paper.notebook_ids()}
+    """The notebook stages of one paper's dvc.yaml, in reading order (its sources scanned once)."""
+    code = code_deps(paper.short)
+    return {stage_name(nid): notebook_stage(nid, code) for nid in paper.notebook_ids()}
 
 
 def dvc_stages() -> dict:
@@ -272,9 +278,12 @@ def dvc_stages() -> dict:
     schemas = [f"lib/{p.short}/schema.py" for p in all_papers]
     declarations = [rel(papers.declaration_file(p.short)) for p in all_papers]
     paper_params = [rel(paths.paper_params_file(p.short)) for p in all_papers]
+    # the params check imports every schema, and what they import of lib/companion
+    schema_imports = {m for f in schemas for m in infra.companion_modules(paths.ROOT / f)}
     stages = {"params": {
         "cmd": f"python -m lib.companion.params --check --stamp {rel(params_stamp())}",
-        "deps": [*PARAMS_INFRA, *schemas, *declarations, *paper_params],
+        "deps": [*infra.files("params", *sorted(schema_imports)), *schemas, *declarations,
+                 *paper_params],
         "params": ["profile", "seed"],
         "outs": [{rel(params_stamp()): {"cache": False}}]},
         "infra": {
@@ -496,7 +505,8 @@ def stale_locks(pipelines: dict[Path, str]) -> dict[Path, list[str]]:
         lock = pipeline.with_name("dvc.lock")
         if lock.exists():
             held = (yamlio.load(lock.read_text(), shown(lock)) or {}).get("stages") or {}
-            gone = [name for name in held if name not in yamlio.load(text)["stages"]]
+            names = yamlio.load(text)["stages"]
+            gone = [name for name in held if name not in names]
             if gone:
                 out[lock] = gone
     for lock in paths.NOTEBOOKS.glob("*/dvc.lock"):
