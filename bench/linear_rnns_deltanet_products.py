@@ -14,7 +14,7 @@ Sides, each returning every stream's product:
 - `dense_matrices` (reference): `dplr.apply_dense`, every step as a dense 19 x 19 matrix of
   exact Fractions; each distinct step's matrix is built once, untimed, and so are the programs;
 - `rank_one` (kernel): `dplr.apply`, every step as h - beta k <k, h> on its <= 2 non-zeros;
-- `direct_product`: `checks.direct_product`, the product in Python ints without DeltaNet.
+- `direct_product`: `product_checks.direct_product`, the product in Python ints without DeltaNet.
 At every N all live sides must give the same products. The dense side takes ~1 s per matrix
 (694 steps of 361 Fraction multiply-adds), so the cap stops it after the first lengths; the
 direct product keeps checking the rank-one kernel beyond.
@@ -41,7 +41,7 @@ from functools import cache
 import numpy as np
 
 from lib.companion import benchmark
-from lib.linear_rnns import checks, dplr
+from lib.linear_rnns import dplr, product_checks
 
 STATE = 19                                                         # 2 n^2 + 1 for n = 3
 
@@ -77,7 +77,7 @@ def rank_one_run(streams: list[list[list[dplr.Step]]]) -> list:
 
 
 def direct_run(mats: list[list[np.ndarray]]) -> list:
-    return [checks.direct_product(ms).reshape(-1).tolist() for ms in mats]
+    return [product_checks.direct_product(ms).reshape(-1).tolist() for ms in mats]
 
 
 def sides(mats: list[list[np.ndarray]], programs: list[list[list[dplr.Step]]],

@@ -7,9 +7,8 @@ from typing import Annotated
 from pydantic import Field, model_validator
 
 from lib.companion.params import NotebookParams, param
+from lib.companion.schema import Pos, PosInt
 
-PosInt = Annotated[int, Field(ge=1)]
-Pos = Annotated[float, Field(gt=0.0)]
 NonNeg = Annotated[float, Field(ge=0.0, le=10.0)]
 Noise = Annotated[float, Field(ge=0.0, le=1.0)]
 Grid = Annotated[int, Field(ge=3, le=4096)]

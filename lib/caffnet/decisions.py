@@ -10,6 +10,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from lib.companion import rules
+from lib.companion.rules import nonempty_finite
+
 HARDNET_FAIL_SHARE = 0.5        # spec §3.1: "> 50% of instances violate by > 1e-6"
 HARDNET_FAIL_VIOLATION = 1e-6   # spec §3.1
 PAPER_PWC_MSE = (0.0020, 0.0032)  # paper Table 2 CAffNet-FF test MSE, mean ± std (via [3P])
@@ -17,40 +20,32 @@ DEAD_START_FACTOR = 10.0        # spec §3.2: a seed with MSE > 10x a median
 SOFT_VIOLATES = 1e-3            # spec §3.2: soft NN / HardNet max violation > 1e-3, every seed
 
 
-def _nonempty(values: Sequence[float], what: str) -> np.ndarray:
-    arr = np.asarray(values, dtype=float)
-    if arr.size == 0:
-        raise ValueError(f"no {what} to decide on: a claim over nothing cannot fail")
-    if not np.isfinite(arr).all():
-        raise ValueError(f"{what} holds non-finite values: {arr.tolist()}")
-    return arr
-
-
 def share_violating(violations: Sequence[float], threshold: float = HARDNET_FAIL_VIOLATION
                     ) -> float:
     """Share of instances whose worst violation exceeds the threshold."""
-    return float((_nonempty(violations, "violations") > threshold).mean())
+    return float((nonempty_finite(violations, "violations") > threshold).mean())
 
 
 def hardnet_fails(shares: Sequence[float], share: float = HARDNET_FAIL_SHARE) -> bool:
     """Every family with m > n has more than `share` of its instances violated (spec §3.1)."""
-    return bool((_nonempty(shares, "family shares") > share).all())
+    return bool((nonempty_finite(shares, "family shares") > share).all())
 
 
 def violates_every_seed(max_violations: Sequence[float], threshold: float = SOFT_VIOLATES) -> bool:
     """Max violation above the threshold on every seed (spec §3.2: soft NN and HardNet)."""
-    return bool((_nonempty(max_violations, "per-seed violations") > threshold).all())
+    return bool((nonempty_finite(max_violations, "per-seed violations") > threshold).all())
 
 
 def within_paper_mse(mses: Sequence[float], paper: tuple[float, float] = PAPER_PWC_MSE) -> bool:
     """Median over seeds <= the paper's mean + one std (spec §3.2, caffnet.pwc.mse)."""
     mean, std = paper
-    return bool(np.median(_nonempty(mses, "MSEs")) <= mean + std)
+    return bool(np.median(nonempty_finite(mses, "MSEs")) <= mean + std)
 
 
-def not_worse(ours: Sequence[float], other: Sequence[float]) -> bool:
+def median_not_worse(ours: Sequence[float], other: Sequence[float]) -> bool:
     """Median of ours <= median of other (spec §3.2 joint vs post-hoc; §3.3's gaps use the mean)."""
-    return bool(np.median(_nonempty(ours, "values")) <= np.median(_nonempty(other, "values")))
+    return rules.not_worse(np.median(nonempty_finite(ours, "values")),
+                           np.median(nonempty_finite(other, "values")))
 
 
 def dead_starts(mses: Sequence[float], reference: Sequence[float] | None = None,
@@ -58,15 +53,15 @@ def dead_starts(mses: Sequence[float], reference: Sequence[float] | None = None,
     """Seeds whose MSE exceeds factor x the median of `reference` (spec §3.2, E5). The spec's
     reference is the same MSEs (median over seeds); that cannot flag a run in which every seed
     is dead, so the notebook passes the post-hoc MSEs of the same seeds (a companion decision)."""
-    arr = _nonempty(mses, "MSEs")
-    ref = arr if reference is None else _nonempty(reference, "reference MSEs")
+    arr = nonempty_finite(mses, "MSEs")
+    ref = arr if reference is None else nonempty_finite(reference, "reference MSEs")
     return int((arr > factor * np.median(ref)).sum())
 
 
 def pointwise_not_worse(err_a: Sequence[float], err_b: Sequence[float], slack: float = 1e-15
                         ) -> bool:
     """Every entry of a <= the matching entry of b + slack (post-hoc clamp vs soft NN)."""
-    a, b = _nonempty(err_a, "errors"), _nonempty(err_b, "errors")
+    a, b = nonempty_finite(err_a, "errors"), nonempty_finite(err_b, "errors")
     if a.shape != b.shape:
         raise ValueError(f"shapes differ: {a.shape} and {b.shape}")
     return bool((a <= b + slack).all())
@@ -79,14 +74,15 @@ REFERENCE_SLACK = 1e-7          # a feasible output may beat the reference by ro
 
 def mean_not_worse(ours: Sequence[float], other: Sequence[float]) -> bool:
     """Mean of ours <= mean of other (spec §3.3: mean optimality gaps)."""
-    return bool(_nonempty(ours, "gaps").mean() <= _nonempty(other, "gaps").mean())
+    return rules.not_worse(nonempty_finite(ours, "gaps").mean(),
+                           nonempty_finite(other, "gaps").mean())
 
 
 def exceeds(value: float, threshold: float) -> bool:
     """A worst violation above the spec's threshold (strictly)."""
-    return bool(_nonempty([value], "value")[0] > threshold)
+    return bool(nonempty_finite([value], "value")[0] > threshold)
 
 
 def reference_not_beaten(gaps: Sequence[float], slack: float = REFERENCE_SLACK) -> bool:
     """No feasible output's objective is below the reference optimum by more than `slack`."""
-    return bool(_nonempty(gaps, "gaps").min() >= -slack)
+    return bool(nonempty_finite(gaps, "gaps").min() >= -slack)

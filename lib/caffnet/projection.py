@@ -170,10 +170,3 @@ def hardnet_project(y: torch.Tensor, A: torch.Tensor, b_l: torch.Tensor, b_u: to
     Ay = torch.einsum("bmn,bn->bm", A, y)
     c = torch.relu(b_l - Ay) - torch.relu(Ay - b_u)
     return y + torch.einsum("bnm,bm->bn", torch.linalg.pinv(A, rtol=PINV_RTOL), c)
-
-
-def violation(y: torch.Tensor, A: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
-    """Worst row violation max_i (A y - b)_i, clipped at 0, per instance (B,)."""
-    Ab = A if A.ndim == 3 else A.expand(y.shape[0], *A.shape)
-    r = torch.einsum("bmn,bn->bm", Ab, y) - b
-    return r.clamp(min=0).amax(-1) if r.shape[-1] else torch.zeros(y.shape[0], dtype=y.dtype)

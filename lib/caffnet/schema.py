@@ -7,8 +7,8 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from lib.companion.params import NotebookParams, param
+from lib.companion.schema import PosInt
 
-PosInt = Annotated[int, Field(ge=1)]
 Rate = Annotated[float, Field(gt=0.0, le=0.1)]
 
 

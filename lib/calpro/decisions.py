@@ -26,10 +26,6 @@ def near(measured: float, expected: float, tol: float) -> bool:
     return abs(measured - expected) <= tol
 
 
-def within(value: float, lo: float, hi: float) -> bool:
-    return lo <= value <= hi
-
-
 def ordered_drops(drops: dict[str, float]) -> bool:
     """The spec's reading of the ablation: both feature-informed arms (p0, p1) lose less than
     the crude modulation p2, which loses less than the blind NIG."""

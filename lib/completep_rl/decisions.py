@@ -18,11 +18,6 @@ def ntk_width_bounds(ntk_variant: str) -> dict[str, tuple[float, float]]:
     return {"dh": (0.35 + shift, 0.65 + shift), "df": (0.4 + shift, 1.2 + shift)}
 
 
-def within(value: float, bounds: tuple[float, float]) -> bool:
-    """lower <= value <= upper."""
-    return bounds[0] <= value <= bounds[1]
-
-
 def slope_checkable(sizes: list[int]) -> bool:
     """A sweep has enough sizes (MIN_SWEEP) for its fitted slope to be held to spec §3's bounds;
     the smoke profile's two-point sweeps run the code path only."""

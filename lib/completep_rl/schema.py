@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 
 from lib.companion.params import NotebookParams, param
+from lib.companion.schema import Unit
 
 Width = Annotated[int, Field(ge=2, le=16384)]
 Depth = Annotated[int, Field(ge=1, le=64)]
@@ -51,7 +52,6 @@ class CoordCheck(NotebookParams):
 
 
 Count = Annotated[int, Field(ge=1, le=4096)]
-Unit = Annotated[float, Field(gt=0.0, lt=1.0)]
 
 
 class LrTransfer(NotebookParams):

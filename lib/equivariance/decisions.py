@@ -1,9 +1,10 @@
 """The rules that decide equivariance's statistical and qualitative claims (spec §2.1-2.2, §3.1,
 §3.3, §4 E2 and E4-E8, §1.8).
 
-Each rule takes numbers a notebook measured and returns whether its claim holds; `seeds_needed`,
-`spearman`, `loglog_slope`, `minimal_fibre_share` and `separation_masks` give the count or
-statistic a rule is stated in, so a notebook can show the same number it is judged by.
+Each rule takes numbers a notebook measured and returns whether its claim holds; `spearman`,
+`loglog_slope`, `minimal_fibre_share` and `separation_masks` (and rules.seeds_needed with
+SEED_SHARE) give the count or statistic a rule is stated in, so a notebook can show the same
+number it is judged by.
 Thresholds are arguments whose defaults are the named constants below, each with its source;
 none is read off a run. Nothing here draws, trains or reads files, so every rule is tested on
 hand-built inputs (tests/equivariance/test_decisions.py) and can be seen to fail.
@@ -14,6 +15,8 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
+
+from lib.companion.rules import seeds_needed
 
 SEED_SHARE = (3, 5)     # "at least 3 of 5 seeds" (spec §4 E4), as a share of the seeds run
 FIT_OK = 1.0e-3         # relative test MSE counted as a good fit (spec §4 E4)
@@ -30,14 +33,8 @@ RARE_SHARE = 1.0e-2     # ReLU unit active on < 1% of inputs: (nearly) dead (rec
 DECAY = 1.0e-2          # "far below": two decades, smallest to largest n (reconstructed, §1.8)
 
 
-def seeds_needed(n_seeds: int, share: tuple[int, int] = SEED_SHARE) -> int:
-    """How many seeds must pass: ceil(3 n / 5), the spec's "3 of 5" for n seeds (spec §4 E4)."""
-    num, den = share
-    return -(-num * n_seeds // den)
-
-
 def enough_seeds(passed: Sequence[bool], share: tuple[int, int] = SEED_SHARE) -> bool:
-    """Do >= seeds_needed(len(passed)) seeds pass? (spec §4 E4 "at least 3 of 5 seeds")"""
+    """Do >= seeds_needed(len(passed), share) seeds pass? (spec §4 E4 "at least 3 of 5 seeds")"""
     return len(passed) > 0 and sum(bool(p) for p in passed) >= seeds_needed(len(passed), share)
 
 

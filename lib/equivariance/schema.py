@@ -7,8 +7,8 @@ from typing import Annotated
 from pydantic import Field
 
 from lib.companion.params import NotebookParams, param
+from lib.companion.schema import PosInt
 
-PosInt = Annotated[int, Field(ge=1)]
 Tol = Annotated[float, Field(gt=0, le=1.0)]
 
 

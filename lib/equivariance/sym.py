@@ -98,11 +98,3 @@ def random_element(d: int, kind: str, rng: np.random.Generator) -> Monomial:
 def random_K(theta: Theta, kind: str, rng: np.random.Generator) -> list[Monomial]:
     """One random latent symmetry per hidden layer."""
     return [random_element(d, kind, rng) for d in dims(theta)[1:-1]]
-
-
-def compose_K(ka: list[Monomial], kb: list[Monomial]) -> list[Monomial]:
-    return [a.compose(b) for a, b in zip(ka, kb)]
-
-
-def inverse_K(ks: list[Monomial]) -> list[Monomial]:
-    return [k.inverse() for k in ks]

@@ -6,5 +6,6 @@ Kernels behind each figure: `examples` and `equivalence` (F0, F3, notebook 01), 
 author's examples; `make_dataset` is the swap point), `models` (linear and two-layer models with
 explicit gradients), `dynamics` (batched GD / generalized perceptron / Batch Perceptron), `span`
 (the exact span reduction), `schema` (parameters), `decisions` (the verdicts of the statistical
-and qualitative claims). `naive` holds plain-loop references for tests and bench only.
+and qualitative claims). `naive` holds plain-loop references for tests and bench/ (a notebook
+may call one only to record an agreement claim on a small instance; tests/test_naive_rule.py).
 """

@@ -7,9 +7,7 @@ from typing import Annotated
 from pydantic import Field, model_validator
 
 from lib.companion.params import NotebookParams, param
-
-Pos = Annotated[float, Field(gt=0)]
-PosInt = Annotated[int, Field(ge=1)]
+from lib.companion.schema import Pos, PosInt
 
 
 class Reduction(NotebookParams):

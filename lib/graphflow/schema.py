@@ -9,8 +9,8 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 
 from lib.companion.params import NotebookParams, param
+from lib.companion.schema import PosInt
 
-PosInt = Annotated[int, Field(ge=1)]
 Rho = Annotated[float, Field(ge=0.0, le=1.0)]
 Quantile = Annotated[float, Field(ge=0.0, lt=1.0)]
 INDEX_BYTES = {"int16": 2, "int32": 4, "int64": 8}

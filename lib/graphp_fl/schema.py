@@ -7,8 +7,8 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 
 from lib.companion.params import NotebookParams, param
+from lib.companion.schema import PosInt
 
-PosInt = Annotated[int, Field(ge=1)]
 Prob = Annotated[float, Field(ge=0.0, le=1.0)]
 Weight = Annotated[float, Field(gt=0.0, lt=1.0)]
 

@@ -1,8 +1,9 @@
-"""Plain-loop references for lib/graphpfn (spec §4): tests and bench/ use them, notebooks
-never. Transcriptions of the official sampler's loops in Python floats on the same Generator
-stream (group sizes, propensities and degrees), a pair-by-pair Poisson DC-SBM, a node-by-node
-preferential-attachment loop with explicit probabilities, a union-find largest component, and
-neighbourhood attention one node at a time in float64."""
+"""Plain-loop references for lib/graphpfn (spec §4): tests and bench/ use them; a notebook only to
+record that a fast kernel agrees with one (tests/test_naive_rule.py). Transcriptions of the
+official sampler's loops in Python floats on the same Generator stream (group sizes, propensities
+and degrees), a pair-by-pair Poisson DC-SBM, a node-by-node preferential-attachment loop with
+explicit probabilities, a union-find largest component, and neighbourhood attention one node at a
+time in float64."""
 from __future__ import annotations
 
 import math

@@ -3,11 +3,11 @@ statistical claims of notebook 02 (spec §3 NB2), fixed before the run. The rule
 functions of measured numbers; tests/infer/test_decisions.py shows each both ways."""
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
-SEED_FRACTION = 2 / 3        # spec NB2: "paired difference > 0 in >= 2 of 3 seeds"
+from lib.companion.rules import seeds_needed
+
+SEED_FRACTION = (2, 3)       # spec NB2: "paired difference > 0 in >= 2 of 3 seeds"
 
 
 def perceptual_density(f: np.ndarray) -> np.ndarray:
@@ -27,22 +27,17 @@ def magnitude_error_db(pred: np.ndarray, true: np.ndarray) -> np.ndarray:
     return np.abs(20.0 * np.log10(np.abs(pred) / np.abs(true)))
 
 
-def seeds_needed(n_seeds: int) -> int:
-    """How many seeds must agree: 2 of 3 (spec NB2), the same fraction rounded up elsewhere."""
-    return math.ceil(SEED_FRACTION * n_seeds - 1e-9)
-
-
 def better_in_most(better: np.ndarray, worse: np.ndarray) -> bool:
-    """The paired difference worse - better is > 0 in at least `seeds_needed` seeds."""
+    """The paired difference worse - better is > 0 in at least ceil(2n/3) of the n seeds."""
     diff = np.asarray(worse, float) - np.asarray(better, float)
-    return int((diff > 0).sum()) >= seeds_needed(len(diff))
+    return int((diff > 0).sum()) >= seeds_needed(len(diff), SEED_FRACTION)
 
 
 def decreasing_in_most(r: np.ndarray) -> bool:
     """r (seeds, lambdas in increasing order, lambda = 0 first) falls strictly along lambda in
-    at least `seeds_needed` seeds (spec NB2: r decreases with lambda_KK)."""
+    at least ceil(2n/3) of the n seeds (spec NB2: r decreases with lambda_KK)."""
     falls = np.all(np.diff(np.asarray(r, float), axis=1) < 0, axis=1)
-    return int(falls.sum()) >= seeds_needed(len(falls))
+    return int(falls.sum()) >= seeds_needed(len(falls), SEED_FRACTION)
 
 
 def weighting_tradeoff(emph_w: float, emph_flat: float, notch_w: float, notch_flat: float) -> bool:

@@ -8,10 +8,9 @@ import numpy as np
 from pydantic import Field, model_validator
 
 from lib.companion.params import NotebookParams, param
+from lib.companion.schema import Pos, PosInt
 from lib.infer import ism
 
-PosInt = Annotated[int, Field(ge=1)]
-Pos = Annotated[float, Field(gt=0.0)]
 Metres = Annotated[float, Field(gt=0.0, le=100.0)]
 Hz = Annotated[float, Field(ge=0.0, le=1e6)]
 

@@ -1,7 +1,7 @@
 """Automata used as reference models (spec §2.7): DFA, deterministic WFA, WFA over Q, S5 / A5.
 
 Runs here are direct (table lookups, one transition per symbol, exact arithmetic); the linear RNN
-constructions in `pd.py` and `wfa.py` are checked against them.
+constructions in `permutation_diagonal.py` and `wfa.py` are checked against them.
 """
 from __future__ import annotations
 

@@ -17,7 +17,6 @@ Builders (generic gates, no constant folding, so the depth formulas are exact):
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -208,7 +207,3 @@ def bits(v) -> int:
     """Bits of an integer or of a Fraction's numerator and denominator (the larger)."""
     v = Fraction(v)
     return max(abs(v.numerator).bit_length(), v.denominator.bit_length())
-
-
-def log2_ceil_float(n: int) -> int:
-    return math.ceil(math.log2(n)) if n > 1 else 0

@@ -5,13 +5,15 @@ holds; thresholds are arguments whose defaults are the named constants below, ea
 source. Nothing here draws, trains or reads files, so each rule is tested on hand-built inputs
 (tests/linear_rnns/test_decisions.py) and can be seen to fail.
 
-`seeds_needed` and `ordering_holds` restate the rule behind `train.seeds_needed` and the `holds`
-column of `train.ordering_checks`: train.py is part of the checkpoints' code digest, so it is not
-edited to call them, and a test pins that the two agree.
+The seed count is rules.seeds_needed with SEED_FRACTION; `ordering_holds` restates the rule
+behind `train.seeds_needed` and the `holds` column of `train.ordering_checks`: train.py is part of
+the checkpoints' code digest, so it keeps its own copy, and a test pins that the two agree.
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
+
+from lib.companion.rules import seeds_needed
 
 SEED_FRACTION = (2, 3)       # "in >= 2 of 3 seeds" (spec §7.3 soft checks)
 RNN_HIGH = 0.9               # T1: "nonlinear RNN >= 0.9 on all bins" (spec §7.3 table)
@@ -31,17 +33,11 @@ S1_SEEDS = 3
 S1_EXAMPLES = 10000
 
 
-def seeds_needed(n_seeds: int) -> int:
-    """Seeds that must agree out of n: ceil(2n/3), spec §7.3's "2 of 3" generalised."""
-    num, den = SEED_FRACTION
-    return -(-num * n_seeds // den)
-
-
 def _in_enough_seeds(hits: Sequence[bool]) -> bool:
-    """At least seeds_needed of the per-seed outcomes hold; no seeds at all is an error."""
+    """At least ceil(2n/3) of the n per-seed outcomes hold; no seeds at all is an error."""
     if not hits:
         raise ValueError("no seeds to decide on: a claim over zero seeds cannot fail")
-    return sum(hits) >= seeds_needed(len(hits))
+    return sum(hits) >= seeds_needed(len(hits), SEED_FRACTION)
 
 
 def misfits(id_accuracy: dict[tuple[str, int], float],
@@ -60,12 +56,12 @@ def classes_separated(upper: Sequence[str], lower: Sequence[str], chain: Sequenc
 
 
 def ordering_holds(gaps: Sequence[float], margin: float) -> bool:
-    """Winner - loser >= margin (spec §7.3: 0.15, or 0 for ">=") in seeds_needed of the seeds."""
+    """Winner - loser >= margin (spec §7.3: 0.15, or 0 for ">=") in ceil(2n/3) of the n seeds."""
     return _in_enough_seeds([g >= margin for g in gaps])
 
 
 def high_in_enough_seeds(min_acc_per_seed: Sequence[float], threshold: float = RNN_HIGH) -> bool:
-    """Worst-bin accuracy >= threshold (spec §7.3 T1: 0.9) in seeds_needed of the seeds."""
+    """Worst-bin accuracy >= threshold (spec §7.3 T1: 0.9) in ceil(2n/3) of the n seeds."""
     return _in_enough_seeds([a >= threshold for a in min_acc_per_seed])
 
 

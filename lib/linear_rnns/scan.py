@@ -284,23 +284,6 @@ def to_dense(x: Pairs) -> Pairs:
     return Pairs("dense", onehot * x.a[..., None, :], x.b)
 
 
-def affine_lift(x: Pairs):
-    """M_t = [[A_t, b_t], [0, 1]] as (T, ..., d+1, d+1) (spec §5), from dense pairs."""
-    x = to_dense(x)
-    d = x.a.shape[-1]
-    if _is_torch(x.a):
-        top = torch.cat([x.a, x.b[..., None]], -1)
-        bottom = torch.zeros(*x.a.shape[:-2], 1, d + 1, dtype=x.a.dtype)
-        bottom[..., 0, d] = 1
-        return torch.cat([top, bottom], -2)
-    top = np.concatenate([x.a, x.b[..., None]], -1)                # (..., d, d+1)
-    bottom = np.zeros(x.a.shape[:-2] + (1, d + 1), dtype=x.a.dtype)
-    if x.a.dtype == object:
-        bottom[...] = 0
-    bottom[..., 0, d] = 1
-    return np.concatenate([top, bottom], -2)                       # (..., d+1, d+1)
-
-
 def random_pairs(kind: str, T: int, d: int, rng: np.random.Generator, *, exact: bool = False,
                  integer: bool = False, batch: tuple = (), contraction: float = 0.999) -> Pairs:
     """Random pairs of one family. exact: small Fractions (object arrays); exact and integer:

@@ -7,8 +7,8 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 
 from lib.companion.params import NotebookParams, param
+from lib.companion.schema import PosInt
 
-PosInt = Annotated[int, Field(ge=1)]
 Task = Literal["dgc", "imm_f2", "imm_z_zero", "imm_z_pos", "s5", "parity", "dgc_paper", "imm_mod",
                "imm_z_paper"]
 Family = Literal["rnn", "gru", "diag_pos", "diag_neg", "pd", "deltanet", "rwkv7", "transformer"]

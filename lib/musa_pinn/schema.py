@@ -7,12 +7,11 @@ from typing import Annotated
 from pydantic import Field, model_validator
 
 from lib.companion.params import NotebookParams, param
+from lib.companion.schema import PosInt, Unit
 
-PosInt = Annotated[int, Field(ge=1)]
 Quad = Annotated[int, Field(ge=3, le=256)]
 Radius = Annotated[float, Field(gt=0.0, le=0.2)]   # the largest disc in Omega has r = 0.255
 LARGEST_FIT = 0.2                                   # discs up to this radius fill >= 2.5 % of Omega
-Unit = Annotated[float, Field(gt=0.0, lt=1.0)]
 
 
 class Case(NotebookParams):

@@ -7,10 +7,8 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 
 from lib.companion.params import NotebookParams, param
+from lib.companion.schema import Pos, PosInt, Width
 
-PosInt = Annotated[int, Field(ge=1)]
-Pos = Annotated[float, Field(gt=0.0)]
-Width = Annotated[int, Field(ge=1, le=4096)]
 Dataset = Literal["digits", "synthetic", "breast_cancer"]
 
 

@@ -10,6 +10,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from lib.companion.rules import nonempty_finite
+
 MIN_TPR = 0.9             # spec R1: median TPR >= 0.9 for every link
 IOU_SLACK = 0.20          # spec R2: median IoU >= oracle IoU - 0.20
 MAX_FPR = 0.15            # spec R2: FPR <= 0.15
@@ -21,18 +23,9 @@ LEARNED_MSE = 0.5         # a model "learned" when its median test MSE is below 
                           # standardised response variance (the precondition of R6)
 
 
-def _nonempty(values: Sequence[float], what: str) -> np.ndarray:
-    arr = np.asarray(values, dtype=float)
-    if arr.size == 0:
-        raise ValueError(f"no {what} to decide on: a claim over nothing cannot fail")
-    if not np.isfinite(arr).all():
-        raise ValueError(f"{what} holds non-finite values: {arr.tolist()}")
-    return arr
-
-
 def median(values: Sequence[float]) -> float:
     """Median of a non-empty finite sample."""
-    return float(np.median(_nonempty(values, "values")))
+    return float(np.median(nonempty_finite(values, "values")))
 
 
 def covers(tprs: Sequence[float], least: float = MIN_TPR) -> bool:
@@ -58,17 +51,17 @@ def ratio_at_most(ours: Sequence[float], other: Sequence[float], factor: float) 
 
 def non_decreasing(values: Sequence[float]) -> bool:
     """C1 (SNR 1): a sequence of medians never falls."""
-    arr = _nonempty(values, "medians")
+    arr = nonempty_finite(values, "medians")
     return bool((np.diff(arr) >= 0).all())
 
 
 def decreasing(values: Sequence[float]) -> bool:
     """C1 (SNR 5): a sequence of medians falls at every step."""
-    arr = _nonempty(values, "medians")
+    arr = nonempty_finite(values, "medians")
     return bool((np.diff(arr) < 0).all())
 
 
 def in_range(value: float, bounds: tuple[float, float] = COVERAGE_RANGE) -> bool:
     """C2: a coverage inside the closed range."""
-    v = float(_nonempty([value], "value")[0])
+    v = float(nonempty_finite([value], "value")[0])
     return bounds[0] <= v <= bounds[1]

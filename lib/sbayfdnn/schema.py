@@ -7,11 +7,10 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 
 from lib.companion.params import NotebookParams, param
+from lib.companion.schema import Unit
 from lib.sbayfdnn import prior
 
-PosInt = Annotated[int, Field(ge=1)]
 Var = Annotated[float, Field(gt=0.0, le=10.0)]
-Unit = Annotated[float, Field(gt=0.0, lt=1.0)]
 Link = Literal["linear", "sin", "square", "exp"]
 
 

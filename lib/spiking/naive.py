@@ -1,5 +1,6 @@
-"""Plain-loop references for lib/spiking: tests and bench/ use them, notebooks never do. One
-neuron at a time, in Python floats, from the definitions in integrate.py and counting.py."""
+"""Plain-loop references for lib/spiking: tests and bench/ use them; a notebook only to record that
+a fast kernel agrees with one (tests/test_naive_rule.py). One neuron at a time, in Python floats,
+from the definitions in integrate.py and counting.py."""
 from __future__ import annotations
 
 import numpy as np

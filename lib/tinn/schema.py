@@ -7,9 +7,8 @@ from typing import Annotated
 from pydantic import Field, model_validator
 
 from lib.companion.params import NotebookParams, param
+from lib.companion.schema import Pos, PosInt
 
-PosInt = Annotated[int, Field(ge=1)]
-Pos = Annotated[float, Field(gt=0.0)]
 Modes = Annotated[int, Field(ge=8, le=16384, multiple_of=2)]
 
 

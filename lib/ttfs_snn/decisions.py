@@ -20,6 +20,7 @@ BALANCED_LOW, BALANCED_HIGH = 0.40, 0.65   # init.balanced: every layer's firing
 STUCK_TOL = 5e-3                # train.sgd_kaiming_stuck: last-quarter loss within 5e-3 of ln 10
 SGD_LEARNS_MAX = 2.25           # train.sgd_initnorm_learns: last-quarter loss <= 2.25
 NOT_WORSE_MARGIN = 0.05         # train.adam_initnorm_not_worse: loss <= Kaiming's + 0.05
+                                # (rules.not_worse with this margin)
 LATENCY_MARGIN = 0.8            # decoder.earlier_output: weighted earlier than count by 0.8 steps
 T95_FRAC = 0.95                 # t95: first t with A(t) >= 0.95 A(T-1)
 TRAINED_ACC_MIN = 0.2           # precondition: twice chance (0.1) on the 10 classes
@@ -57,11 +58,6 @@ def stuck(loss: float) -> bool:
 
 def sgd_learns(loss: float) -> bool:
     return loss <= SGD_LEARNS_MAX
-
-
-def not_worse(loss: float, baseline: float) -> bool:
-    """loss no more than 0.05 above the baseline's."""
-    return loss <= baseline + NOT_WORSE_MARGIN
 
 
 def earlier_by_margin(weighted: Sequence[float], count: Sequence[float]) -> bool:

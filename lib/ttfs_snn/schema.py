@@ -7,10 +7,9 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 
 from lib.companion.params import NotebookParams, param
+from lib.companion.schema import Width
 
 Steps = Annotated[int, Field(ge=1, le=64)]              # T: at least one time step
-PosInt = Annotated[int, Field(ge=1)]
-Width = Annotated[int, Field(ge=1, le=4096)]
 TrainImages = Annotated[int, Field(ge=10, le=20000, multiple_of=10)]   # 2 000 per class
 TestImages = Annotated[int, Field(ge=10, le=5000, multiple_of=10)]     # the held-out 500 per class
 Pool = Literal["avg", "max", "first"]

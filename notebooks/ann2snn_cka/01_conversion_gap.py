@@ -79,7 +79,6 @@ from lib.ann2snn_cka.ann import SITES
 from lib.companion import notebook, plotting
 from lib.spiking import integrate, memory
 
-torch.set_num_threads(1)
 memory.reuse_freed_memory()          # fewer page faults: lib/spiking/memory.py
 nb = notebook.start("ann2snn_cka/01_conversion_gap", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables

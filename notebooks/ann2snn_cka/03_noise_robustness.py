@@ -43,13 +43,11 @@ noise_seed = 1000  # the noise draw's seed, offset from `seed` (one draw per sig
 
 # %%
 import pandas as pd
-import torch
 
 from lib.ann2snn_cka import ann, convert, data, decisions, noise
 from lib.companion import notebook, paths, plotting
 from lib.spiking import memory
 
-torch.set_num_threads(1)
 memory.reuse_freed_memory()          # fewer page faults: lib/spiking/memory.py
 nb = notebook.start("ann2snn_cka/03_noise_robustness", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables

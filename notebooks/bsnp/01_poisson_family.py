@@ -52,7 +52,6 @@ import torch
 from lib.bsnp import batches, model, physics, poisson
 from lib.companion import notebook, plotting
 
-torch.set_num_threads(1)
 nb = notebook.start("bsnp/01_poisson_family", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 

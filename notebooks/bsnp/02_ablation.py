@@ -76,7 +76,6 @@ import torch
 from lib.bsnp import decisions, evaluate, model, poisson, train
 from lib.companion import notebook, plotting
 
-torch.set_num_threads(1)
 nb = notebook.start("bsnp/02_ablation", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 tasks = poisson.make_tasks(cfg.n_train, 42)        # the release's train seed

@@ -54,12 +54,10 @@ noise_list = [0.0, 0.05, 0.1, 0.15, 0.3]  # spec NB3 / Table 2: noise levels
 
 # %%
 import pandas as pd
-import torch
 
 from lib.bsnp import decisions, evaluate, poisson, train
 from lib.companion import notebook, plotting
 
-torch.set_num_threads(1)
 nb = notebook.start("bsnp/03_sparsity_noise", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 tasks = poisson.make_tasks(cfg.n_train, 42)

@@ -51,7 +51,6 @@ import torch
 from lib.caffnet import certificates, checks, decisions, problems, projection
 from lib.companion import notebook, plotting
 
-torch.set_num_threads(1)
 nb = notebook.start("caffnet/01_projection_guarantee", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 

@@ -61,7 +61,6 @@ import torch
 from lib.caffnet import decisions, problems, projection, train
 from lib.companion import notebook, plotting
 
-torch.set_num_threads(1)
 nb = notebook.start("caffnet/03_optimisation_proxy", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 

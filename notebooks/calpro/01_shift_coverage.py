@@ -83,9 +83,8 @@ import torch
 from scipy import stats
 
 from lib.calpro import arms, chains, conformal, decisions, evaluate, experiment, nig, shift, train
-from lib.companion import notebook, plotting
+from lib.companion import notebook, plotting, rules
 
-torch.set_num_threads(1)
 nb = notebook.start("calpro/01_shift_coverage", globals())
 cfg, ledger, tables = nb.cfg, nb.ledger, nb.tables
 base, shifted = chains.regimes(cfg.design, cfg.p_train, cfg.p_shift)
@@ -217,7 +216,7 @@ for arm, cid_ in (("vanilla", "shift.vanilla_drop"), ("cqr", "shift.cqr_drop")):
                        "do across modalities (ID - shift, seed mean)",
                        source="abstract C1 (baselines 15-25 pp) via spec §2", provenance="paper",
                        expected=f"drop in [{lo:g}, {hi:g}]", measured=drop[arm],
-                       holds=decisions.within(drop[arm], lo, hi))
+                       holds=rules.within(drop[arm], lo, hi))
 ledger.statistical("shift.nig_drop", f"the prior-aware arm ({decisions.PRIOR_ARM}: prior "
                    "feature + monotone floor, normalised conformal) loses <= 5 pp under shift",
                    source="abstract C1 via spec §3", provenance="paper",

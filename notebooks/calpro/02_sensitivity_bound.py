@@ -77,7 +77,6 @@ import torch
 from lib.calpro import chains, conformal, decisions, experiment, shift, train
 from lib.companion import notebook, plotting
 
-torch.set_num_threads(1)
 nb = notebook.start("calpro/02_sensitivity_bound", globals())
 cfg, ledger, tables = nb.cfg, nb.ledger, nb.tables
 base, shifted = chains.regimes(cfg.design, cfg.p_train, cfg.p_shift)

@@ -66,13 +66,11 @@ from fractions import Fraction
 
 import numpy as np
 import pandas as pd
-import torch
 from tqdm.auto import tqdm
 
-from lib.companion import notebook, plotting
+from lib.companion import notebook, plotting, rules
 from lib.completep_rl import coord, decisions, naive, param
 
-torch.set_num_threads(1)
 nb = notebook.start("completep_rl/01_coord_check", globals())
 cfg, ledger, tables = nb.cfg, nb.ledger, nb.tables
 
@@ -167,7 +165,7 @@ def record_width() -> None:
                            f"{'Delta h/h' if what == 'dh' else 'Delta f'} over the width sweep",
                            source="spec §1.3, §3 NB1", provenance="derived",
                            expected=f"in [{bounds[what][0]:g}, {bounds[what][1]:g}]",
-                           measured=round(value, 4), holds=decisions.within(value, bounds[what]),
+                           measured=round(value, 4), holds=rules.within(value, *bounds[what]),
                            tolerance="spec §3 thresholds around the predicted slope")
 
 

@@ -98,7 +98,6 @@ from tqdm.auto import tqdm
 from lib.companion import notebook, plotting
 from lib.completep_rl import consistency, decisions, envs, naive, param, ppo, transfer
 
-torch.set_num_threads(1)
 nb = notebook.start("completep_rl/02_lr_transfer_ppo", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 proto = ppo.Protocol(cfg.n_envs, cfg.steps, cfg.iterations, cfg.epochs, cfg.minibatches,

@@ -55,7 +55,6 @@ from lib.equivariance import construct, decisions, experiments, groups, latent, 
 
 nb = notebook.start("equivariance/05_activation_comparison", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
-torch.set_num_threads(1)  # tiny batched ops: one thread avoids pool contention on a shared 2-core box
 torch.use_deterministic_algorithms(True)  # history.csv identical run to run
 D4 = groups.d4_grid(cfg.grid)
 n = cfg.grid ** 2

@@ -49,14 +49,12 @@ n_eval = 2000  # LV evaluation sample
 # %%
 import numpy as np
 import pandas as pd
-import torch
 
 from lib.companion import notebook, paths, plotting
 from lib.equivariance import decisions, groups, mirror, mlp
 
 nb = notebook.start("equivariance/06_mirror_fashion_mnist", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
-torch.set_num_threads(1)  # tiny batched ops: one thread avoids pool contention on a shared 2-core box
 raw = np.load(paths.data_file("fashion_mnist/subset.npz"))
 paper = pd.read_csv(paths.data_file("equivariance/mirror_table_cifar10.csv"))
 x, y = mirror.load_pooled(raw["images"], raw["labels"], cfg.n_train + cfg.n_test, rng)

@@ -73,7 +73,6 @@ from lib.companion import notebook, plotting
 from lib.frog import decisions, gnn, naive, rdb, roles, train
 from lib.frog import experiment as ex
 
-torch.set_num_threads(1)
 nb = notebook.start("frog/01_table_roles", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 db, test_mask = ex.database(cfg, 0)

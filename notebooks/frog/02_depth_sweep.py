@@ -49,13 +49,10 @@ n_seeds = 3  # budget: 3 seeds, the cut spec §6 proposes (spec §3: 5); each se
 depths = [1, 2, 3, 4]  # spec §3 NB1: K in {1, 2, 3, 4}
 
 # %%
-import torch
-
 from lib.companion import notebook, plotting
 from lib.frog import decisions, train
 from lib.frog import experiment as ex
 
-torch.set_num_threads(1)
 nb = notebook.start("frog/02_depth_sweep", globals())
 cfg, ledger, tables = nb.cfg, nb.ledger, nb.tables
 

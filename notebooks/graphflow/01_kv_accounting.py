@@ -77,7 +77,6 @@ from lib.graphflow import cache, decisions, naive, wgraph
 from lib.graphflow.decoder import Decoder, Sizes
 from lib.graphflow.schema import INDEX_BYTES
 
-torch.set_num_threads(1)
 nb = notebook.start("graphflow/01_kv_accounting", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 rule = decisions.LAYOUTS[cfg.positions]

@@ -49,12 +49,10 @@ iso_c = 3.0  # the constant c of the F is c 1 limit (any c > 0; 3 gives weight 3
 from fractions import Fraction
 
 import numpy as np
-import torch
 
 from lib.companion import notebook, plotting
 from lib.graphp_fl import frpa
 
-torch.set_num_threads(1)
 nb = notebook.start("graphp_fl/01_frpa_closed_form", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 

@@ -84,7 +84,6 @@ from tqdm.auto import tqdm
 from lib.companion import notebook, plotting
 from lib.graphp_fl import decisions, fed, sbm, topology
 
-torch.set_num_threads(1)
 nb = notebook.start("graphp_fl/02_federated_sbm", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 

@@ -93,7 +93,6 @@ import torch
 from lib.companion import notebook, plotting
 from lib.graphpfn import baselines, configs, decisions, graph_stats, karate, naive, tiny_pfn, train
 
-torch.set_num_threads(1)
 nb = notebook.start("graphpfn/02_tiny_pfn", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 grid = [configs.scaled(c, cfg.scale) for c in configs.grid(

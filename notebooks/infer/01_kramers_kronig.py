@@ -71,7 +71,6 @@ import torch
 from lib.companion import notebook, plotting
 from lib.infer import ism, kk, scene
 
-torch.set_num_threads(1)
 nb = notebook.start("infer/01_kramers_kronig", globals())
 cfg, ledger, rng = nb.cfg, nb.ledger, nb.rng
 n, m = cfg.n_fft, cfg.cepstrum_pad * cfg.n_fft            # the DFT size, the cepstrum grid

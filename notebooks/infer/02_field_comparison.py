@@ -85,10 +85,9 @@ n_show = 3  # spec NB2: spectra at three held-out microphones
 import numpy as np
 import torch
 
-from lib.companion import notebook, plotting
+from lib.companion import notebook, plotting, rules
 from lib.infer import decisions, evaluate, losses, scene, train
 
-torch.set_num_threads(1)
 nb = notebook.start("infer/02_field_comparison", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 torch.manual_seed(cfg.seed)
@@ -125,7 +124,7 @@ def per_seed(arms: list[str], key: str) -> str:
 
 
 main_kk = f"F+KK λ={cfg.kk_lambda:g}"
-need = f">= {decisions.seeds_needed(cfg.n_seeds)} of {cfg.n_seeds} seeds"
+need = f">= {rules.seeds_needed(cfg.n_seeds, decisions.SEED_FRACTION)} of {cfg.n_seeds} seeds"
 ledger.close("field.time_causal", "largest non-causal energy fraction r of T's predicted "
              "spectra (float64 DFT of its n/2 output samples) over all microphones and seeds",
              source="spec §1.4 (T is causal by construction)", provenance="derived",
@@ -151,7 +150,7 @@ else:
                      f"T in {need}; T per seed, F per seed", source="abstract (I1); spec NB2",
                      kind="statistical", expected="F lower than T (the abstract's I1)",
                      measured=phase_values, evidence="paired per-seed differences T - F are "
-                     f"> 0 in fewer than {decisions.seeds_needed(cfg.n_seeds)} seeds: held-out "
+                     f"> 0 in fewer than {rules.seeds_needed(cfg.n_seeds, decisions.SEED_FRACTION)} seeds: held-out "
                      "phase is limited by spatial interpolation, not the output domain",
                      shown=not f_phase_better)
 
@@ -181,7 +180,7 @@ else:
                      f"in {need}; F per seed, F+KK per seed", source="abstract (I2); spec NB2",
                      kind="statistical", expected="KK improves phase (the abstract's I2)",
                      measured=kk_values, evidence="paired per-seed differences F - F+KK are > 0 "
-                     f"in fewer than {decisions.seeds_needed(cfg.n_seeds)} seeds: KK makes the "
+                     f"in fewer than {rules.seeds_needed(cfg.n_seeds, decisions.SEED_FRACTION)} seeds: KK makes the "
                      "spectra causal (field.kk_causality), which does not by itself fix spatial "
                      "interpolation", shown=not kk_phase_better)
 f_gap = col("F", "train_mag_db").mean() / col("F", "test_mag_db").mean()

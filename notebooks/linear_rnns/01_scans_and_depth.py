@@ -56,7 +56,7 @@ import pandas as pd
 import torch
 
 from lib.companion import notebook, plotting
-from lib.linear_rnns import checks, circuits, scan
+from lib.linear_rnns import circuits, scan, scan_checks
 from lib.linear_rnns.circuits import clog2
 
 nb = notebook.start("linear_rnns/01_scans_and_depth", globals())
@@ -69,7 +69,7 @@ SRC = "Thm 3 proof idea; spec §5"
 # instances per $(T, d)$; Hillis–Steele, Blelloch and the tree reduction against the left fold.
 
 # %%
-exact = checks.exact_scans(scan.KINDS, cfg.exact_T, cfg.exact_dims, cfg.exact_seeds, rng)
+exact = scan_checks.exact_scans(scan.KINDS, cfg.exact_T, cfg.exact_dims, cfg.exact_seeds, rng)
 exact.to_csv(tables / "exact_scans.csv", index=False)
 n_bad = int((~exact[["hillis_steele", "blelloch", "tree"]]).sum().sum())
 ledger.exact("scan.exact_equals_sequential",
@@ -81,8 +81,8 @@ ledger.exact("scan.exact_equals_sequential",
 # ## The spec's grid: every $T \le$ `grid_T_max`, `grid_seeds` instances per $(T, d, \text{family})$
 
 # %%
-grid = checks.exact_scans(scan.KINDS, list(range(1, cfg.grid_T_max + 1)), cfg.exact_dims,
-                          cfg.grid_seeds, rng, integer=cfg.grid_entries == "int")
+grid = scan_checks.exact_scans(scan.KINDS, list(range(1, cfg.grid_T_max + 1)), cfg.exact_dims,
+                               cfg.grid_seeds, rng, integer=cfg.grid_entries == "int")
 grid.to_csv(tables / "exact_scans_grid.csv", index=False)
 grid_bad = int((~grid[["hillis_steele", "blelloch", "tree"]]).sum().sum())
 ledger.exact("scan.exact_grid_equals_sequential",
@@ -139,7 +139,7 @@ Ts = sorted({int(round(v)) for v in np.logspace(0, cfg.count_log2_T_max, 4 * cfg
 Ts = [T for T in Ts if T <= 2 ** cfg.count_log2_T_max + 1]
 
 
-counts = checks.scan_counts(Ts, rng)
+counts = scan_checks.scan_counts(Ts, rng)
 counts.to_csv(tables / "scan_counts.csv", index=False)
 
 fig, axes = plotting.figure(1, 2)
@@ -188,7 +188,7 @@ ledger.bound("counts.blelloch_depth", "Blelloch rounds <= 2 ceil(log2 T) (max of
 # for the balanced affine-lift product applied to $[h_0;1]$.
 
 # %%
-dag = checks.circuit_depths(cfg.circuit_T, cfg.circuit_dims)
+dag = scan_checks.circuit_depths(cfg.circuit_T, cfg.circuit_dims)
 dag.to_csv(tables / "circuit_depth.csv", index=False)
 ledger.exact("circuits.depth_formula", "gate-DAG depth = closed form for all four circuit families, "
              f"T in {cfg.circuit_T}, d in {cfg.circuit_dims}", source=SRC, provenance="reconstructed",

@@ -42,7 +42,7 @@ import numpy as np
 import pandas as pd
 
 from lib.companion import notebook, plotting
-from lib.linear_rnns import arith, checks
+from lib.linear_rnns import arith, scan_checks
 
 nb = notebook.start("linear_rnns/04_arithmetic_circuits", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
@@ -51,7 +51,7 @@ cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 # ## Unrolled form and the ℚ → ℤ lift, against the step-by-step recurrence
 
 # %%
-inst = checks.lift_checks(cfg.n_instances, cfg.max_T, cfg.max_d, rng)
+inst = scan_checks.lift_checks(cfg.n_instances, cfg.max_T, cfg.max_d, rng)
 inst.to_csv(tables / "lift_checks.csv", index=False)
 ledger.exact("arith.unrolled_equals_recurrence", f"the unrolled (convolution) form equals the "
              f"recurrence exactly on {cfg.n_instances} random rational LRNNs", source="Thm 3; spec §5",

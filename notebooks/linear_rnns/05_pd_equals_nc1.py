@@ -43,8 +43,7 @@ closure_d = 6  # size of the closure check
 import numpy as np
 
 from lib.companion import notebook, plotting
-from lib.linear_rnns import automata, checks, scan
-from lib.linear_rnns import pd as pdlrnn
+from lib.linear_rnns import automata, automaton_checks, permutation_diagonal, scan
 
 nb = notebook.start("linear_rnns/05_pd_equals_nc1", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
@@ -53,8 +52,8 @@ cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 # ## DFAs and deterministic WFAs as one-layer PD LRNNs
 
 # %%
-auto = checks.pd_automata(cfg.n_automata, cfg.max_states, cfg.max_sigma, cfg.n_words,
-                          cfg.dwfa_words, cfg.max_len, rng)
+auto = automaton_checks.pd_automata(cfg.n_automata, cfg.max_states, cfg.max_sigma, cfg.n_words,
+                                    cfg.dwfa_words, cfg.max_len, rng)
 auto.to_csv(tables / "automata.csv", index=False)
 total = int(auto.words.sum())
 ledger.exact("pd.dfa_exact", f"one-layer PD LRNN = DFA on {cfg.n_automata} random DFAs "
@@ -76,7 +75,7 @@ auto
 # %%
 S5 = automata.symmetric_group(5)
 words = automata.random_words(cfg.s5_words, len(S5), cfg.max_len, rng, min_len=1)
-prod = pdlrnn.permutation_products(S5, words)
+prod = permutation_diagonal.permutation_products(S5, words)
 ok = sum(tuple(prod[i]) == automata.compose_word(S5, w) for i, w in enumerate(words))
 ledger.exact("pd.s5_words", f"PD state = direct composition on {cfg.s5_words} S5 words "
              f"(length <= {cfg.max_len})", source="spec §4.5 [V]", provenance="reconstructed",
@@ -101,7 +100,7 @@ ledger.exact("pd.closure", f"{cfg.closure_products} products of 8 random column-
              f"(d = {cfg.closure_d}) are column one-hot, and (p, w) composition = dense product",
              source="Thm 7 proof idea; spec §4.5", provenance="reconstructed",
              expected=(True, True, True),
-             measured=(pdlrnn.is_column_one_hot(dense_tot.a),
+             measured=(permutation_diagonal.is_column_one_hot(dense_tot.a),
                        bool((scan.to_dense(tot).a == dense_tot.a).all()),
                        bool((tot.b == dense_tot.b).all())))
 

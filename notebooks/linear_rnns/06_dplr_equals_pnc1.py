@@ -65,7 +65,7 @@ import numpy as np
 import pandas as pd
 
 from lib.companion import notebook, plotting
-from lib.linear_rnns import checks, dplr, wfa
+from lib.linear_rnns import automaton_checks, dplr, product_checks, wfa
 
 nb = notebook.start("linear_rnns/06_dplr_equals_pnc1", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
@@ -93,7 +93,7 @@ ledger.exact("rwkv.overwrite_effect", "A_{j,c} h sets h_j := <c, h> and keeps th
 # The reference multiplies the matrices directly in Python integers.
 
 # %%
-imm = checks.imm_streams(cfg.imm_streams, cfg.imm_max_N, rng)
+imm = product_checks.imm_streams(cfg.imm_streams, cfg.imm_max_N, rng)
 imm.to_csv(tables / "imm_streams.csv", index=False)
 exact_ok, pos_ok = int(imm.exact.sum()), int(imm.positivity_agrees.sum())
 ledger.exact("rwkv.imm_exact", f"the overwrite LRNN's product equals the direct product on "
@@ -122,8 +122,8 @@ ledger.deviation("rwkv.start_token", "the overwrite schedule needs a start (BOS)
 # $M_1[0,0]\,e_0e_0^\top M_2\cdots M_N$ is lost.
 
 # %%
-prods = checks.rwkv_products(cfg.rwkv_product_lengths, cfg.rwkv_product_streams,
-                             cfg.rwkv_product_entries, rng)
+prods = product_checks.rwkv_products(cfg.rwkv_product_lengths, cfg.rwkv_product_streams,
+                                     cfg.rwkv_product_entries, rng)
 prods.to_csv(tables / "rwkv_products.csv", index=False)
 n_prod = len(cfg.rwkv_product_lengths) * cfg.rwkv_product_streams * len(cfg.rwkv_product_entries)
 ledger.exact("rwkv.products_exact", f"the overwrite LRNN (start-token schedule, Python ints) equals "
@@ -149,7 +149,8 @@ ledger.exact("rwkv.first_token_schedule_fails",
 # ## Any WFA over ℚ through overwrites (Thm 6 mechanism): row state $r_t = r_{t-1}M_{w_t}$
 
 # %%
-wrows = checks.wfa_overwrites(cfg.wfa_count, cfg.wfa_max_states, cfg.wfa_words, cfg.wfa_max_len, rng)
+wrows = automaton_checks.wfa_overwrites(cfg.wfa_count, cfg.wfa_max_states, cfg.wfa_words,
+                                        cfg.wfa_max_len, rng)
 wrows.to_csv(tables / "wfa_overwrites.csv", index=False)
 ledger.exact("rwkv.wfa_exact", f"overwrite LRNN = WFA value exactly on {int(wrows.words.sum())} words "
              f"(n <= {cfg.wfa_max_states}, n overwrites per symbol)", source="Thm 6; spec §4.6",
@@ -169,8 +170,8 @@ basis = [dplr.apply(dplr.transvection(0, 1), e) for e in ([1, 0], [0, 1])]
 ledger.exact("deltanet.transvection", "H(2, e_s + e_d) H(1/2, e_s) H(1/3, e_s + 2 e_d): (3, 5) -> (3, 8), "
              "i.e. the map (x, y) -> (x, x + y)", source="spec §4.6 [V]", provenance="reconstructed",
              expected=((3, 8), ((1, 1), (0, 1))), measured=(tuple(T2), tuple(tuple(b) for b in basis)))
-trans = checks.transvection_maps(cfg.transvection_dims)
-quarter = checks.transvection_maps(cfg.transvection_dims, middle=Fraction(1, 4))
+trans = product_checks.transvection_maps(cfg.transvection_dims)
+quarter = product_checks.transvection_maps(cfg.transvection_dims, middle=Fraction(1, 4))
 trans.assign(quarter_exact=quarter.exact).to_csv(tables / "transvections.csv", index=False)
 pairs = sum(d * (d - 1) for d in cfg.transvection_dims)
 ledger.exact("deltanet.transvection_all_pairs", f"the 3-step program is the transvection "
@@ -203,7 +204,8 @@ ledger.exact("deltanet.program_9x9", f"applying a 9x9 rational matrix takes 694 
 # whole stream; the reference multiplies left to right in Python integers.
 
 # %%
-dprods = checks.deltanet_products(cfg.deltanet_product_lengths, cfg.deltanet_product_streams, rng)
+dprods = product_checks.deltanet_products(cfg.deltanet_product_lengths,
+                                          cfg.deltanet_product_streams, rng)
 dprods.to_csv(tables / "deltanet_products.csv", index=False)
 n_dp = len(cfg.deltanet_product_lengths) * cfg.deltanet_product_streams
 ledger.exact("deltanet.products_exact", f"DeltaNet's 694-step program per matrix computes the iterated "

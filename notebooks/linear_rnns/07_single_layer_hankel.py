@@ -41,7 +41,7 @@ import numpy as np
 import pandas as pd
 
 from lib.companion import notebook, plotting
-from lib.linear_rnns import checks, wfa
+from lib.linear_rnns import automaton_checks, wfa
 
 nb = notebook.start("linear_rnns/07_single_layer_hankel", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
@@ -50,8 +50,8 @@ cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 # ## One-layer LRNN = WFA, and the Hankel rank bound
 
 # %%
-rows = checks.single_layer_wfas(cfg.n_wfas, cfg.max_states, cfg.sigma, cfg.n_words, cfg.max_len,
-                                cfg.hankel_len, rng)
+rows = automaton_checks.single_layer_wfas(cfg.n_wfas, cfg.max_states, cfg.sigma, cfg.n_words,
+                                          cfg.max_len, cfg.hankel_len, rng)
 rows.to_csv(tables / "wfa_checks.csv", index=False)
 ledger.exact("single_layer.lrnn_equals_wfa", f"one-layer LRNN value = WFA value exactly on "
              f"{int(rows.words.sum())} words ({cfg.n_wfas} random WFAs, n <= {cfg.max_states})",

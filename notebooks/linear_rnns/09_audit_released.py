@@ -56,7 +56,7 @@ import numpy as np
 import pandas as pd
 
 from lib.companion import notebook, paths, plotting
-from lib.linear_rnns import checks, constructions, decisions, graphs, rates, released
+from lib.linear_rnns import constructions, decisions, graphs, rates, released, shortcut_audit
 
 nb = notebook.start("linear_rnns/09_audit_released", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
@@ -73,7 +73,7 @@ hyper = pd.read_csv(paths.data_file("linear_rnns/hyperparameters.csv"))
 # (`closed_form`).
 
 # %%
-audit = checks.generator_audit(cfg.bins, cfg.examples_per_bin, cfg.p_bucket, rng)
+audit = shortcut_audit.generator_audit(cfg.bins, cfg.examples_per_bin, cfg.p_bucket, rng)
 audit.to_csv(tables / "generator_audit.csv", index=False)
 n_all = int(audit.examples.sum())
 bug_short = audit[audit.released_bug].shortcut_accuracy
@@ -120,7 +120,7 @@ audit
 # edges built and the shortcut applied (`released.shortcut_rates_by_enumeration`).
 
 # %%
-closed = checks.closed_form_check(cfg.sweep_p, cfg.enumerate_N_max)
+closed = shortcut_audit.closed_form_check(cfg.sweep_p, cfg.enumerate_N_max)
 closed.astype({"closed_form": str, "enumerated": str}).to_csv(tables / "closed_form.csv", index=False)
 ledger.exact("audit.shortcut_closed_form", "the shortcut's closed form (positives always right, "
              "negatives r(N) = p^(N-1) + (1-p)^(N-1), r(1) = 1; bin mean by geometric series) equals "
@@ -137,13 +137,13 @@ ledger.exact("audit.shortcut_closed_form", "the shortcut's closed form (positive
 # negatives alone are exactly Binomial$(n_-, \bar r)$, the sharper test.
 
 # %%
-sweep = checks.shortcut_sensitivity(cfg.bins, cfg.sweep_examples_per_bin, cfg.sweep_p,
-                                    cfg.sweep_seeds, rng)
+sweep = shortcut_audit.shortcut_sensitivity(cfg.bins, cfg.sweep_examples_per_bin, cfg.sweep_p,
+                                            cfg.sweep_seeds, rng)
 sweep.to_csv(tables / "sensitivity.csv", index=False)
 m_cells = len(cfg.sweep_p) * len(cfg.bins) + len(cfg.bins)
 level = rates.bonferroni_level(m_cells, decisions.FAMILY_ALPHA)
-pooled = checks.pool_seeds(sweep, level).assign(generator="generate_batch (pooled seeds)")
-dataset_rows = checks.with_intervals(audit[~audit.released_bug], level, "_family").assign(
+pooled = shortcut_audit.pool_seeds(sweep, level).assign(generator="generate_batch (pooled seeds)")
+dataset_rows = shortcut_audit.with_intervals(audit[~audit.released_bug], level, "_family").assign(
     generator="released.dataset")
 family = pd.concat([pooled, dataset_rows], ignore_index=True)[
     ["generator", "p", "bin", "examples", "shortcut_accuracy", "shortcut_family_wilson_lo",
@@ -181,7 +181,7 @@ family
 # %%
 cells = [(p, lo, hi, "ours") for p in decisions.S1_P for lo, hi in cfg.bins] + \
         [(p, lo, hi, "S1") for p in decisions.S1_P for lo, hi in decisions.S1_BINS]
-cut = checks.cut_margins(cells, decisions.S1_EXAMPLES, decisions.S1_SHORTCUT_CUT)
+cut = shortcut_audit.cut_margins(cells, decisions.S1_EXAMPLES, decisions.S1_SHORTCUT_CUT)
 cut.to_csv(tables / "s1_cut.csv", index=False)
 ours_id = cut[(cut.whose == "ours") & (cut.bin == f"{cfg.bins[0][0]}-{cfg.bins[0][1]}")]
 s1_id = cut[(cut.whose == "S1") & (cut.bin == "{}-{}".format(*decisions.S1_BINS[0]))]

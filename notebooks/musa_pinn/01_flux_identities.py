@@ -67,7 +67,6 @@ import torch
 from lib.companion import notebook, plotting
 from lib.musa_pinn import geometry, kovasznay, manufactured, residuals
 
-torch.set_num_threads(1)
 nb = notebook.start("musa_pinn/01_flux_identities", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 domain = geometry.Domain()

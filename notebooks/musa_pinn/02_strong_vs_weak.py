@@ -84,7 +84,6 @@ import torch
 from lib.companion import notebook, plotting
 from lib.musa_pinn import decisions, geometry, kovasznay, metrics, train
 
-torch.set_num_threads(1)
 nb = notebook.start("musa_pinn/02_strong_vs_weak", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 domain = geometry.Domain()

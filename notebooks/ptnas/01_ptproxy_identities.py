@@ -56,7 +56,6 @@ import torch
 from lib.companion import notebook, plotting
 from lib.ptnas import bench, checks, decisions, proxies, space, stats
 
-torch.set_num_threads(1)
 nb = notebook.start("ptnas/01_ptproxy_identities", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 pool = space.enumerate_space(cfg.widths, 1, cfg.depth_max)

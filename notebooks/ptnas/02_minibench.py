@@ -57,12 +57,10 @@ fidelity_epoch = 9  # B2's threshold epoch: τ(val@this, val@gt_epoch) ≥ 0.5 (
 # %%
 import numpy as np
 import pandas as pd
-import torch
 
 from lib.companion import notebook, plotting
 from lib.ptnas import bench, checks, data, decisions, space, stats
 
-torch.set_num_threads(1)
 nb = notebook.start("ptnas/02_minibench", globals())
 cfg, ledger, tables = nb.cfg, nb.ledger, nb.tables
 archs = space.enumerate_space(cfg.widths, cfg.depth_min, cfg.depth_max)

@@ -64,12 +64,10 @@ sh_instances = 1000  # random tables of the SH check (spec S1)
 # %%
 import numpy as np
 import pandas as pd
-import torch
 
 from lib.companion import notebook, paths, plotting
 from lib.ptnas import bench, checks, data, decisions, proxies, search, space, stats
 
-torch.set_num_threads(1)
 nb = notebook.start("ptnas/03_proxies_search", globals())
 cfg, ledger, tables = nb.cfg, nb.ledger, nb.tables
 bench_dir = paths.tables_dir("ptnas/02_minibench")

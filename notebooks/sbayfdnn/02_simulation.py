@@ -76,12 +76,10 @@ lasso_alphas = 30  # spec §4: 30 alphas
 
 # %%
 import numpy as np
-import torch
 
 from lib.companion import notebook, plotting
 from lib.sbayfdnn import basis, comparison, decisions, metrics
 
-torch.set_num_threads(1)
 nb = notebook.start("sbayfdnn/02_simulation", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 support = (cfg.support_min, cfg.support_max)

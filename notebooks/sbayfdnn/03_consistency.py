@@ -72,12 +72,10 @@ interval_noise = "residual"  # decision: noise variance of the interval is MAP t
 
 # %%
 import numpy as np
-import torch
 
 from lib.companion import notebook, plotting
 from lib.sbayfdnn import basis, consistency, decisions
 
-torch.set_num_threads(1)
 nb = notebook.start("sbayfdnn/03_consistency", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 support = (cfg.support_min, cfg.support_max)

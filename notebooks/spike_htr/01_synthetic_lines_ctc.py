@@ -78,7 +78,6 @@ from lib.spike_htr.model import Arch
 from lib.spiking import integrate, memory
 from lib.spiking import naive as spiking_naive
 
-torch.set_num_threads(1)
 memory.reuse_freed_memory()          # fewer page faults: lib/spiking/memory.py
 nb = notebook.start("spike_htr/01_synthetic_lines_ctc", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables

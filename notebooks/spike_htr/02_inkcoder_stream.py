@@ -58,7 +58,6 @@ import torch
 from lib.companion import notebook, paths, plotting
 from lib.spike_htr import alphabet, coder, ctc, data, decisions, train
 
-torch.set_num_threads(1)
 nb = notebook.start("spike_htr/02_inkcoder_stream", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 source = paths.tables_dir("spike_htr/01_synthetic_lines_ctc")

@@ -59,7 +59,6 @@ from torch.utils.flop_counter import FlopCounterMode
 from lib.companion import notebook, paths, plotting
 from lib.spike_htr import alphabet, coder, ctc, data, decisions, naive, reducer, train
 
-torch.set_num_threads(1)
 nb = notebook.start("spike_htr/03_length_reducer", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 source = paths.tables_dir("spike_htr/01_synthetic_lines_ctc")

@@ -69,7 +69,6 @@ import torch
 from lib.companion import notebook, plotting
 from lib.tinn import decisions, lm, models, naive, references, residuals
 
-torch.set_num_threads(1)
 nb = notebook.start("tinn/02_burgers_tinn_vs_pinn", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 nu = cfg.nu_pi / np.pi

@@ -77,7 +77,6 @@ from tqdm.auto import tqdm
 from lib.companion import notebook, plotting
 from lib.ttfs_snn import census, coding, data, decisions, init, models, neuron, pooling, train
 
-torch.set_num_threads(1)
 nb = notebook.start("ttfs_snn/01_single_spike_pooling", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 split = data.fashion_mnist(max(cfg.n_train, -(-cfg.n_init // 10) * 10),

@@ -80,10 +80,9 @@ import numpy as np
 import pandas as pd
 import torch
 
-from lib.companion import notebook, plotting
+from lib.companion import notebook, plotting, rules
 from lib.ttfs_snn import coding, data, decisions, init, layerstats, models, train
 
-torch.set_num_threads(1)
 nb = notebook.start("ttfs_snn/02_init_normalisation", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 need = cfg.n_init + cfg.n_stats
@@ -289,7 +288,8 @@ train_claim("train.adam_initnorm_not_worse", "under Adam (lr 1e-3) init + norm t
             f"loss(init + norm) <= loss(Kaiming) + {decisions.NOT_WORSE_MARGIN}",
             f"init + norm {loss_of('adam', 'ettfs_norm'):.4f}, Kaiming "
             f"{loss_of('adam', 'kaiming'):.4f}, init only {loss_of('adam', 'ettfs'):.4f}",
-            decisions.not_worse(loss_of("adam", "ettfs_norm"), loss_of("adam", "kaiming")))
+            rules.not_worse(loss_of("adam", "ettfs_norm"), loss_of("adam", "kaiming"),
+                            decisions.NOT_WORSE_MARGIN))
 
 # %% [markdown]
 # ## Figures

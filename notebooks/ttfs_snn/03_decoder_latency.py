@@ -70,7 +70,6 @@ import torch
 from lib.companion import notebook, plotting
 from lib.ttfs_snn import coding, data, decisions, decode, init, models, train
 
-torch.set_num_threads(1)
 nb = notebook.start("ttfs_snn/03_decoder_latency", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 split = data.fashion_mnist(max(cfg.n_train, -(-cfg.n_init // 10) * 10), cfg.n_test)

@@ -5,13 +5,6 @@ from pydantic import ValidationError
 from lib.bsnp import schema
 
 
-def test_defaults_and_profiles_validate():
-    for cls in (schema.Family, schema.Ablation, schema.Sparsity):
-        cls()
-        for profile in ("smoke", "paper"):
-            cls(profile=profile, **{k: v for k, (v, _) in cls.overrides(profile).items()})
-
-
 @pytest.mark.parametrize("cls, values, name", [
     (schema.Ablation, {"n_r": 1}, "n_r"),                         # fewer than 2 points
     (schema.Ablation, {"n_fixed": 1}, "n_fixed"),

@@ -25,9 +25,10 @@ def test_within_paper_mse():
     assert not decisions.within_paper_mse([0.006, 0.3, 0.001])   # median 0.006
 
 
-def test_not_worse():
-    assert decisions.not_worse([1.0, 2.0, 3.0], [2.0, 2.0, 2.0])   # medians 2 <= 2
-    assert not decisions.not_worse([3.0], [2.0])
+def test_median_not_worse():
+    assert decisions.median_not_worse([1.0, 2.0, 3.0], [2.0, 2.0, 2.0])   # medians 2 <= 2
+    assert not decisions.median_not_worse([3.0], [2.0])
+    assert decisions.median_not_worse([0.0, 0.0, 9.0], [1.0])     # median 0, not the mean 3
 
 
 def test_dead_starts():

@@ -5,13 +5,6 @@ from pydantic import ValidationError
 from lib.caffnet import schema
 
 
-def test_defaults_and_profiles_validate():
-    for cls in (schema.Guarantee, schema.Piecewise, schema.Optimisation):
-        cls()
-        for profile in ("smoke", "paper"):
-            cls(profile=profile, **{k: v for k, (v, _) in cls.overrides(profile).items()})
-
-
 @pytest.mark.parametrize("cls, values, name", [
     (schema.Guarantee, {"naive_instances": 300}, "naive_instances"),     # more than n_instances
     (schema.Piecewise, {"log_every": 5000}, "log_every"),                # more than epochs

@@ -4,12 +4,6 @@ from pydantic import ValidationError
 from lib.completep_rl.schema import CoordCheck, LrTransfer
 
 
-def test_defaults_and_profiles_validate():
-    CoordCheck()
-    for profile in ("smoke", "paper"):
-        CoordCheck(**{k: v for k, (v, _) in CoordCheck.overrides(profile).items()})
-
-
 @pytest.mark.parametrize("bad, key", [({"widths": [128, 32]}, "widths"),
                                       ({"check_points": 300}, "check_points"),
                                       ({"width_depth": 3}, "width_depth"),
@@ -17,12 +11,6 @@ def test_defaults_and_profiles_validate():
 def test_bad_values_are_refused_naming_the_key(bad, key):
     with pytest.raises(ValidationError, match=key):
         CoordCheck(**bad)
-
-
-def test_lr_transfer_profiles_validate():
-    LrTransfer()
-    for profile in ("smoke", "paper"):
-        LrTransfer(**{k: v for k, (v, _) in LrTransfer.overrides(profile).items()})
 
 
 @pytest.mark.parametrize("bad, key", [({"lr_exponents": [-1.0, -2.0]}, "lr_exponents"),

@@ -2,13 +2,14 @@
 and fails on another, the expected outcome read off the rule itself (never off a run)."""
 import numpy as np
 
+from lib.companion import rules
 from lib.equivariance import decisions as D
 from tests.conftest import assert_close
 
 
 def test_seeds_needed_is_three_of_five_rounded_up():
     # ceil(3 n / 5): 3 of 5 (spec §4 E4), 2 of 3, 1 of 1, 4 of 6
-    assert [D.seeds_needed(n) for n in (1, 3, 5, 6)] == [1, 2, 3, 4]
+    assert [rules.seeds_needed(n, D.SEED_SHARE) for n in (1, 3, 5, 6)] == [1, 2, 3, 4]
 
 
 def test_enough_seeds_counts_against_the_share():

@@ -8,13 +8,6 @@ from pydantic import ValidationError
 from lib.frog import decisions, schema
 
 
-def test_defaults_and_profiles_validate():
-    for cls in (schema.Roles, schema.Sweep):
-        cls()
-        for profile in ("smoke", "paper"):
-            cls(profile=profile, **{k: v for k, (v, _) in cls.overrides(profile).items()})
-
-
 @pytest.mark.parametrize("cls, values, name", [
     (schema.Roles, {"n_tx": 100}, "n_users"),                  # fewer rows than users
     (schema.Roles, {"n_items": 500, "n_tx": 450}, "n_items"),

@@ -21,12 +21,6 @@ def test_bad_params_name_the_key(bad, key):
         Accounting(**bad)
 
 
-def test_defaults_and_profiles_validate():
-    Accounting()
-    for profile in ("smoke", "paper"):
-        Accounting(**{k: v for k, (v, _) in Accounting.overrides(profile).items()})
-
-
 def test_error_rule_both_ways():
     assert decisions.falls_within_seeds([[0.02, 0.01, 0.0], [0.03, 0.03, 1e-17]])
     assert not decisions.falls_within_seeds([[0.02, 0.01, 0.0], [0.01, 0.02, 0.0]])

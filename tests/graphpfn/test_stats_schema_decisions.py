@@ -49,12 +49,6 @@ def test_bad_family_is_refused():
         Prior(group_families=[[5, 2, 1, 3]])
 
 
-def test_profiles_validate():
-    for cls in (Prior, TinyPfn):
-        for profile in ("smoke", "paper"):
-            cls(**{k: v for k, (v, _) in cls.overrides(profile).items()})
-
-
 def test_decisions_both_ways():
     assert decisions.diverse(np.linspace(0, 1, 101))[1]
     assert not decisions.diverse(np.full(50, 0.4))[1]

@@ -6,6 +6,7 @@ from a run.
 import pandas as pd
 import pytest
 
+from lib.companion import rules
 from lib.linear_rnns import decisions, train
 
 CHAIN = ["TC0", "NC1", "PNC1", "L", "NL", "P"]
@@ -13,12 +14,14 @@ CHAIN = ["TC0", "NC1", "PNC1", "L", "NL", "P"]
 
 def test_seeds_needed_two_of_three_generalised():
     # ceil(2n/3): 1 of 1, 2 of 2, 2 of 3, 3 of 4, 4 of 5, 4 of 6
-    assert [decisions.seeds_needed(n) for n in range(1, 7)] == [1, 2, 2, 3, 4, 4]
+    need = [rules.seeds_needed(n, decisions.SEED_FRACTION) for n in range(1, 7)]
+    assert need == [1, 2, 2, 3, 4, 4]
 
 
 def test_seeds_needed_matches_train():
     # train.py keeps its own copy (the checkpoints' code digest covers it): they must not drift
-    assert all(decisions.seeds_needed(n) == train.seeds_needed(n) for n in range(1, 10))
+    assert all(rules.seeds_needed(n, decisions.SEED_FRACTION) == train.seeds_needed(n)
+               for n in range(1, 10))
 
 
 def test_classes_separated_holds_when_uppers_precede_lowers():

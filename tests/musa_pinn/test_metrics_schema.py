@@ -57,9 +57,3 @@ def test_line_flux_of_kovasznay_is_two():
 def test_schema_rejects(cls, bad, match):
     with pytest.raises(ValidationError, match=match):
         cls(**bad)
-
-
-def test_profiles_validate():
-    for cls in (schema.Flux, schema.Arms):
-        for over in (cls.SMOKE, cls.PAPER):
-            cls(**{k: v for k, (v, _) in over.items()})

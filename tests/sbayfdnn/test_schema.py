@@ -4,15 +4,6 @@ from pydantic import ValidationError
 
 from lib.sbayfdnn import schema
 
-CLASSES = (schema.PriorRule, schema.Comparison, schema.Consistency)
-
-
-def test_defaults_and_profiles_validate():
-    for cls in CLASSES:
-        cls()
-        for profile in ("smoke", "paper"):
-            cls(profile=profile, **{k: v for k, (v, _) in cls.overrides(profile).items()})
-
 
 @pytest.mark.parametrize("cls, values, name", [
     (schema.PriorRule, {"J": 22}, "J = 22"),                  # support 4/19 wider than R (0.2)

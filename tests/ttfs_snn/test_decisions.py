@@ -1,6 +1,7 @@
 """lib/ttfs_snn/decisions.py: each rule on hand-built numbers, both ways."""
 import math
 
+from lib.companion import rules
 from lib.ttfs_snn import decisions as d
 
 
@@ -20,7 +21,8 @@ def test_balanced():
 def test_losses():
     assert d.stuck(math.log(10) - 0.004) and not d.stuck(2.29)
     assert d.sgd_learns(2.25) and not d.sgd_learns(2.26)
-    assert d.not_worse(1.05, 1.0) and not d.not_worse(1.06, 1.0)
+    margin = d.NOT_WORSE_MARGIN
+    assert rules.not_worse(1.05, 1.0, margin) and not rules.not_worse(1.06, 1.0, margin)
 
 
 def test_latency_rules():

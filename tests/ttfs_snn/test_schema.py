@@ -5,13 +5,6 @@ from pydantic import ValidationError
 from lib.ttfs_snn import schema
 
 
-def test_defaults_and_profiles_validate():
-    for cls in (schema.Census, schema.InitNorm, schema.Decoders):
-        cls()
-        for profile in ("smoke", "paper"):
-            cls(profile=profile, **{k: v for k, (v, _) in cls.overrides(profile).items()})
-
-
 @pytest.mark.parametrize("cls, values, name", [
     (schema.Census, {"T_list": [0, 8]}, "T_list"),                  # T < 1
     (schema.Decoders, {"T": 0}, "T"),

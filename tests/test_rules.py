@@ -1,0 +1,54 @@
+"""lib/companion/rules.py on hand-worked cases: expected values from closed forms, not the code."""
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from lib.companion import rules
+
+
+@pytest.mark.parametrize("n, share, need", [
+    (3, (2, 3), 2), (4, (2, 3), 3), (5, (2, 3), 4), (6, (2, 3), 4),   # 8/3 -> 3, 10/3 -> 4
+    (5, (3, 5), 3), (6, (3, 5), 4), (1, (3, 5), 1), (3, (3, 5), 2),   # 18/5 -> 4, 9/5 -> 2
+    (0, (2, 3), 0), (7, (1, 1), 7), (300_000, (2, 3), 200_000),       # exact: no round-up
+], ids=lambda v: str(v))
+def test_seeds_needed_hand_cases(n, share, need):
+    assert rules.seeds_needed(n, share) == need
+
+
+def test_seeds_needed_is_the_exact_ceiling():
+    for num, den in ((2, 3), (3, 5), (1, 2), (7, 10)):
+        for n in range(0, 200):
+            assert rules.seeds_needed(n, (num, den)) == math.ceil(Fraction(num * n, den))
+
+
+def test_nonempty_finite_returns_floats():
+    arr = rules.nonempty_finite([1, 2], "values")
+    assert arr.dtype == np.float64 and arr.tolist() == [1.0, 2.0]
+
+
+@pytest.mark.parametrize("values, match", [
+    ([], "no gaps to decide on: a claim over nothing cannot fail"),
+    ([1.0, float("nan")], r"gaps holds non-finite values: \[1.0, nan\]"),
+    ([float("inf")], "gaps holds non-finite"),
+    ([-float("inf"), 0.0], "gaps holds non-finite"),
+], ids=["empty", "nan", "inf", "-inf"])
+def test_nonempty_finite_refuses(values, match):
+    with pytest.raises(ValueError, match=match):
+        rules.nonempty_finite(values, "gaps")
+
+
+def test_within_is_closed_at_both_ends():
+    assert rules.within(0.15, 0.15, 0.25) and rules.within(0.25, 0.15, 0.25)
+    assert rules.within(0.2, 0.15, 0.25)
+    assert not rules.within(0.149, 0.15, 0.25) and not rules.within(0.251, 0.15, 0.25)
+    assert not rules.within(float("nan"), 0.0, 1.0)
+
+
+def test_not_worse_with_and_without_margin():
+    assert rules.not_worse(2.0, 2.0) and not rules.not_worse(2.5, 2.0)
+    assert rules.not_worse(1.0, 2.0)                       # lower is better
+    assert rules.not_worse(2.5, 2.0, 0.5) and not rules.not_worse(2.75, 2.0, 0.5)
+    assert not rules.not_worse(float("nan"), 2.0)
+    assert rules.not_worse(np.float64(1.0), np.float64(1.0)) is True
