@@ -197,8 +197,9 @@ def test_no_dvc_lock_holds_a_stage_its_dvc_yaml_lacks():
     assert not stale, f"{stale}: run `make sync`"
 
 
-def test_a_stale_lock_entry_is_found_and_pruned_as_dvc_writes_it(tmp_path):
+def test_a_stale_lock_entry_is_found_and_pruned_as_dvc_writes_it(tmp_path, monkeypatch):
     from dvc.utils.serialize import dump_yaml
+    monkeypatch.setattr(paths, "NOTEBOOKS", tmp_path / "notebooks")     # no paper's lock here
     pipeline = tmp_path / "dvc.yaml"
     pipeline.write_text("stages:\n  kept:\n    cmd: echo\n")
     lock = tmp_path / "dvc.lock"
@@ -211,6 +212,10 @@ def test_a_stale_lock_entry_is_found_and_pruned_as_dvc_writes_it(tmp_path):
     dump_yaml(str(kept), {"schema": "2.0", "stages": {"kept": entry}})
     assert lock.read_text() == kept.read_text()
     assert generate.stale_locks({pipeline: pipeline.read_text()}) == {}
+    orphan = tmp_path / "notebooks" / "gone_paper" / "dvc.lock"     # a paper folder removed
+    orphan.parent.mkdir(parents=True)
+    dump_yaml(str(orphan), {"schema": "2.0", "stages": {"gone_paper-01_x": entry}})
+    assert list(generate.stale_locks({pipeline: pipeline.read_text()})) == [orphan]
 
 
 def test_shared_packages_are_stage_dependencies_of_the_papers_that_import_them():
