@@ -25,7 +25,8 @@ COPIED = ("lib", "notebooks", "data", "docs")   # docs: the specs the book links
 
 
 def make_copy(target: Path) -> Path:
-    """A fresh copy of the code, notebooks and data with params.yaml switched to smoke."""
+    """A fresh copy of the code, notebooks and data with the schemas' params files, the root's
+    switched to smoke."""
     shutil.rmtree(target, ignore_errors=True)
     target.mkdir(parents=True)
     for name in COPIED:
@@ -33,10 +34,9 @@ def make_copy(target: Path) -> Path:
                         ignore=shutil.ignore_patterns("__pycache__", "*.ipynb",
                                                       ".ipynb_checkpoints"))
     for path, text in generate.params_files().items():
+        if path == paths.PARAMS_FILE:                 # the root's, with the smoke profile
+            text = yaml.safe_dump({**yamlio.load(text), "profile": "smoke"}, sort_keys=False)
         (target / path.relative_to(paths.ROOT)).write_text(text)
-    top = yamlio.load(generate.params_yaml())
-    (target / "params.yaml").write_text(yaml.safe_dump({**top, "profile": "smoke"},
-                                                       sort_keys=False))
     return target
 
 
