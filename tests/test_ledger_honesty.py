@@ -5,6 +5,14 @@ Reads each notebook's source and checks every ledger call: the outcome arguments
 (a literal, a list of literals, arithmetic on literals, or a name only ever bound to such), and
 `measured` must not be the very expression given as `expected`. A claim that fails these is a
 number to report in a table or the prose, not a check.
+
+And every verdict is decided with its power: a statistical or qualitative claim hands over its
+replicates (`samples=`, `decide=`) or says what its single run rests on (`rests_on=`); a
+deviation carries its check and what gives the check its power (`power=`), is never the other
+branch of an `if` whose first branch records the comparison itself (a failed comparison is not
+the paper shown wrong: `ledger.compare` decides that), and is never `shown=not <the outcome>`;
+no decision reads the last point of a curve (`loss[-1]`): a final value is a statistic
+(`rules.tail_median`, a median over seeds).
 """
 from __future__ import annotations
 
@@ -15,8 +23,12 @@ import pytest
 
 from lib.companion import papers, paths
 
-LEDGER_METHODS = {"exact", "close", "bound", "statistical", "qualitative", "deviation"}
+LEDGER_METHODS = {"exact", "close", "bound", "statistical", "qualitative", "deviation", "compare"}
 OUTCOMES = ("holds", "shown")
+COMPARISONS = {"statistical", "qualitative", "compare"}
+DECISION_ARGS = ("holds", "shown", "measured", "samples", "requires")
+# a name holding a curve, whose last point is noise, not a final value
+CURVE_WORDS = ("loss", "error", "err", "curve", "hist", "trace", "acc")
 
 
 def notebook_files() -> list[Path]:
@@ -109,8 +121,52 @@ def problems(source: str) -> list[str]:
         if "measured" in kw and "expected" in kw \
                 and ast.dump(kw["measured"]) == ast.dump(kw["expected"]):
             out.append(f"{where}: measured is the expected expression itself")
-        if call.func.attr == "deviation" and "shown" not in kw:
+        if call.func.attr == "deviation" and "shown" not in kw and "decide" not in kw:
             out.append(f"{where}: a deviation without its check (shown=...)")
+        if call.func.attr in ("deviation", "compare") and "power" not in kw:
+            out.append(f"{where}: a deviation without its power condition (power=...)")
+        if isinstance(kw.get("shown"), ast.UnaryOp) and isinstance(kw["shown"].op, ast.Not):
+            out.append(f"{where}: shown=not ...: a comparison that did not come out is not a "
+                       "deviation (use ledger.compare)")
+        if call.func.attr in ("statistical", "qualitative") and None not in kw \
+                and "samples" not in kw and "rests_on" not in kw:       # None: a ** splat
+            out.append(f"{where}: neither its replicates (samples=, decide=) nor what its "
+                       "single run rests on (rests_on=)")
+        for arg in DECISION_ARGS:
+            for sub in ast.walk(kw[arg]) if arg in kw else []:
+                if is_last_point_of_curve(sub):
+                    out.append(f"{where}: {arg} reads {ast.unparse(sub)}, the last point of a "
+                               "curve: decide on a statistic (rules.tail_median)")
+    return out + else_branch_deviations(tree)
+
+
+def is_last_point_of_curve(node: ast.AST) -> bool:
+    """`<curve>[-1]` where the subscripted name reads like a curve (CURVE_WORDS)."""
+    if not isinstance(node, ast.Subscript):
+        return False
+    index = node.slice
+    last = (isinstance(index, ast.UnaryOp) and isinstance(index.op, ast.USub)
+            and isinstance(index.operand, ast.Constant) and index.operand.value == 1)
+    return last and any(w in ast.unparse(node.value).lower() for w in CURVE_WORDS)
+
+
+def else_branch_deviations(tree: ast.Module) -> list[str]:
+    """Deviations recorded on one branch of an `if` whose other branch records the comparison
+    itself: the failed comparison turned into "the paper is wrong"."""
+    def methods(nodes: list[ast.stmt]) -> set[str]:
+        found = set()
+        for stmt in nodes:
+            found |= {c.func.attr for c in ledger_calls(ast.Module([stmt], []))}
+        return found
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and node.orelse:
+            body, orelse = methods(node.body), methods(node.orelse)
+            if ("deviation" in orelse and body & COMPARISONS) or \
+                    ("deviation" in body and orelse & COMPARISONS):
+                out.append(f"line {node.lineno}: a deviation on one branch of `if "
+                           f"{ast.unparse(node.test)[:50]}` and the comparison on the other: "
+                           "use ledger.compare (a deviation needs the opposite shown)")
     return out
 
 
@@ -122,6 +178,17 @@ def test_every_claim_can_fail(path):
 
 @pytest.mark.parametrize("source, expected", [
     ("ledger.statistical('a', 's', holds=True, measured=x, expected='e')", "holds=True"),
+    ("ledger.statistical('a', 's', holds=h, measured=x, expected='e')", "rests_on"),
+    ("ledger.statistical('a', 's', holds=h < 1, measured=x, expected='e', rests_on='r')"
+     "\nledger.qualitative('b', 's', holds=hist.loss[-1] < 1, measured=1, expected='e', "
+     "rests_on='r')", "last point of a curve"),
+    ("if ok:\n    ledger.statistical('a', 's', holds=ok, measured=x, expected='e', rests_on='r')"
+     "\nelse:\n    ledger.deviation('a', 's', kind='statistical', expected=1, measured=x, "
+     "evidence='e', shown=not ok, power='p')", "one branch of `if ok`"),
+    ("ledger.deviation('a', 's', kind='statistical', expected=1, measured=x, evidence='e', "
+     "shown=not ok, power='p')", "shown=not"),
+    ("ledger.deviation('a', 's', kind='exact', expected=1, measured=x, evidence='e', "
+     "shown=ok)", "power condition"),
     ("ledger.qualitative('a', 's', holds=1 < 2, measured=x, expected='e')", "holds=1 < 2"),
     ("ok = True\nledger.statistical('a', 's', holds=ok, measured=x, expected='e')", "holds=ok"),
     ("ledger.exact('a', 's', expected=3, measured=1 + 2)", "measured=1 + 2"),
@@ -140,11 +207,16 @@ def test_problems_found(source, expected):
 
 
 @pytest.mark.parametrize("source", [
-    "ledger.statistical('a', 's', holds=acc > 0.9, measured=acc, expected='> 0.9')",
+    "ledger.statistical('a', 's', holds=acc > 0.9, measured=acc, expected='> 0.9', "
+    "rests_on='one run')",
+    "ledger.statistical('a', 's', samples=accs, decide=f, measured=acc, expected='> 0.9')",
+    "ledger.compare('a', 's', samples=d, decide=f, opposite=g, power='p', measured=acc, "
+    "expected='e')",
     "for t in ts:\n    ledger.exact(f'a{t}', 's', expected=t * 2, measured=double(t))",
     "ok = check(x)\nledger.deviation('a', 's', kind='exact', expected=1, measured=g(), "
-    "evidence='e', shown=ok)",
-    "ledger.statistical('a', 's', holds=h, measured=m, expected='e', requires=(n > 0, 'x'))",
+    "evidence='e', shown=ok, power='exact')",
+    "ledger.statistical('a', 's', holds=h, measured=m, expected='e', requires=(n > 0, 'x'), "
+    "rests_on='r')",
 ])
 def test_computed_claims_pass(source):
     assert problems("m = f()\nh = g()\nn = k()\nacc = a()\n" + source) == []

@@ -52,3 +52,28 @@ def test_not_worse_with_and_without_margin():
     assert rules.not_worse(2.5, 2.0, 0.5) and not rules.not_worse(2.75, 2.0, 0.5)
     assert not rules.not_worse(float("nan"), 2.0)
     assert rules.not_worse(np.float64(1.0), np.float64(1.0)) is True
+
+
+def test_beyond_needs_the_mean_two_standard_errors_out():
+    # mean 1, s.d. 0.1 over 4: s.e. 0.05, far beyond
+    assert rules.beyond([0.9, 1.0, 1.1, 1.0])
+    assert not rules.opposite_beyond([0.9, 1.0, 1.1, 1.0])
+    assert rules.opposite_beyond([-0.9, -1.0, -1.1, -1.0])
+    # mean 0.5, s.d. 1 over 4: s.e. 0.5, inside 2 s.e. either way
+    d = [1.5, -0.5, 1.5, -0.5]
+    assert not rules.beyond(d) and not rules.opposite_beyond(d)
+    assert not rules.beyond([1.0, 1.1])              # two seeds: no power, whatever the sizes
+
+
+def test_tail_median_and_convergence():
+    # the last quarter of 0..99 is 75..99: its median is 87
+    assert rules.tail_median(list(range(100))) == 87.0
+    falling = [1.0 / (1 + t) for t in range(100)]
+    flat = [1.0] * 50 + [0.5] * 50
+    assert rules.converged(flat)
+    assert not rules.converged([100 - t for t in range(100)])      # still falling fast
+    # 1/(1+t) over t = 75..99: halves' medians 1/81.5 and 1/94, 13 % lower: still falling
+    assert not rules.converged(falling)
+    assert rules.converged([1.0 / (1 + t) for t in range(100)] + [0.0101] * 100)
+    with pytest.raises(ValueError, match="too short"):
+        rules.converged([1.0, 0.5, 0.2])

@@ -12,6 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from lib.companion import claims as claims_mod
 from lib.companion import papers, runs
 from lib.companion.claims import STATUSES
 
@@ -155,7 +156,9 @@ def beside_table(claims: list[dict]) -> str:
     """The claims set beside a figure: status, id (provenance, kind), statement, measured
     with the expected value under it (four columns fit beside the page's contents)."""
     rows = [[text(c["status"]), f"{code(short_id(c))}\n\n{text(c['provenance'])}, {c['kind']}",
-             text(c["statement"]), f"{text(c['measured'])}\n\n*expected* {text(c['expected'])}"]
+             text(c["statement"]), f"{text(c['measured'])}\n\n*expected* {text(c['expected'])}"
+             + (f"\n\n*{text(claims_mod.stability_text(c).strip(' []'))}*"
+                if claims_mod.stability_text(c) else "")]
             for c in claims]
     return list_table(BESIDE_COLUMNS, rows, "claims claims-beside")
 
@@ -257,7 +260,8 @@ def claims_page(row: PaperRow) -> str:
         stem = Path(c["notebook"]).stem
         rows.append([text(c["status"]), code(c["id"]), text(c["kind"]), text(c["provenance"]),
                      text(c["statement"]), text(c["expected"]), text(c["measured"]),
-                     text(c["tolerance"]), text(c["source"]), notebook_link(stem)])
+                     text(c["tolerance"] + claims_mod.stability_text(c)), text(c["source"]),
+                     notebook_link(stem)])
     return "\n".join([
         f"# {text(row.paper.short)}: the claims ledger", "",
         f"{len(claims)} claims: {text(counts_line(claims))}. The selects filter the table; the "

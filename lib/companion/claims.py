@@ -1,12 +1,18 @@
 """The claims ledger: every checkable statement of a paper becomes a record with its status.
 
 A notebook opens a `Ledger`, records claims through `exact`, `bound`, `statistical`,
-`qualitative`, `deviation` and `skip`, and calls `write()`. Failing `exact` and `bound` claims raise
-`ClaimFailed` at once (the stage fails and DVC caches nothing); `statistical` and `qualitative`
-claims are recorded with whatever status they get, or `inconclusive` when their precondition (the
-`requires=` check: e.g. some model learned the task at all) did not hold; a `deviation` is recorded
-only with the check that shows it (`shown=`), and fails when the check does not; a claim a profile
-cannot check is recorded as `skipped` with the reason, so every profile records the same claim ids.
+`qualitative`, `compare`, `deviation` and `skip`, and calls `write()`. Failing `exact` and `bound`
+claims raise `ClaimFailed` at once (the stage fails and DVC caches nothing); `statistical` and
+`qualitative` claims are recorded with whatever status they get, or `inconclusive` when their
+precondition (the `requires=` check: e.g. some model learned the task at all) did not hold or when
+their decision is not stable: a claim decided on replicates (seeds, instances) hands them over with
+its rule (`samples=`, `decide=`), and the share of seeded bootstrap resamples that give the same
+decision is its `stability`; below STABILITY_MIN the claim is `inconclusive`. A claim decided on a
+single run says what it rests on (`rests_on=`). A `deviation` is recorded only with the check that
+shows it (`shown=`) and the condition that gives that check its power (`power=`); `compare` records
+a comparison with the paper as a deviation only when the paper's opposite is shown beyond its
+uncertainty, and otherwise as a statistical pass, fail or inconclusive. A claim a profile cannot
+check is recorded as `skipped` with the reason, so every profile records the same claim ids.
 The ledger rewrites its file after every record, so a run that stops leaves what it had checked.
 
 `python -m lib.companion.claims` (the `claims` stage) merges the per-notebook files into
@@ -22,6 +28,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import zlib
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
@@ -31,6 +39,9 @@ Provenance = Literal["paper", "derived", "reconstructed"]
 KINDS = ("exact", "bound", "statistical", "qualitative")
 # `error`: not checked, because the notebook's last run failed or was interrupted before it
 STATUSES = ("pass", "fail", "error", "deviation", "inconclusive", "skipped")
+# a decision that fewer than this share of bootstrap resamples of its replicates repeat is noise
+STABILITY_MIN = 0.9
+RESAMPLES = 400
 
 
 class ClaimFailed(AssertionError):
@@ -52,6 +63,10 @@ class Claim:
     measured: str
     tolerance: str
     status: str
+    # share of bootstrap resamples of the replicates giving the same decision (None: not
+    # resampled: an exact claim, or one decided on a single run, which `rests_on` names)
+    stability: float | None = None
+    rests_on: str = ""
 
     def _repr_html_(self) -> str:
         """One row of `html_table`: how a cell that ends with a ledger call shows its claim."""
@@ -73,8 +88,16 @@ def html_table(rows: list[Claim]) -> str:
         f"{escape(c.provenance)}</small></td><td style='text-align:left'>{escape(c.statement)}"
         f"</td><td style='text-align:left'>{escape(c.measured)}</td><td style='text-align:left'>"
         f"{escape(c.expected)}</td><td style='text-align:left'><small>{escape(c.tolerance)}"
-        "</small></td></tr>" for c in rows)
+        f"{escape(stability_text(c))}</small></td></tr>" for c in rows)
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def stability_text(claim: Claim | dict) -> str:
+    """What a resampled decision's stability is, or what a single-run decision rests on."""
+    get = claim.get if isinstance(claim, dict) else lambda k, d=None: getattr(claim, k, d)
+    if get("stability") is not None:
+        return f" [stability {get('stability'):.3f}; {get('rests_on', '')}]"
+    return f" [rests on {get('rests_on')}]" if get("rests_on") else ""
 
 
 def _text(value: Any) -> str:
@@ -98,7 +121,8 @@ class Ledger:
         self.claims: list[Claim] = []
 
     def _add(self, cid: str, kind: str, statement: str, source: str, provenance: str,
-             expected: Any, measured: Any, tolerance: str, status: str) -> Claim:
+             expected: Any, measured: Any, tolerance: str, status: str,
+             evidence: Evidence | None = None) -> Claim:
         if provenance not in ("paper", "derived", "reconstructed"):
             raise ValueError(f"claim {cid}: provenance {provenance!r} is not paper|derived|"
                              "reconstructed")
@@ -106,7 +130,8 @@ class Ledger:
         if any(c.id == full_id for c in self.claims):
             raise ValueError(f"claim id {full_id} recorded twice")
         claim = Claim(full_id, self.paper, f"notebooks/{self.notebook}.py", statement, source,
-                      provenance, kind, _text(expected), _text(measured), tolerance, status)
+                      provenance, kind, _text(expected), _text(measured), tolerance, status,
+                      *((evidence.stability, evidence.rests_on) if evidence else (None, "")))
         self.claims.append(claim)
         self.write()                     # a run that stops later leaves what it has checked
         return claim
@@ -146,35 +171,88 @@ class Ledger:
                                     measured, why, "pass" if ok else "fail"))
 
     def statistical(self, cid: str, statement: str, *, source: str, provenance: Provenance,
-                    expected: str, measured: Any, holds: bool, tolerance: str = "",
-                    requires: tuple[bool, str] | None = None) -> Claim:
-        """Recorded with its outcome; never stops the notebook. `requires=(met, what)` is the
-        precondition that makes the comparison mean something; unmet, the claim is
-        `inconclusive` whatever `holds` says."""
-        status, tolerance = _conditional(cid, holds, tolerance, requires)
+                    expected: str, measured: Any, holds: bool | None = None,
+                    tolerance: str = "", requires: tuple[bool, str] | None = None,
+                    samples: Any = None, decide: Callable[[Any], Any] | None = None,
+                    rests_on: str = "") -> Claim:
+        """Recorded with its outcome; never stops the notebook. The decision is `decide(samples)`
+        over replicates (resampled for its stability) or, for a single run, `holds` with what it
+        `rests_on`. `requires=(met, what)` is the precondition that makes the comparison mean
+        something; unmet, or unstable, the claim is `inconclusive` whatever the decision."""
+        ev = self._evidence(cid, holds, samples, decide, rests_on)
+        status, tolerance = _conditional(cid, ev, tolerance, requires)
         return self._add(cid, "statistical", statement, source, provenance, expected, measured,
-                         tolerance, status)
+                         tolerance, status, ev)
 
     def qualitative(self, cid: str, statement: str, *, source: str, provenance: Provenance,
-                    expected: str, measured: Any, holds: bool,
-                    requires: tuple[bool, str] | None = None) -> Claim:
+                    expected: str, measured: Any, holds: bool | None = None,
+                    requires: tuple[bool, str] | None = None, samples: Any = None,
+                    decide: Callable[[Any], Any] | None = None, rests_on: str = "") -> Claim:
         """A shape or trend read off a figure; recorded with its outcome (or `inconclusive`, as
-        for `statistical`)."""
-        status, tolerance = _conditional(cid, holds, "", requires)
+        for `statistical`, whose evidence arguments it shares)."""
+        ev = self._evidence(cid, holds, samples, decide, rests_on)
+        status, tolerance = _conditional(cid, ev, "", requires)
         return self._add(cid, "qualitative", statement, source, provenance, expected, measured,
-                         tolerance, status)
+                         tolerance, status, ev)
+
+    def compare(self, cid: str, statement: str, *, source: str, provenance: Provenance,
+                expected: str, measured: Any, samples: Any, decide: Callable[[Any], Any],
+                opposite: Callable[[Any], Any], power: str, tolerance: str = "",
+                requires: tuple[bool, str] | None = None) -> Claim:
+        """A comparison with the paper's statement over replicates: a `deviation` only when
+        `opposite(samples)` (the paper's opposite, beyond its uncertainty: `power` says how)
+        holds stably and the precondition is met; otherwise statistical, decided by `decide`."""
+        if not power.strip():
+            raise ValueError(f"claim {cid}: say what gives the opposite its power (power=...)")
+        met = requires is None or bool(requires[0])
+        shown = self._evidence(cid, None, samples, opposite, "")
+        if met and shown.holds and shown.stability >= STABILITY_MIN:
+            return self._add(cid, "statistical", statement, source, "derived", expected,
+                             measured, f"{tolerance + '; ' if tolerance else ''}the opposite "
+                             f"shown; power: {power}", "deviation", shown)
+        return self.statistical(cid, statement, source=source, provenance=provenance,
+                                expected=expected, measured=measured, tolerance=tolerance,
+                                requires=requires, samples=samples, decide=decide)
 
     def deviation(self, cid: str, statement: str, *, source: str, kind: str,
-                  expected: Any, measured: Any, evidence: str, shown: bool) -> Claim:
+                  expected: Any, measured: Any, evidence: str, shown: bool | None = None,
+                  power: str, samples: Any = None, decide: Callable[[Any], Any] | None = None,
+                  rests_on: str = "") -> Claim:
         """The paper (as far as the spec knows it) is wrong or under-specified. `expected` is
         what the paper says, `measured` what the program gives, `shown` the computed check that
-        they differ; when it is False the deviation was not shown and the claim fails."""
+        they differ (or `decide(samples)`, resampled) and `power` what makes that check able to
+        show it (exact arithmetic; a paired difference beyond 2 s.e. the other way over >= 3
+        seeds). Not shown, the claim fails; shown but unstable, it is inconclusive."""
         if kind not in KINDS:
             raise ValueError(f"claim {cid}: kind {kind!r} is not one of {KINDS}")
         if not evidence.strip():
             raise ValueError(f"claim {cid}: a deviation needs its evidence (evidence=...)")
-        return self._add(cid, kind, statement, source, "derived", expected, measured, evidence,
-                         "deviation" if shown else "fail")
+        if not power.strip():
+            raise ValueError(f"claim {cid}: say what gives the check its power (power=...)")
+        if kind in ("exact", "bound") and samples is None and not rests_on:
+            rests_on = "an exact computation"
+        ev = self._evidence(cid, shown, samples, decide, rests_on)
+        status = ("fail" if not ev.holds else "inconclusive" if ev.unstable else "deviation")
+        return self._add(cid, kind, statement, source, "derived", expected, measured,
+                         f"{evidence}; power: {power}{ev.note}", status, ev)
+
+    def _evidence(self, cid: str, holds: Any, samples: Any,
+                  decide: Callable[[Any], Any] | None, rests_on: str) -> Evidence:
+        """The decision and its stability (see `Evidence`), refusing a claim that gives neither
+        replicates with their rule nor what its single run rests on."""
+        full_id = f"{self.paper}.{cid}"
+        if samples is None:
+            if decide is not None:
+                raise ValueError(f"claim {full_id}: decide= given without samples=")
+            if holds is None or not rests_on.strip():
+                raise ValueError(
+                    f"claim {full_id}: give samples= and decide= (the replicates and the rule "
+                    "deciding on them, so the decision's stability can be measured), or holds= "
+                    "with rests_on= (what a decision on one run rests on)")
+            return Evidence(bool(holds), None, rests_on.strip())
+        if decide is None:
+            raise ValueError(f"claim {full_id}: samples= given without decide=")
+        return resampled(full_id, samples, decide, holds)
 
     def skip(self, cid: str, statement: str, *, source: str, provenance: Provenance, kind: str,
              expected: Any, reason: str) -> Claim:
@@ -209,19 +287,68 @@ class Ledger:
         return pd.DataFrame([{k: asdict(c)[k] for k in cols} for c in self.claims], columns=cols)
 
 
-def _conditional(cid: str, holds: Any, tolerance: str,
+@dataclass(frozen=True)
+class Evidence:
+    """A decision (`holds`) with its stability under resampling (None: not resampled) and what
+    it rests on."""
+
+    holds: bool
+    stability: float | None
+    rests_on: str
+
+    @property
+    def unstable(self) -> bool:
+        return self.stability is not None and self.stability < STABILITY_MIN
+
+    @property
+    def note(self) -> str:
+        """The tolerance text an unstable decision adds."""
+        if not self.unstable:
+            return ""
+        return (f"; unstable: {self.stability:.3f} of resamples repeat the decision "
+                f"(< {STABILITY_MIN})")
+
+
+def resampled(full_id: str, samples: Any, decide: Callable[[Any], Any],
+              holds: Any = None) -> Evidence:
+    """`decide(samples)` and the share of RESAMPLES bootstrap resamples of the replicates (rows
+    of `samples`, drawn with replacement, seeded by the claim id) that repeat it. A `holds`
+    given beside them must be that decision (the rule handed over is the rule used)."""
+    import numpy as np
+    items = samples if isinstance(samples, np.ndarray) else list(samples)
+    n = len(items)
+    if n < 2:
+        raise ValueError(f"claim {full_id}: {n} replicate(s) cannot be resampled; decide on the "
+                         "one run with holds= and say what it rests on (rests_on=...)")
+    decision = bool(decide(items))
+    if holds is not None and bool(holds) != decision:
+        raise ValueError(f"claim {full_id}: holds={bool(holds)} but decide(samples) gives "
+                         f"{decision}: the rule handed over must be the one deciding")
+    rng = np.random.default_rng(zlib.crc32(full_id.encode()))
+    picks = rng.integers(0, n, size=(RESAMPLES, n))
+    take = ((lambda idx: items[idx]) if isinstance(items, np.ndarray)
+            else (lambda idx: [items[i] for i in idx]))
+    same = sum(bool(decide(take(idx))) == decision for idx in picks)
+    return Evidence(decision, round(same / RESAMPLES, 3),
+                    f"{n} replicates, {RESAMPLES} seeded bootstrap resamples")
+
+
+def _conditional(cid: str, ev: Evidence, tolerance: str,
                  requires: tuple[bool, str] | None) -> tuple[str, str]:
-    """Status and tolerance text of a statistical or qualitative claim with its precondition."""
+    """Status and tolerance text of a statistical or qualitative claim with its precondition
+    and the stability of its decision."""
+    tolerance += ev.note.removeprefix("; ") if not tolerance else ev.note
     if requires is None:
-        return ("pass" if holds else "fail"), tolerance
-    met, what = requires
-    if not what.strip():
-        raise ValueError(f"claim {cid}: say what the precondition is (requires=(met, what))")
-    note = f"requires {what}: {'met' if met else 'NOT met'}"
-    tolerance = f"{tolerance}; {note}" if tolerance else note
-    if not met:
+        met = True
+    else:
+        met, what = requires
+        if not what.strip():
+            raise ValueError(f"claim {cid}: say what the precondition is (requires=(met, what))")
+        note = f"requires {what}: {'met' if met else 'NOT met'}"
+        tolerance = f"{tolerance}; {note}" if tolerance else note
+    if not met or ev.unstable:
         return "inconclusive", tolerance
-    return ("pass" if holds else "fail"), tolerance
+    return ("pass" if ev.holds else "fail"), tolerance
 
 
 def summarize(claims: list[Claim] | list[dict]) -> dict[str, int]:
@@ -260,7 +387,7 @@ def error_claim(notebook: str, cid: str, record: dict, before: dict | None) -> d
     return {**{k: base[k] for k in ("statement", "source", "provenance", "kind", "expected")},
             "id": cid, "paper": paper, "notebook": f"notebooks/{notebook}.py",
             "measured": f"not checked: the last run {runs.describe(record)}",
-            "tolerance": "", "status": "error"}
+            "tolerance": "", "status": "error", "stability": None, "rests_on": ""}
 
 
 def merged_doc(notebook: str, own: dict | None, record: dict | None) -> dict | None:
@@ -300,11 +427,12 @@ def render_markdown(docs: list[dict]) -> str:
                   "", *(f"**{d['notebook']}: the last run {runs.describe(d['run'])}** (its "
                         "other claims are `error`; the workspace keeps its last good outputs)\n"
                         for d in docs if d["notebook"].startswith(paper + "/") and "run" in d),
-                  "| status | id | kind | provenance | statement | expected | measured |",
-                  "|---|---|---|---|---|---|---|"]
+                  "| status | id | kind | provenance | statement | expected | measured "
+                  "| stability |",
+                  "|---|---|---|---|---|---|---|---|"]
         for c in rows:
             cells = [c["status"], f"`{c['id']}`", c["kind"], c["provenance"], c["statement"],
-                     c["expected"], c["measured"]]
+                     c["expected"], c["measured"], stability_text(c).strip(" []")]
             lines.append("| " + " | ".join(str(x).replace("|", "\\|").replace("\n", " ")
                                          for x in cells) + " |")
         lines.append("")

@@ -36,3 +36,43 @@ def within(value: float, lo: float, hi: float) -> bool:
 def not_worse(value: float, baseline: float, margin: float = 0.0) -> bool:
     """A lower-is-better value at most `margin` above the baseline's."""
     return bool(value <= baseline + margin)
+
+
+def beyond(diffs: Sequence[float], k: float = 2.0, min_n: int = 3) -> bool:
+    """Paired differences (oriented so that positive is the stated direction) shown positive:
+    at least `min_n` of them and their mean more than k standard errors above zero."""
+    d = nonempty_finite(diffs, "paired differences")
+    if d.size < min_n:
+        return False
+    se = d.std(ddof=1) / np.sqrt(d.size)
+    return bool(d.mean() - k * se > 0)
+
+
+def opposite_beyond(diffs: Sequence[float], k: float = 2.0, min_n: int = 3) -> bool:
+    """The stated direction's opposite shown: the differences' mean more than k standard errors
+    below zero, over at least `min_n` of them (the power condition of a statistical deviation)."""
+    return beyond(-nonempty_finite(diffs, "paired differences"), k, min_n)
+
+
+def tail(curve: Sequence[float], share: float = 0.25) -> np.ndarray:
+    """The last `share` of a curve (at least one point): what a final value is decided on."""
+    c = nonempty_finite(curve, "curve points")
+    return c[len(c) - max(1, int(round(share * len(c)))):]
+
+
+def tail_median(curve: Sequence[float], share: float = 0.25) -> float:
+    """The median of a curve's last quarter: a noisy curve's final value, never its last point."""
+    return float(np.median(tail(curve, share)))
+
+
+def converged(curve: Sequence[float], share: float = 0.25, rel: float = 0.05) -> bool:
+    """A falling curve (a loss, an error) has stopped falling: over its last `share`, the median of
+    the second half is not more than `rel` below the first half's. An arm that fails this has not
+    trained, and a comparison it carries is inconclusive."""
+    t = tail(curve, share)
+    if t.size < 4:
+        raise ValueError(f"a curve of {len(curve)} points has too short a tail to tell "
+                         "convergence: record more points")
+    half = t.size // 2
+    first, second = float(np.median(t[:half])), float(np.median(t[half:]))
+    return second >= first - rel * abs(first)

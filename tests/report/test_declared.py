@@ -49,16 +49,25 @@ def test_claims_file_was_written(results, notebook):
 
 @pytest.mark.parametrize("notebook", papers.all_notebooks())
 def test_recorded_outcomes_agree_with_their_evidence(results, notebook):
-    """A deviation's measured value differs from what the paper says; an inconclusive claim names
-    the precondition that was not met; every status is one the ledger knows."""
+    """A deviation's measured value differs from what the paper says and it carries its power
+    condition; an inconclusive claim names the precondition that was not met or the stability
+    that fell short; a statistical or qualitative claim has a stability or says what it rests
+    on; every status is one the ledger knows."""
     paper, stem = notebook.split("/")
     ran(results, paper)
     for c in json.loads((results / paper / "claims" / f"{stem}.json").read_text())["claims"]:
         assert c["status"] in claims.STATUSES, c
         if c["status"] == "deviation":
             assert c["measured"] != c["expected"], f"{c['id']}: deviation without a difference"
+            assert "power: " in c["tolerance"], f"{c['id']}: deviation without its power"
         if c["status"] == "inconclusive":
-            assert "NOT met" in c["tolerance"], f"{c['id']}: inconclusive without its reason"
+            assert "NOT met" in c["tolerance"] or (
+                c["stability"] is not None and c["stability"] < claims.STABILITY_MIN
+                and "unstable" in c["tolerance"]), f"{c['id']}: inconclusive without its reason"
+        if c["kind"] in ("statistical", "qualitative") and c["status"] not in ("skipped",
+                                                                               "error"):
+            assert c["stability"] is not None or c["rests_on"], \
+                f"{c['id']}: neither a stability nor what it rests on"
 
 
 @pytest.mark.parametrize("notebook", papers.all_notebooks())
@@ -72,3 +81,14 @@ def test_claims_set_beside_figures_were_recorded_once(results, notebook):
     listed = [c for f in papers.notebook_entry(notebook).figures for c in f.claims]
     assert sorted(set(listed) - set(recorded)) == [], f"{notebook}: declared, never recorded"
     assert len(listed) == len(set(listed)), f"{notebook}: a claim declared beside two figures"
+
+
+@pytest.mark.parametrize("paper", papers.names())
+def test_no_claim_id_is_recorded_by_two_notebooks(results, paper):
+    """A claim id names one record of the ledger: two notebooks of a paper never share one."""
+    ran(results, paper)
+    seen: dict[str, str] = {}
+    for path in sorted((results / paper / "claims").glob("*.json")):
+        for c in json.loads(path.read_text())["claims"]:
+            assert c["id"] not in seen, f"{c['id']}: recorded by {seen[c['id']]} and {path.stem}"
+            seen[c["id"]] = path.stem
