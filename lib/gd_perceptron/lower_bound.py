@@ -49,3 +49,10 @@ def trivial_share(ds: list[int], sigma: float) -> np.ndarray:
     sigma): the t = 1 margin of b_2 is (sigma N(0, d) + sigma^2 |g|^2) / 4 with |g|^2 ~ d, so
     P = Phi(sigma sqrt(d)), about 1/2 for small sigma sqrt(d)."""
     return np.array([0.5 * (1 + math.erf(sigma * math.sqrt(d) / math.sqrt(2))) for d in ds])
+
+
+def median_nontrivial(counts: np.ndarray) -> np.ndarray:
+    """Per row (one d) of a (D, S) count array, the median over the draws not separated at
+    t = 1 (count > 1); NaN for a row with none. The statistic `linear.perturbed_theta_d` fits."""
+    counts = np.asarray(counts)
+    return np.array([np.median(row[row > 1]) if (row > 1).any() else np.nan for row in counts])

@@ -125,7 +125,8 @@ class LossOscillations(NotebookParams):
     random_n: Annotated[int, Field(ge=2)] = param(
         200, "random separable data, n >> d so it is not solved in one step")
     random_d: Annotated[int, Field(ge=2)] = param(10, "dimension of the random data")
-    random_seeds: Annotated[int, Field(ge=1)] = param(10, "random data sets of the F5 sweep")
+    random_seeds: Annotated[int, Field(ge=2)] = param(
+        10, "random data sets of the F5 sweep (>= 2: the plateau claim is resampled over them)")
     max_iter: Annotated[int, Field(ge=100)] = param(
         5000, "cap; capped (small-gamma) runs are shown as gaps")
     SMOKE = {
@@ -142,7 +143,8 @@ class Trajectories(NotebookParams):
     quad_d: Annotated[int, Field(ge=2)] = param(
         1024, "quadratic neurons at a d where the speed-up is large")
     quad_c: Pos = param(0.1, "step rule c of the quadratic GP")
-    quad_runs: Annotated[int, Field(ge=1)] = param(40, "rows of the option raster")
+    quad_runs: Annotated[int, Field(ge=2)] = param(
+        40, "rows of the option raster (>= 2: the options claim is resampled over them)")
     quad_steps: Annotated[int, Field(ge=1)] = param(400, "horizon of the raster")
     eigen_d: Annotated[int, Field(ge=2)] = param(64, "spec §5 check 6 at d = 64")
     eigen_c_prime: Pos = param(0.3, "any c' > 0 works for the multiplicity check")

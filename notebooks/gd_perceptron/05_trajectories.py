@@ -32,7 +32,7 @@ seed = 0  # every random draw derives from this
 linear_d = 64  # the linear iterate needs d+2 steps to enter the cone
 quad_d = 1024  # quadratic neurons at a d where the speed-up is large
 quad_c = 0.1  # step rule c of the quadratic GP
-quad_runs = 40  # rows of the option raster
+quad_runs = 40  # rows of the option raster (≥ 2: the options claim is resampled over them)
 quad_steps = 400  # horizon of the raster
 eigen_d = 64  # spec §5 check 6 at d is 64
 eigen_c_prime = 0.3  # any c' > 0 works for the multiplicity check
@@ -96,6 +96,10 @@ ledger.close("brake.eigen_minus", f"smallest nonzero eigenvalue of b1b1^T - b2b2
 ledger.close("brake.eigen_plus", f"largest eigenvalue of b1b1^T - b2b2^T is (1 + sqrt(4d-3))/2 at d = {cfg.eigen_d}",
              source=src, provenance="derived", expected=float(closed[1]), measured=float(numeric[1]),
              atol=1e-9 * abs(closed[1]), why="relative 1e-9, LAPACK eigvalsh in float64")
+closed_wrong = np.array([(1 - np.sqrt(4 * cfg.eigen_d - 2)) / 2, (1 + np.sqrt(4 * cfg.eigen_d - 2)) / 2])
+ledger.exact("control.brake_wrong_constant", "negative control: the eigenvalue check at the same tolerance "
+             "rejects the closed form with 4d - 2 in place of 4d - 3", source=src, provenance="derived",
+             expected=False, measured=bool(np.all(np.abs(numeric - closed_wrong) <= 1e-9 * np.abs(closed_wrong))))
 ledger.exact("brake.single_point_kernel", f"I + c' b b^T has eigenvalue 1 with multiplicity d - 1 (d = {cfg.eigen_d})",
              source=src, provenance="derived", expected=cfg.eigen_d - 1,
              measured=trajectories.single_point_unit_multiplicity(cfg.eigen_d, cfg.eigen_c_prime))
@@ -105,7 +109,9 @@ ledger.exact("linear.path_enters_cone", f"the linear GP iterate in the plane fir
                                      * np.array([1, -1]) > 0).all(axis=1))))
 ledger.qualitative("options.all_three_occur", "before separating, quadratic runs use all three options A_1, A_2 and the brake",
                    source=src, provenance="reconstructed", expected="each option has a positive share",
-                   measured={k: round(float(v), 3) for k, v in share.items()}, holds=decisions.all_options_used(share.tolist()))
+                   measured={k: round(float(v), 3) for k, v in share.items()}, holds=decisions.all_options_used(share.tolist()),
+                   samples=opts.T,                                        # (runs, T+1): one row per run
+                   decide=lambda o: decisions.all_options_used(np.bincount(o[o > 0].ravel(), minlength=4)[1:].tolist()))
 nb.finish()
 
 # %% [markdown]

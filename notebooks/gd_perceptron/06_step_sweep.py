@@ -47,8 +47,9 @@ gen = torch.Generator().manual_seed(cfg.seed)
 
 
 # %%
-by_c = speedup.quadratic_sweep(cfg.sweep_ds, [speedup.StepRule(c) for c in cfg.sweep_cs],
-                               cfg.seeds, gen, max_iter=cfg.max_iter).summary()
+sweep_c = speedup.quadratic_sweep(cfg.sweep_ds, [speedup.StepRule(c) for c in cfg.sweep_cs],
+                                  cfg.seeds, gen, max_iter=cfg.max_iter)
+by_c = sweep_c.summary()
 by_c["c"] = np.tile(cfg.sweep_cs, len(cfg.sweep_ds))
 curve_ds = [4 ** k for k in range(2, cfg.curve_log4_max + 1)]
 rules = [speedup.StepRule(c) for c in cfg.curve_cs] + [speedup.StepRule(c, True) for c in cfg.curve_c0_sqrt]
@@ -80,7 +81,9 @@ expected_fast = f"median <= {decisions.C_ONE_MEDIAN_MAX}"
 if len(unit):
     ledger.statistical(*fast, source=src, provenance="reconstructed", expected=expected_fast,
                        measured=dict(zip(unit.d.tolist(), unit["median"].tolist())),
-                       holds=decisions.c_one_fast(unit["median"].tolist()))
+                       holds=decisions.c_one_fast(unit["median"].tolist()),
+                       samples=sweep_c.iterations[unit.index.to_numpy()].T,        # (seeds, d)
+                       decide=lambda inits: decisions.c_one_fast(np.median(inits, axis=0).tolist()))
 else:
     ledger.skip(*fast, source=src, provenance="reconstructed", kind="statistical", expected=expected_fast,
                 reason=f"c = 1 is not among this profile's sweep_cs {cfg.sweep_cs}")
@@ -90,7 +93,9 @@ expected_fails = f"capped share >= {decisions.LARGE_C_CAPPED_SHARE:g}"
 if len(large):
     ledger.statistical(*fails, source=src, provenance="reconstructed", expected=expected_fails,
                        measured=dict(zip(large.c.astype(str) + "@" + large.d.astype(str), large.capped_fraction.round(2).tolist())),
-                       holds=decisions.large_c_fails(large.capped_fraction.tolist()))
+                       holds=decisions.large_c_fails(large.capped_fraction.tolist()),
+                       samples=sweep_c.capped[large.index.to_numpy()].T,           # (seeds, (c, d))
+                       decide=lambda capped: decisions.large_c_fails(capped.mean(axis=0).tolist()))
 else:
     ledger.skip(*fails, source=src, provenance="reconstructed", kind="statistical", expected=expected_fails,
                 reason=f"no c >= 1.5 among this profile's sweep_cs {cfg.sweep_cs}")

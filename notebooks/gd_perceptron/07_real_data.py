@@ -15,8 +15,11 @@
 # 2412.08424, read in full, [spec §8](../../docs/specs/gd_perceptron.md#s8)): two Fashion-MNIST classes, 5 000 images, LR+GD with
 # γ ∈ {0.001 … 100}, Normalized LR+GD and the Batch Perceptron; panels of accuracy, loss and
 # gradient norm; iterations to accuracy 1.0 set beside his Table 1. What that earlier paper reports
-# is prior literature: its claims carry it in `source` with provenance `derived`; only the loss
-# oscillation is also stated by the paper under study (its abstract), provenance `paper`.
+# is prior literature: its claims carry it in `source` with provenance `derived`, and those decided
+# on a threshold of ours (10 % of the Batch Perceptron, a factor 2, >= 10 loss increases) are
+# `reconstructed`, the loss oscillation included, which the paper under study also states (its
+# abstract) without a number. The linear runs start at 0 and draw nothing, so each claim rests on
+# one deterministic run (its `rests_on`), not on replicates.
 #
 # **Reconstructed.** The class pair, preprocessing and two-layer models of the paper are unknown.
 # We use T-shirt/top (+1) against Trouser (−1), pixels scaled to [0, 1], the first 2 500 training
@@ -116,24 +119,28 @@ side[["method", "iterations_paper", "iterations_ours"]]
 
 # %%
 src = "Tyurin 2025, arXiv 2412.08424 (the author's earlier paper): experiments, spec §8"
+ONE_RUN = (f"one deterministic full-batch run per method on the {2 * cfg.per_class:,} images of the pair "
+           "(the linear models start at 0: no random draw to resample)")
 lin = dict(zip([m.label for m in linear.methods], linear.solved_at))
 solved_gd = [(g, lin[f"LR+GD γ={g:g}"]) for g in cfg.linear_gammas if lin[f"LR+GD γ={g:g}"] >= 0]
 ledger.statistical("real.larger_gamma_faster", "among LR+GD runs that reach accuracy 1.0, a larger gamma needs fewer iterations",
                    source=src, provenance="derived", expected="non-increasing in gamma",
                    measured=dict((f"{g:g}", int(t)) for g, t in solved_gd),
-                   holds=decisions.larger_gamma_faster(cfg.linear_gammas, [lin[f"LR+GD γ={g:g}"] for g in cfg.linear_gammas]))
+                   holds=decisions.larger_gamma_faster(cfg.linear_gammas, [lin[f"LR+GD γ={g:g}"] for g in cfg.linear_gammas]),
+                   rests_on=ONE_RUN)
 bp, big = lin["Batch Perceptron"], lin.get(f"LR+GD γ={max(cfg.linear_gammas):g}", -1)
 ledger.statistical("real.large_gamma_tracks_perceptron", "at the largest gamma LR+GD needs within 10 % of the Batch Perceptron's iterations",
-                   source=src, provenance="derived", expected="|T_LR+GD - T_BP| <= 0.1 T_BP",
+                   source=src + "; the 10 % is ours", provenance="reconstructed", expected="|T_LR+GD - T_BP| <= 0.1 T_BP",
                    measured=f"LR+GD {big}, Batch Perceptron {bp}",
-                   holds=decisions.tracks_perceptron(int(big), int(bp)))
+                   holds=decisions.tracks_perceptron(int(big), int(bp)), rests_on=ONE_RUN)
 gd_idx = [r for r, m in enumerate(linear.methods) if m.rule == "gd" and not m.normalized]
 ups = (np.diff(linear.loss[:, gd_idx], axis=0) > 0).sum(axis=0)          # loss increases per gamma
 ledger.qualitative("real.loss_oscillates_at_large_gamma", "the loss oscillates (goes up at >= 10 steps) at the largest gamma and never goes up at the smallest",
                    source="abstract of arXiv 2512.11587 (function-value oscillations); protocol and threshold "
-                          "from Tyurin 2025, arXiv 2412.08424 (spec §8)", provenance="paper", expected="increases(gamma max) >= 10, increases(gamma min) = 0",
+                          "from Tyurin 2025, arXiv 2412.08424 (spec §8); the >= 10 threshold is ours",
+                   provenance="reconstructed", expected="increases(gamma max) >= 10, increases(gamma min) = 0",
                    measured=dict(zip([f"{g:g}" for g in cfg.linear_gammas], ups.tolist())),
-                   holds=decisions.loss_oscillates(cfg.linear_gammas, ups.tolist()))
+                   holds=decisions.loss_oscillates(cfg.linear_gammas, ups.tolist()), rests_on=ONE_RUN)
 gaps = decisions.f8_setting_gaps(cfg.width, {"relu": cfg.relu_gammas, "quadratic": cfg.quadratic_gammas},
                                  cfg.linear_gammas, cfg.two_layer_steps, cfg.linear_steps)
 fewer = ("real.two_layer_fewer_iterations",
@@ -146,6 +153,7 @@ if not gaps:
                                 f"linear {real_data.first_solved([linear])}",
                        holds=decisions.two_layer_fewer(ours[ours.model != "linear"].iterations.tolist(),
                                                        ours[ours.model == "linear"].iterations.tolist()),
+                       rests_on=f"one run per method from one random two-layer init (seed {cfg.seed})",
                        requires=(bool((linear.solved_at >= 0).any()),
                                  "some linear run reaches accuracy 1.0 within its cap (the reference)"))
 else:
@@ -154,10 +162,12 @@ else:
                 reason=f"this profile's two-layer runs are not at the F8 setting ({'; '.join(gaps)}); at it the "
                        "runs take about two hours on one core: paper profile only")
 ledger.statistical("real.table1_magnitude", "our counts for Table 1's balanced Fashion-MNIST methods are within a factor 2 of the published ones (class pair unknown)",
-                   source="Tyurin 2025, arXiv 2412.08424 (the author's earlier paper), Table 1 (spec §8)", provenance="derived",
+                   source="Tyurin 2025, arXiv 2412.08424 (the author's earlier paper), Table 1 (spec §8); the factor 2 is ours",
+                   provenance="reconstructed",
                    expected=dict(zip(side.method, side.iterations_paper.astype(int))),
                    measured=dict(zip(side.method, side.iterations_ours)),
-                   holds=decisions.table1_magnitude(side.iterations_ours.tolist(), side.iterations_paper.tolist()))
+                   holds=decisions.table1_magnitude(side.iterations_ours.tolist(), side.iterations_paper.tolist()),
+                   rests_on=ONE_RUN)
 nb.finish()
 
 # %% [markdown]

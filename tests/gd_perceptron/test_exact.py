@@ -66,3 +66,10 @@ def test_bad_tie_rule_rejected():
     with pytest.raises(ValueError, match="d = 1"):
         datasets.dataset_a(1)
     assert np.array_equal(datasets.make_dataset(5)[0], datasets.dataset_a(5)[0])
+
+
+def test_median_nontrivial_leaves_out_draws_solved_at_once():
+    # rows are d: the median over counts > 1 only; a row of only trivial draws has none (NaN)
+    counts = np.array([[1, 5, 7, 1], [1, 1, 1, 1], [3, 4, 1, 100]])
+    got = lower_bound.median_nontrivial(counts)
+    assert got[0] == 6 and np.isnan(got[1]) and got[2] == 4
