@@ -144,7 +144,8 @@ ledger.deviation("dgc.endpoint_vs_reachability",
                            f"BFS says reachable, endpoint = {graphs.path_endpoint(g0, s0)}; "
                            if wrong else "no instance where the two semantics differ; ")
                  + "fix: make t a sink (as the reduction does) or use the latch variant "
-                 "(reach_net_equals_bfs)", shown=net_vs_bfs > 0)
+                 "(reach_net_equals_bfs)", shown=net_vs_bfs > 0,
+                 power="exact: the network's decision against BFS on every instance, one counter-example suffices")
 
 # %% [markdown]
 # ## Negative controls

@@ -86,7 +86,8 @@ ledger.deviation("stack.base2_margin", "the printed base-2 stack has no fixed ma
                  evidence="the separation halves with every push, so it tends to 0 and no fixed "
                  "ramp reads the head at every depth; repair: base-4 gapped encoding, separation "
                  ">= 1/4 (stack.base4_separation)",
-                 shown=decisions.halves_each_step(gaps.base2.tolist()))
+                 shown=decisions.halves_each_step(gaps.base2.tolist()),
+                 power="exact rational arithmetic (Fractions) at every depth")
 
 # %% [markdown]
 # ## Precision: exact round trips to depth 200, float64 breaks near 27

@@ -76,7 +76,8 @@ ledger.deviation("arith.sum_typo", "the appendix prints the sum denominator as b
                  f"{cfg.n_instances} random LRNN runs",
                  evidence="a/b + c/d = (ad + bc)/(bd); the printed (ad + bc)/(bc) differs from the "
                  "true sum on 1/2 + 1/3 and on random runs",
-                 shown=printed != correct and printed_wrong > 0)
+                 shown=printed != correct and printed_wrong > 0,
+                 power="exact rational arithmetic: one counter-example (1/2 + 1/3) suffices")
 
 # %% [markdown]
 # ## Bit growth of iterated $3\times3$ products over $\{-1,0,1\}$

@@ -88,6 +88,11 @@ ledger.exact("pd.perfect_groups", "A5 (60 even permutations) and GL(3, F2) (168 
              "commutator subgroups: non-solvable, so their word problems are NC1-complete "
              "(Barrington 1989)", source="spec §2.6, §4.5, §7.3 T2", provenance="derived",
              expected=((60, 60), (168, 168)), measured=((len(A5), comm_a5), (len(GL32), comm_gl)))
+S4 = [tuple(int(v) for v in p) for p in automata.symmetric_group(4)]
+ledger.exact("control.s4_not_perfect", "negative control: the same commutator-subgroup check rejects S4 "
+             "(solvable: its commutator subgroup is A4, 12 of 24)", source="spec §2.6, deliberately solvable group",
+             provenance="derived", expected=False,
+             measured=automata.commutator_subgroup_size(S4, automata.perm_compose, tuple(range(4))) == len(S4))
 
 # %% [markdown]
 # ## Closure: products of PD matrices stay PD, and the $(p, w)$ rule equals the dense product

@@ -110,7 +110,8 @@ ledger.deviation("rwkv.start_token", "the overwrite schedule needs a start (BOS)
                  measured=f"(0,0) entry {no_start[0, 0]} without the start token, "
                  f"{with_start[0, 0]} with it",
                  evidence="with the start token every stream above is exact (rwkv.imm_exact)",
-                 shown=bool((no_start != np.identity(3)).any() and (with_start == np.identity(3)).all()))
+                 shown=bool((no_start != np.identity(3)).any() and (with_start == np.identity(3)).all()),
+                 power="exact integer arithmetic on the N = 1 counter-example")
 
 # %% [markdown]
 # ## Longer products and larger entries: $[-5, 5]$ as well as $\{-1, 0, 1\}$
@@ -241,7 +242,8 @@ ledger.deviation("deltanet.beta_range", "the Householder programs need effective
                  f"{outside} of the {len(prog_betas)} steps of the 9x9 programs outside [0, 2] "
                  f"(range {min(prog_betas)} .. {max(prog_betas)})",
                  evidence="beta_eff = beta |k|^2 = trace(I - H); the construction is valid only for "
-                 "unrestricted beta", shown=any(not 0 <= b <= 2 for b in betas) and outside > 0)
+                 "unrestricted beta", shown=any(not 0 <= b <= 2 for b in betas) and outside > 0,
+                 power="exact rational arithmetic (beta_eff = trace(I - H) in Fractions)")
 
 # %% [markdown]
 # ## The router obstruction: rational $2\times2$ matrices of finite order
@@ -266,7 +268,9 @@ ledger.deviation("router.period_1404", "the DeltaNet router's cycle of period 14
                  measured=f"orders found {sorted(orders)}; phi(1404) = {phi}",
                  evidence="the existential claim is unproven for DeltaNet (not falsified); fix left "
                  "open, e.g. a cyclic-shift router in 1404 dimensions",
-                 shown=phi > 2 and 1404 not in orders)
+                 shown=phi > 2 and 1404 not in orders,
+                 power="exact: Euler's phi(1404) against the bound phi(m) <= 2 for rational 2x2 matrices of "
+                 "order m, and an exhaustive search of the small rational matrices")
 
 # %%
 fig, axes = plotting.figure(1, 2)

@@ -81,6 +81,11 @@ ledger.exact("hankel.score_rank", "rank of [1/2 - (s - t)^2] is 3 for every N >=
 ledger.exact("hankel.sign_identity", "sign(F) is the identity matrix (rank N)",
              source="spec §4.7 [V]", provenance="reconstructed", expected=(Ns, [True] * len(Ns)),
              measured=(score.rank_sign_F.tolist(), score.sign_is_identity.tolist()))
+N_top = Ns[-1]
+ledger.exact("control.sign_identity_wrong_constant", "negative control: the sign-is-identity check rejects the "
+             f"score 3/2 - (s - t)^2 (1/2 off by one) at N = {N_top}", source="spec §4.7 [V], deliberately wrong constant",
+             provenance="derived", expected=False,
+             measured=all((v + 1 > 0) == (i == j) for i, r in enumerate(F[N_top]) for j, v in enumerate(r)))
 last = score.iloc[-1]
 ledger.deviation("hankel.threshold_gap", "the Hankel-rank argument bounds the rank of f, not of the "
                  "thresholded indicator [f > 0] that a positivity readout recognises; a rank-3 score "
@@ -90,7 +95,8 @@ ledger.deviation("hankel.threshold_gap", "the Hankel-rank argument bounds the ra
                  measured=f"rank F = {last.rank_F}, rank sign F = {last.rank_sign_F} at N = {last.N}",
                  evidence="F(s, t) = 1/2 - (s - t)^2 = -s^2 + 2st - t^2 + 1/2 is a sum of 3 rank-one "
                  "terms; F > 0 iff s = t; status of Thm 13 open (spec §9.6)",
-                 shown=bool(last.sign_is_identity and last.rank_F < last.rank_sign_F))
+                 shown=bool(last.sign_is_identity and last.rank_F < last.rank_sign_F),
+                 power="exact integer ranks of the score matrix and of its sign pattern")
 
 # %%
 fig, axes = plotting.figure(1, 2)
