@@ -241,3 +241,40 @@ def beats_baselines(accuracies: Sequence[float], reconstruction_errors: Sequence
     return (len(accuracies) > 0 and len(reconstruction_errors) > 0
             and all(a > base_accuracy for a in accuracies)
             and all(e < base_error for e in reconstruction_errors))
+
+
+def evidence(samples, decide, single: str) -> dict:
+    """The evidence arguments of a ledger claim: the replicates with the rule deciding on them
+    (resampled by the ledger for the decision's stability) or, where a profile runs a single
+    replicate (the smoke profile's one seed), the rule's decision on it and what it rests on."""
+    if len(samples) >= 2:
+        return {"samples": samples, "decide": decide}
+    return {"holds": bool(decide(samples)), "rests_on": single}
+
+
+def converged_arms(history: pd.DataFrame, conditions: Sequence[str], metric: str = "rel_mse",
+                   rel: float = 0.05) -> bool:
+    """Has every condition's median curve over seeds (`metric` per checkpoint) stopped falling
+    (rules.converged: < rel fall over its last quarter, widened to 4 checkpoints when the curve
+    is short)? A curve of fewer than 4 checkpoints cannot tell, and counts as not converged.
+    The precondition of a comparison between trained arms (issue 42: "trained")."""
+    from lib.companion.rules import converged
+    for c in conditions:
+        curve = history[history.condition == c].groupby("step")[metric].median().to_numpy()
+        if len(curve) < 4 or not converged(curve, share=max(0.25, 4 / len(curve)), rel=rel):
+            return False
+    return True
+
+
+def medians_lower(rows: np.ndarray, pairs: Sequence[tuple[int, int]]) -> bool:
+    """For each (i, j) in pairs, is the median of column i strictly below that of column j?
+    Rows are replicates (seeds): the rule of a "lower with than without" claim (spec §4 E4 (e))."""
+    d = np.asarray(rows, dtype=float)
+    return all(np.median(d[:, i]) < np.median(d[:, j]) for i, j in pairs)
+
+
+def smallest_median(rows: np.ndarray, names: Sequence[str], name: str) -> bool:
+    """Rows are replicates (seeds), columns the named arms: is the median of `name`'s column
+    <= every other column's median? (spec §4 E5: tanh's action the clearest)"""
+    meds = np.median(np.asarray(rows, dtype=float), axis=0)
+    return is_smallest(dict(zip(names, meds, strict=True)), name)

@@ -157,6 +157,25 @@ pd.DataFrame({"shift": j, "character_measured": chi, "character_closed_form": ch
     tables / "characters.csv", index=False)
 summary
 
+# %% [markdown]
+# ## Negative controls
+# The exact checks above must be able to fail. Two broken inputs: the closed-form character of
+# the wrong Fourier modes (each kept frequency shifted by one), and the latent action taken as
+# $k(g)$ itself instead of its inverse (on $C_n$ both are homomorphisms, so only the layer
+# equation can tell them apart).
+
+# %%
+wrong_freqs = [f + 1 for f in cfg.freqs]
+chi_wrong = lin.fourier_character(cfg.n, wrong_freqs)
+k_naive = np.linalg.inv(rho)                                     # k(g) in place of rho(g) = k(g)^-1
+naive_err = max(float(np.abs(W1 @ R - r @ W1).max()) for R, r in zip(group.mats, k_naive))
+ledger.exact("e0.control.wrong_modes", f"control: the character check rejects the closed form of modes {wrong_freqs}",
+             source="spec §4 E0 (negative control: wrong constant)", provenance="derived", expected=False,
+             measured=bool(np.abs(chi - chi_wrong).max() <= cfg.tol))
+ledger.exact("e0.control.k_not_inverted", "control: the layer-1 check rejects rho_1(g) = k(g) (not inverted)",
+             source="spec §1.7 step 3, §5.7 (negative control)", provenance="derived", expected=False,
+             measured=bool(naive_err <= cfg.tol))
+
 # %%
 nb.finish()
 
@@ -169,4 +188,6 @@ nb.finish()
 # $\operatorname{rank}M$ (`e0.submodel_width`) and restores exactness (`e0.submodel_restores`).
 # With $r'>n$ the equation for $k(g)$ has an $r'(r'-n)$-dimensional affine family of solutions
 # (`e0.rankdef_solutions`) and an arbitrary choice is not an anti-homomorphism
-# (`e0.rankdef_not_antihom`), while the minimum-norm choice happens to be. No deviations.
+# (`e0.rankdef_not_antihom`), while the minimum-norm choice happens to be. The checks can fail: the
+# character of the wrong modes and the un-inverted action $k$ are rejected (`e0.control.*`). No
+# deviations.

@@ -132,6 +132,19 @@ for ax, (r, name) in zip(axes[2:], [(d4.rho[0], r"$\rho=k^{-1}$"), (d4.rho_naive
 fig.colorbar(im, ax=axes[3])
 nb.save_figure(fig, "actions")
 
+# %% [markdown]
+# ## Negative control
+# The layerwise check must be able to fail: fed the naive action $\rho=k$ instead of $k^{-1}$
+# (on $D_4$, $k(g)=\rho(g^{-1})$, which differs from $\rho(g)$ at the rotations by $\pm 90°$),
+# it must report layer 1 as not equivariant. Its own generator, so the draws above are untouched.
+
+# %%
+naive_lw = latent.layerwise_errors(d4.scrambled, d4.act, d4.rho_naive, d4.group, d4.group,
+                                   np.random.default_rng([cfg.seed, 1]))
+ledger.exact("e1.control.naive_layerwise", "control: the layerwise check rejects rho = k on D4 (tanh)",
+             source="spec §1.7 step 3, §5.7 (negative control: inverse removed)", provenance="derived",
+             expected=False, measured=bool(float(naive_lw.max()) <= cfg.tol))
+
 # %%
 nb.finish()
 
@@ -142,5 +155,5 @@ nb.finish()
 # $\rho=k$ fails on exactly the 24 non-commuting ordered pairs of $D_4$ and on none for $C_8$ and
 # $Z_2$ (`e1.*.naive_fails`): abelian groups hide the anti-homomorphism. Characters match the
 # closed form, including the $-1$ entries contributed by the negated (sign-twisted) tanh filters.
-# ReLU actions become permutation representations after a positive diagonal conjugation. No
-# deviations.
+# ReLU actions become permutation representations after a positive diagonal conjugation. The
+# layerwise check rejects the naive action $\rho=k$ (`e1.control.naive_layerwise`). No deviations.

@@ -151,7 +151,8 @@ ledger.qualitative("e2.report.flags", "the Sussmann report flags duplicates (pai
                    expected="min_pair = 0 for duplicates, min_out = 0 for dead, min_in = 0 for inactive, "
                             f"all > {decisions.GENERIC_MARGIN:g} for generic",
                    measured=report[["case", "min_in", "min_out", "min_pair"]].round(3).to_dict("records"),
-                   holds=decisions.sussmann_flags(*report.to_dict("records")))  # rows in `cases` order
+                   holds=decisions.sussmann_flags(*report.to_dict("records")),  # rows in `cases` order
+                   rests_on="one random base net and four hand-built degenerations of it")
 
 # %% [markdown]
 # ## Fibre dimension from the Jacobian rank ([spec §2.2](../../docs/specs/equivariance.md#s2-2))
@@ -178,7 +179,7 @@ ledger.exact("e2.fibre.tanh", "tanh: every draw has a discrete fibre (Jacobian o
              expected=tuple([0] * cfg.draws), measured=tuple(fib["tanh"].tolist()))
 ledger.statistical("e2.fibre.gelu", "GELU: random parameters have discrete fibres numerically",
                    source="spec §2.2", provenance="reconstructed", expected="all draws 0",
-                   measured=fib["gelu"].tolist(), holds=decisions.all_discrete(fib["gelu"].tolist()))
+                   measured=fib["gelu"].tolist(), samples=fib["gelu"].tolist(), decide=decisions.all_discrete)
 ledger.bound("e2.fibre.relu_at_least_hidden", "ReLU: fibre dimension >= #hidden (positive rescalings)",
              source="spec §2.1 (ReLU row)", provenance="paper", measured=float(fib["relu"].min()),
              lower=float(n_hidden), why="one scaling per hidden neuron is always in the fibre")
@@ -194,15 +195,19 @@ ledger.exact("e2.fibre.linear_gl", "linear without biases, inner width r: fibre 
              source="spec §6 (Jacobian rank bullet)", provenance="derived",
              expected=(cfg.linear_nobias[1] ** 2,) * 3, measured=tuple(lin_nb.tolist()))
 frac = decisions.minimal_fibre_share(scan, relu_hidden)
+per_draw = np.asarray(scan).T                                    # (draws, scales): the replicates
 ledger.statistical("e2.relu_histogram", "a sizeable share of random ReLU draws has fibre = #hidden (identifiable)",
                    source="spec §2.2 (10/20 draws for 4-8-8-2)", provenance="reconstructed",
                    expected=f"share at the largest input scale >= {decisions.RELU_MIN_SHARE:g}",
                    measured={f"{s:g}": float(f) for s, f in zip(cfg.relu_scales, frac)},
-                   holds=decisions.share_sizeable(frac))
+                   samples=per_draw,
+                   decide=lambda d: decisions.share_sizeable(decisions.minimal_fibre_share(d.T, relu_hidden)))
 ledger.qualitative("e2.relu_scale_trend", "more of the ReLU draws reach the minimal fibre as inputs cross more kinks",
                    source="spec §5.7 (never-active units)", provenance="reconstructed",
                    expected="share non-decreasing in input scale (up to one draw)",
-                   measured=[float(f) for f in frac], holds=decisions.share_non_decreasing(frac, cfg.relu_draws))
+                   measured=[float(f) for f in frac], samples=per_draw,
+                   decide=lambda d: decisions.share_non_decreasing(decisions.minimal_fibre_share(d.T, relu_hidden),
+                                                                   len(d)))
 
 # %%
 fig, axes = plotting.figure(1, 2, width=6.8)
@@ -220,6 +225,23 @@ axes[1].set(xlabel="fibre dimension", ylabel="draws",
 axes[1].legend()
 nb.save_figure(fig, "fibres")
 
+# %% [markdown]
+# ## Negative control
+# The canonical-form check must be able to fail: normalising only the order of the units (kind
+# `perm`, the GELU normal form) and not their signs, a tanh net and a signed-permutation mate
+# of it (the same function) must come out different. Its own generator, so the draws above are
+# untouched.
+
+# %%
+ctl_rng = np.random.default_rng([cfg.seed, 2])
+th = nets["tanh"]
+mate = sym.apply_K(th, sym.random_K(th, "signed_perm", ctl_rng))
+ledger.exact("e2.control.signs_not_normalised",
+             "control: without sign normalisation the canonical form separates a tanh net from a "
+             "signed-permutation mate of it (the check can fail)",
+             source="spec §5.3 (negative control: the symmetry kind removed)", provenance="derived",
+             expected=False, measured=bool(canon.canonical_distance(th, mate, "perm") < split))
+
 # %%
 nb.finish()
 
@@ -231,4 +253,6 @@ nb.finish()
 # draw, linear fibres have the closed-form dimensions, and ReLU fibres are never below #hidden;
 # whether a ReLU draw reaches that minimum depends on how many kinks the input sample crosses
 # (`e2.relu_histogram`, `e2.relu_scale_trend`): identifiability of ReLU parameters holds on an open
-# set, not almost everywhere. No deviations.
+# set, not almost everywhere. Without sign normalisation the canonical form separates a tanh net
+# from its own signed-permutation mate (`e2.control.signs_not_normalised`): the check can fail.
+# No deviations.

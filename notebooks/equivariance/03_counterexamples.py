@@ -215,6 +215,19 @@ fig.colorbar(im, ax=axes[1])
 nb.save_figure(fig, "summary")
 summary
 
+# %% [markdown]
+# ## Negative control
+# The reparametrization is what makes the lifted action work: the same lifted action on the
+# dead-unit network *before* its incoming row is zeroed must fail the exact layerwise check.
+# Its own generator, so the draws above are untouched.
+
+# %%
+lw_unfixed = latent.layerwise_errors(dead, "tanh", rho_fixed, D4, D4, np.random.default_rng([cfg.seed, 3]))
+ledger.exact("e3.control.not_reparametrized",
+             "control: the lifted action of the zeroed net does not make the un-zeroed dead-unit net layerwise equivariant",
+             source="spec §1.7 step 5 (negative control: reparametrization removed)", provenance="derived",
+             expected=False, measured=bool(float(lw_unfixed.max()) <= cfg.tol))
+
 # %%
 nb.finish()
 
@@ -225,5 +238,6 @@ nb.finish()
 # matching, and the duplicated channel has $2^8$ valid $k(g)$ per $g$ of which a random choice is
 # not a homomorphism (`e3.stab.*`). After the reparametrization the theorem prescribes (zeroing,
 # merging, mirror-closed directions) every layer is exactly equivariant, in the duplicate case with
-# a non-monomial lifted action (`e3.dup.not_monomial`). No deviations; item 5 (connected groups)
+# a non-monomial lifted action (`e3.dup.not_monomial`); without the reparametrization the same
+# lifted action fails (`e3.control.not_reparametrized`). No deviations; item 5 (connected groups)
 # is notebook 09_connected_group.

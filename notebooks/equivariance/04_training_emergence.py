@@ -35,6 +35,11 @@
 # $-x$ and that control cannot come out far from equivariant); the wider students only with augmentation on isotropic inputs and width (32, 16). Projected
 # action: the least-squares map of each $g$ rounded to the nearest signed permutation (Hungarian).
 # The "at least 3 of 5 seeds" rule of the spec becomes "at least 60% of the seeds".
+# Every claim hands its replicates (seeds, or students with their checkpoints) to the ledger,
+# whose stability is the share of bootstrap resamples repeating the decision (below 0.9:
+# `inconclusive`). A comparison between trained arms (`e4.wide.less_monomial`,
+# `e4.penalty_vs_none`, `e4.conditions`) requires each arm's median test-MSE curve to have
+# stopped falling (< 5 % over its last quarter); unmet, the comparison is `inconclusive`.
 #
 # **Look for:** in the scatter, layer-1 LV error rising with end-to-end error across all
 # conditions and checkpoints; the well-fitted students carrying the planted regular character.
@@ -128,7 +133,7 @@ nb.save_figure(fig, "fitted_map")
 
 # %%
 wide = [n] + cfg.wide_widths + [n]
-_, final_w, thetas_w = experiments.emergence(
+history_w, final_w, thetas_w = experiments.emergence(
     teacher, D4, "tanh", [("iso", True)], list(range(cfg.n_seeds)), wide, cfg.steps, cfg.lr, cfg.batch,
     cfg.n_train, cfg.n_test, cfg.n_fit, cfg.log_every, rng, controls)
 final_w["near_parallel1"] = [metrics.near_parallel_pairs(th, 0) for th in thetas_w]
@@ -140,92 +145,123 @@ final_w[["seed", "rel_mse", "lv1", "lv2", "off_support1", "near_parallel1"]]
 
 # %%
 src = "spec §4 E4 (reconstructed); interpretation of Thm 4.1"
-a = final[final.condition == "iso+aug"]
+a = final[final.condition == "iso+aug"].sort_values("seed")
 need = rules.seeds_needed(len(a), decisions.SEED_SHARE)
 planted = tuple(tuple(c.tolist()) for c in construct.planted_characters(D4, cfg.teacher_channels))
+one = "one seed (this profile runs one student per condition)"
 ledger.statistical("e4.aug.fit", f"iso+aug students fit the teacher (rel. MSE < {cfg.fit_ok:g})",
                    source=src, provenance="reconstructed", expected=f">= {need} of {len(a)} seeds",
-                   measured=a.rel_mse.round(8).tolist(), holds=decisions.enough_below(a.rel_mse, cfg.fit_ok))
+                   measured=a.rel_mse.round(8).tolist(),
+                   **decisions.evidence(a.rel_mse.tolist(), lambda s: decisions.enough_below(s, cfg.fit_ok), one))
 ledger.statistical("e4.aug.lv1", f"iso+aug students' layer 1 is linearly equivariant (LV < {cfg.lv_ok:g})",
                    source=src, provenance="reconstructed", expected=f">= {need} of {len(a)} seeds",
-                   measured=a.lv1.round(5).tolist(), holds=decisions.enough_below(a.lv1, cfg.lv_ok))
+                   measured=a.lv1.round(5).tolist(),
+                   **decisions.evidence(a.lv1.tolist(), lambda s: decisions.enough_below(s, cfg.lv_ok), one))
 for name in controls:
     ledger.statistical(f"e4.aug.control_{name}", f"control transformation {name} is far from equivariant (LV > {cfg.control_min:g})",
                        source=src, provenance="reconstructed", expected=f">= {need} of {len(a)} seeds",
                        measured=a[f"control_{name}"].round(4).tolist(),
-                       holds=decisions.enough_above(a[f"control_{name}"], cfg.control_min))
+                       **decisions.evidence(a[f"control_{name}"].tolist(),
+                                            lambda s: decisions.enough_above(s, cfg.control_min), one))
 hom_ok = [decisions.projected_action_planted((r.hom_failing1, r.hom_failing2), (r.char1, r.char2), planted)
           for r in a.itertuples()]
 ledger.statistical("e4.aug.projected_action", "projected signed permutations form a homomorphism with the planted (regular) characters",
                    source="spec §4 E4, §1.8 (characters)", provenance="reconstructed",
                    expected=f">= {need} of {len(a)} seeds; characters {planted}",
-                   measured=[(int(r.hom_failing1), r.char1) for r in a.itertuples()], holds=decisions.enough_seeds(hom_ok))
+                   measured=[(int(r.hom_failing1), r.char1) for r in a.itertuples()],
+                   **decisions.evidence(hom_ok, decisions.enough_seeds, one))
 last = history[history.step == history.step.max()]
 allp = history[history.step > 0]
 rho_s, rho_all = decisions.spearman(last.rel_mse, last.lv1), decisions.spearman(allp.equivariance, allp.lv1)
 ledger.statistical("e4.tracks_fit", "across all conditions, layer-1 LV error rises with the final fit error (Spearman > 0.5)",
                    source="spec §3.3 conclusion: structure tracks fit quality", provenance="reconstructed",
-                   expected=f"Spearman(rel. MSE, LV1) > {decisions.MIN_SPEARMAN:g} over all final students", measured=round(float(rho_s), 3),
-                   holds=decisions.rises_with(last.rel_mse, last.lv1))
+                   expected=f"Spearman(rel. MSE, LV1) > {decisions.MIN_SPEARMAN:g} over all final students "
+                            "(students resampled)", measured=round(float(rho_s), 3),
+                   samples=last[["rel_mse", "lv1"]].to_numpy(float),
+                   decide=lambda d: decisions.rises_with(d[:, 0], d[:, 1]))
+students = [g[["equivariance", "lv1"]].to_numpy(float) for _, g in allp.groupby(["condition", "seed"], sort=False)]
 ledger.statistical("e4.scatter_trend", "layer-1 LV error rises with end-to-end error over all checkpoints (Spearman > 0.5)",
-                   source="spec §4 E4 (scatter plot)", provenance="reconstructed", expected=f"Spearman > {decisions.MIN_SPEARMAN:g}",
-                   measured=round(float(rho_all), 3), holds=decisions.rises_with(allp.equivariance, allp.lv1))
+                   source="spec §4 E4 (scatter plot)", provenance="reconstructed",
+                   expected=f"Spearman > {decisions.MIN_SPEARMAN:g} (students resampled with all their checkpoints)",
+                   measured=round(float(rho_all), 3), samples=students,
+                   decide=lambda s: decisions.rises_with(*np.concatenate(s).T))
+final_w = final_w.sort_values("seed")
 ledger.statistical("e4.wide.fit", f"wider students {cfg.wide_widths} also fit the teacher (rel. MSE < {cfg.fit_ok:g})",
                    source="spec §3.3 (wider tanh student)", provenance="reconstructed",
                    expected=f">= {rules.seeds_needed(len(final_w), decisions.SEED_SHARE)} of {len(final_w)} seeds", measured=final_w.rel_mse.round(8).tolist(),
-                   holds=decisions.enough_below(final_w.rel_mse, cfg.fit_ok))
+                   **decisions.evidence(final_w.rel_mse.tolist(), lambda s: decisions.enough_below(s, cfg.fit_ok), one))
+trained_wide = (decisions.converged_arms(history, ["iso+aug"]) and decisions.converged_arms(history_w, ["iso+aug"]),
+                "both arms trained: the matched and the wide iso+aug students' median test-MSE curves fell by "
+                "< 5 % over their last quarter")
 ledger.statistical("e4.wide.less_monomial", "wider students' layer-1 action is further from a signed permutation than matched students'",
                    source="spec §3.3 (structure only on teacher-matched units)", provenance="reconstructed",
-                   expected="median off-support (wide) > median off-support (matched, iso+aug)",
+                   expected="median off-support (wide) > median off-support (matched, iso+aug), seeds resampled",
                    measured={"wide": float(f"{final_w.off_support1.median():.3g}"),
                              "matched": float(f"{a.off_support1.median():.3g}")},
-                   holds=decisions.median_greater(final_w.off_support1, a.off_support1))
-pen = final[final.condition == f"aniso+penalty{lam_star:g}"]
-plain = final[final.condition == "aniso"]
+                   **decisions.evidence(np.column_stack([final_w.off_support1, a.off_support1]),
+                                        lambda d: decisions.median_greater(d[:, 0], d[:, 1]), one),
+                   requires=trained_wide)
+pen = final[final.condition == f"aniso+penalty{lam_star:g}"].sort_values("seed")
+plain = final[final.condition == "aniso"].sort_values("seed")
+trained_pen = (decisions.converged_arms(history, [f"aniso+penalty{lam_star:g}", "aniso"]),
+               "both arms trained: their median test-MSE curves fell by < 5 % over their last quarter")
 ledger.statistical("e4.penalty_vs_none", "a soft equivariance penalty (no augmentation), its weight chosen on a validation "
                    "split of the training law, lowers the end-to-end and layer-1 errors vs no penalty",
                    source="spec §4 E4 (e); the paper's soft loss", provenance="reconstructed",
-                   expected="median equivariance and LV1 lower with the penalty (anisotropic law)",
+                   expected="median equivariance and LV1 lower with the penalty (anisotropic law), seeds resampled",
                    measured={"lambda": lam_star,
                              "penalty": (float(f"{pen.equivariance.median():.3g}"), float(f"{pen.lv1.median():.3g}")),
                              "none": (float(f"{plain.equivariance.median():.3g}"), float(f"{plain.lv1.median():.3g}"))},
-                   holds=decisions.penalty_lowers([pen.equivariance, pen.lv1], [plain.equivariance, plain.lv1]))
+                   **decisions.evidence(np.column_stack([pen.equivariance, pen.lv1, plain.equivariance, plain.lv1]),
+                                        lambda d: decisions.medians_lower(d, [(0, 2), (1, 3)]), one),
+                   requires=trained_pen)
 summary = final.groupby("condition")[["rel_mse", "equivariance", "lv1", "lv2"]].median()
 summary.to_csv(tables / "summary_by_condition.csv")
 no_sym = summary[[c.startswith("aniso") and "+aug" not in c for c in summary.index]]
+per_seed = np.stack([final[final.condition == c].sort_values("seed")[["rel_mse", "lv1"]].to_numpy(float)
+                     for c in summary.index], axis=1)                  # (seeds, conditions, 2)
+fits_somewhere = decisions.any_below(no_sym.rel_mse, cfg.fit_ok)
+all_trained = decisions.converged_arms(history, list(summary.index))
 ledger.qualitative("e4.conditions", "per condition, the median student's layer 1 is linearly equivariant "
                    f"(LV1 < {cfg.lv_ok:g}) exactly when it fits (rel. MSE < {cfg.fit_ok:g})",
                    source="spec §3.3 conclusion (structure tracks fit, however equivariance was obtained); "
                           "thresholds spec §4 E4", provenance="reconstructed",
-                   expected="LV1 < lv_ok iff rel. MSE < fit_ok, for every condition's (rel. MSE, LV1) median",
+                   expected="LV1 < lv_ok iff rel. MSE < fit_ok, for every condition's (rel. MSE, LV1) median "
+                            "(seeds resampled)",
                    measured={c: (float(f"{r.rel_mse:.3g}"), float(f"{r.lv1:.3g}")) for c, r in summary.iterrows()},
-                   holds=decisions.structure_tracks_fit(summary.rel_mse, summary.lv1, cfg.fit_ok, cfg.lv_ok),
-                   requires=(decisions.any_below(no_sym.rel_mse, cfg.fit_ok),
-                             "some condition without augmentation on the non-invariant law fits; otherwise "
-                             "fit and equivariance both come from the invariant law or augmentation, and the "
-                             "iff holds on the trivial diagonal only"))
+                   **decisions.evidence(per_seed, lambda d: decisions.structure_tracks_fit(
+                       np.median(d[:, :, 0], axis=0), np.median(d[:, :, 1], axis=0), cfg.fit_ok, cfg.lv_ok), one),
+                   requires=(fits_somewhere and all_trained,
+                             f"some condition without augmentation on the non-invariant law fits "
+                             f"({'yes' if fits_somewhere else 'no'}; otherwise fit and equivariance both come from "
+                             "the invariant law or augmentation, and the iff holds on the trivial diagonal only), "
+                             f"and every condition's median test-MSE curve fell by < 5 % over its last quarter "
+                             f"({'yes' if all_trained else 'no'})"))
 summary
 
 # %%
 nb.finish()
 
 # %% [markdown]
-# **What we saw.** Students that fit the teacher well (relative MSE below `fit_ok`) have
-# layer-1 and layer-2 LV errors below `lv_ok` (`e4.aug.fit`, `e4.aug.lv1`), their fitted maps round to signed
-# permutations forming an exact homomorphism with the planted regular characters
-# (`e4.aug.projected_action`), and LV error follows fit error across conditions (`e4.tracks_fit`,
-# `e4.scatter_trend`): equivariance appears in the layers whenever the equivariant identifiable
-# target is learned, with augmentation or from an invariant (isotropic) input law. The
-# anisotropic law is fitted worse on isotropic test inputs and its students are
-# correspondingly less equivariant, so no condition without augmentation on the non-invariant
-# law fits: `e4.conditions` is recorded `inconclusive`, since its "iff" is then only checked on
-# the trivial diagonal (the spec's prototype, §3.3, reached relative MSE 2e-4 to 1e-3 there; our
-# budget does not). The soft penalty of condition (e), with its weight chosen on the validation
-# split (`tables/04_training_emergence/penalty_tuning.csv`) and ramped in, did not lower both
-# errors (`e4.penalty_vs_none`): it enforces equivariance only on the shifted training law, while
-# all metrics use isotropic inputs (E6 adds noise samples for this reason). Both controls, a
-# random permutation and a random orthogonal map, stay far from equivariant
-# (`e4.aug.control_*`).
-# Wider students fit too; their layer-1 action is compared with the matched one in
-# `e4.wide.*` ([spec §3.3](../../docs/specs/equivariance.md#s3-3): structure only on the teacher-matched units). Deviations from the
-# spec's protocol are listed in the opening cell.
+# **What we saw.** The headline holds: students that fit the teacher well (relative MSE below
+# `fit_ok`) have a layer-1 LV error below `lv_ok` (`e4.aug.fit`, `e4.aug.lv1`), their fitted maps
+# round to signed permutations forming an exact homomorphism with the planted regular characters
+# (`e4.aug.projected_action`), both controls stay far from equivariant (`e4.aug.control_*`), and
+# LV error follows fit error across conditions and checkpoints (`e4.tracks_fit`,
+# `e4.scatter_trend`), each on every resample of the seeds. Equivariance appears in the layers
+# whenever the equivariant identifiable target is learned, with augmentation or from an invariant
+# (isotropic) input law.
+#
+# What this run cannot decide, and why (the ledger gives each claim's stability and
+# precondition): no condition without augmentation on the anisotropic law fits on isotropic test
+# inputs, so `e4.conditions`' "iff" would only be checked on the trivial diagonal (the spec's
+# prototype, §3.3, reached relative MSE 2e-4 to 1e-3 there with 6000 steps; we run `steps` with
+# `n_seeds` seeds); the soft penalty of condition (e), its weight chosen on the validation split
+# (`tables/04_training_emergence/penalty_tuning.csv`), is compared with no penalty over the same
+# few seeds, and whatever its sign the comparison is recorded with its stability
+# (`e4.penalty_vs_none`; the penalty acts on the shifted training law while all metrics use
+# isotropic inputs, which is why E6 adds noise samples); and the wider students, which fit too
+# (`e4.wide.fit`), are compared with the matched ones only once both arms' test-MSE curves have
+# stopped falling (`e4.wide.less_monomial`): where, at this budget (half the spec's steps), a
+# cosine-decayed curve still falls by more than 5 % over its last quarter, that budget cut, not
+# the wide students' structure, decides the claim's `inconclusive` status. Deviations from the spec's protocol are listed in the opening cell.

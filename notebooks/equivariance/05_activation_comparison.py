@@ -27,7 +27,9 @@
 # projection (tanh: signed; ReLU/GELU: positive entries). Bypass pairs: cosine of incoming rows
 # (with bias) and of outgoing columns both below -0.98. (Nearly) dead ReLU units: active on fewer
 # than 1% (`decisions.RARE_SHARE`) of the
-# evaluation sample. All orderings are reported, none asserted.
+# evaluation sample. All orderings are reported, none asserted. Orderings compare medians over
+# seeds; every claim hands its seeds (or students) to the ledger, which records the share of
+# bootstrap resamples repeating the decision and calls a decision below 0.9 `inconclusive`.
 #
 # **Look for:** the per-activation bars; which students have near-zero off-support mass.
 
@@ -74,6 +76,11 @@ ledger.close("e5.generic_target_equivariant", "f*(x) = tanh(2Bx) * x is exactly 
 ledger.close("e5.teachers_equivariant", "planted tanh / ReLU / GELU teachers are exactly equivariant",
              source="spec §4 E1 construction", provenance="reconstructed", expected=0.0, measured=teach_err,
              atol=cfg.tol, why="float64")
+P = controls["random_perm"]                                      # a pixel permutation outside D4
+ledger.exact("e5.control.generic_not_perm_equivariant",
+             "control: the equivariance check rejects f* under a random pixel permutation (not in D4)",
+             source="spec §4 E5 (negative control: wrong group element)", provenance="derived", expected=False,
+             measured=bool(float(np.abs(generic(Xc @ P.T) - generic(Xc) @ P.T).max()) <= cfg.tol))
 
 # %%
 acts = ACTS + ACTS
@@ -113,10 +120,21 @@ med = summary.to_dict("index")
 t_off = {a: med[f"{a}/teacher"]["off_support1"] for a in ACTS}
 fit_ok, lv_ok = decisions.FIT_OK, decisions.LV_OK                # E4's thresholds (spec §4 E4)
 fits_own = {a: bool((final[final.condition == f"{a}/teacher"].rel_mse < fit_ok).any()) for a in ACTS}
+one = "one seed (this profile runs one student per activation and target)"
+
+
+def by_seed(condition_of, column):
+    """(seeds, activations) array of `column`, one column per activation, rows the seeds."""
+    return np.column_stack([final[final.condition == condition_of(a)].sort_values("seed")[column].to_numpy(float)
+                            for a in ACTS])
+
+
 ledger.qualitative("e5.tanh_clearest", "with its own teacher, tanh shows the most monomial layer-1 action",
-                   source=src, provenance="reconstructed", expected="tanh off-support <= ReLU, GELU (spec expectation)",
+                   source=src, provenance="reconstructed",
+                   expected="median tanh off-support <= ReLU's, GELU's (spec expectation), seeds resampled",
                    measured={a: float(f"{v:.3g}") for a, v in t_off.items()},
-                   holds=decisions.is_smallest(t_off, "tanh"),
+                   **decisions.evidence(by_seed(lambda a: f"{a}/teacher", "off_support1"),
+                                        lambda d: decisions.smallest_median(d, ACTS, "tanh"), one),
                    requires=(all(fits_own.values()),
                              f"a student of every activation fits its teacher (rel. MSE < {fit_ok:g}): "
                              "structure of a student that did not fit says nothing about the activation"))
@@ -129,36 +147,44 @@ for a in ACTS:
                        expected="LV1 < lv_ok for every fitting student (spec §3.3 prototypes: tanh 1e-5 to 3e-5 / "
                                 "0.006-0.008)",
                        measured={"rel_mse": own.rel_mse.round(6).tolist(), "lv1": own.lv1.round(4).tolist()},
-                       holds=decisions.fitted_are_equivariant(own.rel_mse, own.lv1, fit_ok, lv_ok),
+                       **decisions.evidence(own[["rel_mse", "lv1"]].to_numpy(float),
+                                            lambda d: decisions.fitted_are_equivariant(d[:, 0], d[:, 1], fit_ok, lv_ok),
+                                            one),
                        requires=(decisions.any_below(own.rel_mse, fit_ok),
                                  f"at least one {a} student fits its teacher; otherwise there is nothing to test"))
 g_lv = {a: med[f"{a}/generic"]["lv1"] for a in ACTS}
 g_fit = [med[f"{a}/generic"]["rel_mse"] for a in ACTS]
 ledger.statistical("e5.generic_report", "generic target: tanh's layer-1 LV error is the lowest of the three activations",
                    source=src, provenance="reconstructed",
-                   expected="tanh LV1 <= ReLU, GELU (spec §4 E5 expectation: tanh clearest)",
-                   measured={a: float(f"{v:.3g}") for a, v in g_lv.items()}, holds=decisions.is_smallest(g_lv, "tanh"),
+                   expected="median tanh LV1 <= ReLU's, GELU's (spec §4 E5 expectation: tanh clearest), seeds resampled",
+                   measured={a: float(f"{v:.3g}") for a, v in g_lv.items()},
+                   **decisions.evidence(by_seed(lambda a: f"{a}/generic", "lv1"),
+                                        lambda d: decisions.smallest_median(d, ACTS, "tanh"), one),
                    requires=(all(decisions.any_below([m], fit_ok) for m in g_fit),
                              f"every activation's median student fits the generic target (rel. MSE < {fit_ok:g}): "
                              "LV orderings between students that did not learn an equivariant function say "
                              "nothing about identifiability, and f* is built from tanh, which favours tanh fits"))
+gelu = final[final.act == "gelu"]
 ledger.statistical("e5.gelu_bypass", "GELU students develop bypass pairs (act(z) - act(-z) = z)",
                    source="spec §2.1 GELU row, §4 E5", provenance="reconstructed",
-                   expected="at least one bypass pair in some GELU student",
-                   measured=final[final.act == "gelu"].bypass_pairs1.tolist(),
-                   holds=decisions.any_positive(final[final.act == "gelu"].bypass_pairs1.tolist()))
+                   expected="at least one bypass pair in some GELU student (students resampled)",
+                   measured=gelu.bypass_pairs1.tolist(),
+                   **decisions.evidence(gelu.bypass_pairs1.tolist(), decisions.any_positive, one))
 relu = final[final.act == "relu"]
 ledger.statistical("e5.relu_dead_units", f"ReLU students carry (nearly) dead units: active on < {decisions.RARE_SHARE:g} "
                    "of the evaluation inputs",
                    source="spec §3.3 (ReLU student), §4 E5; share reconstructed", provenance="reconstructed",
-                   expected=f"some layer-1 unit of some ReLU student active on < {decisions.RARE_SHARE:g} of the inputs",
+                   expected=f"some layer-1 unit of some ReLU student active on < {decisions.RARE_SHARE:g} of the inputs "
+                            "(students resampled)",
                    measured={"min_active_share": relu.min_active_share1.round(4).tolist(),
                              "never_active": relu.dead1.tolist()},
-                   holds=decisions.rarely_active(relu.min_active_share1))
+                   **decisions.evidence(relu.min_active_share1.tolist(), decisions.rarely_active, one))
 rho_s = decisions.spearman(final.rel_mse, final.lv1)
 ledger.statistical("e5.lv_tracks_fit", "over all activations and targets, LV error rises with fit error (Spearman > 0.5)",
-                   source="spec §3.3 conclusion", provenance="reconstructed", expected=f"Spearman > {decisions.MIN_SPEARMAN:g}",
-                   measured=round(float(rho_s), 3), holds=decisions.rises_with(final.rel_mse, final.lv1))
+                   source="spec §3.3 conclusion", provenance="reconstructed",
+                   expected=f"Spearman > {decisions.MIN_SPEARMAN:g} (students resampled)",
+                   measured=round(float(rho_s), 3), samples=final[["rel_mse", "lv1"]].to_numpy(float),
+                   decide=lambda d: decisions.rises_with(d[:, 0], d[:, 1]))
 
 # %%
 nb.finish()
@@ -178,4 +204,7 @@ nb.finish()
 # (`e5.gelu_bypass` is recorded as not holding: the spec's "may develop" did not happen at this
 # scale). With the generic target no student fits, so the activation ordering there is
 # `inconclusive` (`e5.generic_report`; the target is also built from tanh, which favours tanh
-# fits). LV error follows fit error across all students (`e5.lv_tracks_fit`).
+# fits). LV error follows fit error across all students (`e5.lv_tracks_fit`). What this says about
+# the paper's explanation: where a student fits, tanh's layer 1 carries the latent action as the
+# theorem predicts; the comparison between activations that the paper's tanh/GELU contrast needs
+# is not decided at this budget, because ReLU and GELU students do not fit.

@@ -29,7 +29,10 @@
 # outcome is exploratory: orderings are recorded, never asserted.
 #
 # "Trained to a fit" means beating the best linear model of the task on the same split (rank-32
-# PCA reconstruction; least-squares linear classifier); the mirror claims require it.
+# PCA reconstruction; least-squares linear classifier); the mirror claims require it. Claims are
+# decided on medians over the seeds and resampled over them (stability below 0.9:
+# `inconclusive`); the paper's tanh-vs-GELU ordering is recorded as a deviation only if GELU's
+# f1 comes out more equivariant by more than 2 standard errors of the seed-paired difference.
 #
 # **Look for:** left–right errors below the up–down control; whether tanh's $f_1$ beats GELU's.
 
@@ -50,7 +53,7 @@ n_eval = 2000  # LV evaluation sample
 import numpy as np
 import pandas as pd
 
-from lib.companion import notebook, paths, plotting
+from lib.companion import notebook, paths, plotting, rules
 from lib.equivariance import decisions, groups, mirror, mlp
 
 nb = notebook.start("equivariance/06_mirror_fashion_mnist", globals())
@@ -130,34 +133,61 @@ nb.save_figure(fig, "filters")
 # %%
 src = "paper CIFAR-10 mirror table via notes (spec §3.1); analogue spec §4 E6 (exploratory)"
 noise = ours[ours["sample"] == "noise"].set_index(["task", "layer", "mirror"])
+per_model = lv[lv["sample"] == "noise"].pivot_table(index=["task", "act", "seed"], columns=["layer", "mirror"],
+                                                   values="lv")       # one row per trained model
+one = "one model (this profile trains one per first activation)"
 for task in WIDTHS:
+    trained = (fitted[task], f"every {task} beats the linear baseline of its task (trained to a fit)")
     for act in ("tanh", "gelu"):
         lr_err = [noise.loc[(task, layer, "left-right"), act] for layer in ("f1", "f2")]
         control = noise.loc[(task, "f1", "up-down (control)"), act]
+        rows = per_model.loc[(task, act)][[("f1", "left-right"), ("f2", "left-right"),
+                                           ("f1", "up-down (control)")]].to_numpy(float)  # (seeds, 3)
         ledger.statistical(f"e6.{task}.{act}.below_control", f"{task}, {act} first: left-right LV at f1 and f2 below the up-down control at f1",
-                           source=src, provenance="reconstructed", expected="both below control (paper: yes)",
+                           source=src, provenance="reconstructed",
+                           expected="both medians below the control's (paper: yes), seeds resampled",
                            measured={"f1": round(float(lr_err[0]), 4), "f2": round(float(lr_err[1]), 4),
                                      "control_f1": round(float(control), 4)},
-                           holds=decisions.below_control(lr_err, control),
-                           requires=(fitted[task], f"every {task} beats the linear baseline of its task (trained to a fit)"))
+                           **decisions.evidence(rows, lambda d: decisions.below_control(
+                               list(np.median(d[:, :2], axis=0)), float(np.median(d[:, 2]))), one),
+                           requires=trained)
     t1, g1 = noise.loc[(task, "f1", "left-right"), "tanh"], noise.loc[(task, "f1", "left-right"), "gelu"]
     pp = paper[(paper.task == task) & (paper.layer == "f1") & (paper.mirror == "left-right")].iloc[0]
-    ledger.statistical(f"e6.{task}.paper_ordering_f1", f"{task}: tanh's f1 more mirror-equivariant than GELU's (paper's ordering)",
-                       source=src, provenance="paper", expected=f"tanh < gelu (paper {pp.tanh} vs {pp.gelu})",
-                       measured=f"tanh {t1:.3g} vs gelu {g1:.3g}", holds=decisions.paper_ordering(t1, g1),
-                       requires=(fitted[task], f"every {task} beats the linear baseline of its task (trained to a fit)"))
+    pair = np.column_stack([per_model.loc[(task, act)][("f1", "left-right")].to_numpy(float)
+                            for act in ("tanh", "gelu")])              # (seeds, [tanh, gelu])
+    ordering = dict(source=src, provenance="paper", expected=f"median tanh < median gelu (paper {pp.tanh} vs {pp.gelu})",
+                    measured=f"tanh {t1:.3g} vs gelu {g1:.3g}", requires=trained)
+    if len(pair) >= 2:
+        ledger.compare(f"e6.{task}.paper_ordering_f1", f"{task}: tanh's f1 more mirror-equivariant than GELU's (paper's ordering)",
+                       samples=pair, decide=lambda d: decisions.paper_ordering(np.median(d[:, 0]), np.median(d[:, 1])),
+                       opposite=lambda d: rules.opposite_beyond(d[:, 1] - d[:, 0]),
+                       power="seed-paired difference (GELU - tanh) beyond 2 s.e. below zero over >= 3 seeds",
+                       **ordering)
+    else:
+        ledger.statistical(f"e6.{task}.paper_ordering_f1", f"{task}: tanh's f1 more mirror-equivariant than GELU's (paper's ordering)",
+                           holds=decisions.paper_ordering(t1, g1), rests_on=one, **ordering)
+ae_tanh = [th for th, a in zip(runs["autoencoder"][0], first) if a == "tanh"]   # one per seed
+type_counts = [{t: int((ft == t).sum()) for t in decisions.FILTER_TYPES}
+               for ft in (mirror.filter_types(th, "tanh", LR, samples["noise"][0]) for th in ae_tanh)]
 ledger.qualitative("e6.filter_types", "tanh autoencoder filters split into self-symmetric, mirrored-pair and negated types",
                    source="paper filter figure via notes (spec §3.1)", provenance="paper",
-                   expected="all three types present", measured=counts, holds=decisions.all_filter_types(counts),
+                   expected=f"all three types present in >= {rules.seeds_needed(len(type_counts), decisions.SEED_SHARE)} "
+                            f"of {len(type_counts)} tanh autoencoders",
+                   measured=type_counts,
+                   **decisions.evidence(type_counts, lambda s: decisions.enough_seeds(
+                       [decisions.all_filter_types(c) for c in s]), one),
                    requires=(fitted["autoencoder"], "every autoencoder beats the rank-32 linear (PCA) reconstruction"))
+perf_rows = np.column_stack([np.reshape(acc, (cfg.n_seeds, 2)), np.reshape(fe, (cfg.n_seeds, 2))])  # (seeds, 4)
 ledger.statistical("e6.task_performance", "the networks are trained to a fit: every classifier beats the least-squares "
                    "linear classifier, every autoencoder the rank-32 linear (PCA) reconstruction",
                    source="reconstructed: the best linear model of each task (spec §4 E6 gives no number)",
                    provenance="reconstructed",
                    expected=f"accuracy > {base['accuracy']:.3g} and relative reconstruction error < {base['ae_error']:.3g} "
-                            "(linear baselines on the same split)",
+                            "(linear baselines on the same split; seeds resampled)",
                    measured={"accuracy": [round(v, 3) for v in acc], "ae_error": [round(v, 3) for v in fe]},
-                   holds=fitted["classifier"] and fitted["autoencoder"])
+                   **decisions.evidence(perf_rows, lambda d: decisions.beats_baselines(
+                       d[:, :2].ravel(), [1.0], base["accuracy"], 1.0) and decisions.beats_baselines(
+                       [1.0], d[:, 2:].ravel(), 0.0, base["ae_error"]), one))
 
 # %%
 nb.finish()

@@ -101,6 +101,22 @@ axes[1].imshow(K, cmap="RdBu_r", vmin=-np.abs(K).max(), vmax=np.abs(K).max())
 axes[1].set(title="k(t) on the head outputs (blocks C_h)", xticks=[], yticks=[])
 nb.save_figure(fig, "heads")
 
+# %% [markdown]
+# ## Negative control
+# The equivariance check must be able to fail: the planted heads are built for $t$, so under
+# a different feature map $t'$ (swapping coordinates 0 and 2, negating coordinate 1) the layer
+# must come out not equivariant.
+
+# %%
+t_wrong = np.eye(cfg.d)
+t_wrong[[0, 2]] = t_wrong[[2, 0]]
+t_wrong[1, 1] = -1.0
+base = attention.mhsa(X, heads)
+wrong_err = float(np.abs(attention.mhsa(X @ t_wrong.T, heads) - base @ t_wrong.T).max() / np.abs(base).max())
+ledger.exact("e7.control.wrong_map", "control: the planted MHSA is not equivariant under a feature map t' other than t",
+             source="spec §4 E7 (negative control: wrong group action)", provenance="derived", expected=False,
+             measured=bool(wrong_err <= cfg.tol))
+
 # %%
 nb.finish()
 
@@ -110,4 +126,5 @@ nb.finish()
 # its heads 1 and 5), the per-head value maps exist exactly, and the recovered action makes the
 # head-output layer and the output projection equivariant (`e7.layerwise`). The individual
 # $Q,K,V,O$ are meaningless after scrambling; only the invariants and the recovered blocks are.
+# Under a different feature map $t'$ the planted layer is rejected (`e7.control.wrong_map`).
 # The trained and positional-encoding variants of [spec §4](../../docs/specs/equivariance.md#s4) E7 are not done.

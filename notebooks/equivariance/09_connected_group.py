@@ -77,7 +77,21 @@ ledger.qualitative("e35.decay_with_width", "the SO(2) error shrinks as the orbit
                    source=src, provenance="derived",
                    expected=f"SO(2) error at the largest n below {decisions.DECAY:g} x its value at the smallest n",
                    measured={int(n): float(f"{e:.3g}") for n, e in zip(scan.n, scan.so2_error)},
-                   holds=decisions.decays(scan.so2_error))
+                   holds=decisions.decays(scan.so2_error),
+                   rests_on=f"one planted net per order n in {cfg.ns}, each at the worst of {cfg.n_angles} random angles")
+
+# %% [markdown]
+# ## Negative control
+# The character check must be able to fail: against the closed form of one more regular channel
+# ($(c+1)n$ at the identity) the recovered characters must disagree.
+
+# %%
+measured_chars = tuple((int(a), 0 if b < 1e-9 else round(float(b), 6))
+                       for a, b in zip(scan.char_identity, scan.char_max_other))
+wrong_chars = tuple(((cfg.channels[0] + 1) * n, 0) for n in cfg.ns)
+ledger.exact("e35.control.wrong_channels", "control: the character check rejects the closed form of c + 1 regular channels",
+             source="spec §1.8 (negative control: wrong constant)", provenance="derived", expected=False,
+             measured=measured_chars == wrong_chars)
 
 # %%
 nb.finish()
@@ -90,4 +104,5 @@ nb.finish()
 # mid-angle matching residual does not) because the planted layer sums a smooth
 # periodic function over a fine orbit, but only an infinite orbit (infinitely many neurons) would
 # make it vanish: exact equivariance to a connected group is out of reach of identifiable
-# finite tanh networks unless the network is invariant.
+# finite tanh networks unless the network is invariant. The decay rests on one planted net per
+# $n$; the character check rejects a wrong channel count (`e35.control.wrong_channels`).

@@ -243,3 +243,38 @@ def test_control_orthogonal_is_orthogonal():
     from lib.equivariance import groups
     Q = groups.control_orthogonal(9, np.random.default_rng(0))
     assert_close("Q^T Q", np.eye(9), Q.T @ Q, rtol=0, atol=1e-12)   # float64 QR
+
+
+def test_evidence_hands_over_replicates_or_says_what_one_rests_on():
+    rule = lambda s: min(s) > 0                                       # noqa: E731
+    assert D.evidence([1.0, 2.0], rule, "one seed") == {"samples": [1.0, 2.0], "decide": rule}
+    assert D.evidence([-1.0], rule, "one seed") == {"holds": False, "rests_on": "one seed"}
+
+
+def _history(curves):
+    import pandas as pd
+    return pd.DataFrame([{"condition": c, "seed": s, "step": 10 * i, "rel_mse": v}
+                         for c, seeds in curves.items() for s, curve in enumerate(seeds)
+                         for i, v in enumerate(curve)])
+
+
+def test_converged_arms_needs_a_flat_tail_in_every_arm():
+    flat = [1.0, 0.5, 0.2, 0.1, 0.1, 0.1, 0.1, 0.1]                   # tail of 4: no fall
+    falling = [1.0, 0.5, 0.2, 0.1, 0.08, 0.06, 0.04, 0.02]            # tail halves 0.07 -> 0.03
+    h = _history({"a": [flat, flat], "b": [falling, falling]})
+    assert D.converged_arms(h, ["a"])
+    assert not D.converged_arms(h, ["b"])
+    assert not D.converged_arms(h, ["a", "b"])                        # one untrained arm is enough
+    assert not D.converged_arms(_history({"a": [[1.0, 1.0, 1.0]]}), ["a"])   # 3 points cannot tell
+    # the median over seeds decides: one falling seed of three does not
+    assert D.converged_arms(_history({"a": [flat, flat, falling]}), ["a"])
+
+
+def test_medians_lower_and_smallest_median_read_columns_of_seed_rows():
+    d = np.array([[0.1, 0.5, 0.2, 0.4], [0.2, 0.3, 0.3, 0.6], [0.9, 0.4, 0.1, 0.5]])
+    assert not D.medians_lower(d, [(0, 2)])                           # 0.2 vs 0.2: not strictly
+    assert D.medians_lower(d, [(1, 3)])                               # 0.4 < 0.5
+    assert not D.medians_lower(d, [(1, 3), (0, 2)])
+    rows = np.array([[0.1, 0.3, 0.2], [0.5, 0.2, 0.4], [0.2, 0.6, 0.3]])  # medians 0.2, 0.3, 0.3
+    assert D.smallest_median(rows, ["tanh", "relu", "gelu"], "tanh")
+    assert not D.smallest_median(rows, ["tanh", "relu", "gelu"], "relu")
