@@ -63,6 +63,13 @@ def cer(predicted: list, truth: list) -> float:
     return sum(edit_distance(p, t) for p, t in zip(predicted, truth)) / chars
 
 
+def line_edits(predicted: list, truth: list) -> np.ndarray:
+    """Per line, (edit distance to the label, label length): (B, 2) ints, the replicates a CER
+    is pooled from (cer = column 0's sum over column 1's)."""
+    return np.array([[edit_distance(p, t), len(t)] for p, t in zip(predicted, truth)],
+                    dtype=np.int64).reshape(-1, 2)
+
+
 def repeats(labels: list[int]) -> int:
     """r(y): adjacent equal labels, each needing a blank between them in any CTC path."""
     return sum(1 for a, b in zip(labels, labels[1:]) if a == b)

@@ -29,6 +29,14 @@ def snn_threshold(steps: int) -> float | None:
     return None
 
 
+def pooled_cer(edits, lengths) -> float:
+    """Σ edits / Σ label lengths over lines (the CER of spec §1.4, from per-line counts)."""
+    total = float(sum(lengths))
+    if total == 0:
+        raise ValueError("pooled_cer: the lines hold no characters")
+    return float(sum(edits)) / total
+
+
 def learns(cer: float, threshold: float) -> bool:
     """CER at most the threshold and below the empty prediction's 1.0."""
     return cer <= threshold and cer < EMPTY_CER

@@ -41,11 +41,13 @@ class Arch:
 
 class Fire(nn.Module):
     """The nonlinearity: LIF over the leading T of a (T*B, ...) tensor, or ReLU; keeps the
-    last firing rate (spikes per neuron and step) for the rate figures and the cost count."""
+    last firing rate (spikes per neuron and step) for the rate figures and the cost count, and
+    per line (`line_rate`, (T, B): spikes per neuron of each line and step) for the claims
+    resampled over lines."""
 
     def __init__(self, arch: Arch):
         super().__init__()
-        self.arch, self.rate = arch, None
+        self.arch, self.rate, self.line_rate = arch, None, None
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         if not self.arch.spiking:
@@ -54,6 +56,7 @@ class Fire(nn.Module):
         s = lif_hard_reset(x.reshape(T, -1, *x.shape[1:]), self.arch.tau, self.arch.v_th,
                            self.arch.alpha)
         self.rate = s.detach().mean(dim=tuple(range(1, s.dim())))      # per step
+        self.line_rate = s.detach().mean(dim=tuple(range(2, s.dim())))  # (T, B)
         return s.reshape(x.shape)
 
 

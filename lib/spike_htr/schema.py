@@ -38,7 +38,7 @@ class Recognizers(Shared):
     stage: the ANN with its auxiliary head, the same continued with reduction, the SNN."""
 
     DISTINCT = ("train_fonts", "channels")
-    AT_MOST = (("reduce_from", "ann_steps"), ("n_eval", "n_test"))
+    AT_MOST = (("reduce_from", "ann_steps"), ("n_eval", "n_test"), ("snn_check_at", "snn_steps"))
     train_fonts: list[Face] = param(TRAIN_FACES, "spec §1.1: the 14 training faces (the 3 "
                                     "held-out ones are test_heldout's only)", min_length=1)
     n_train: Annotated[int, Field(ge=32, le=6000)] = param(
@@ -58,12 +58,21 @@ class Recognizers(Shared):
     stream: Stream = param("static", "spec NB01: the SNN trains on the static stream")
     ann_steps: Annotated[int, Field(ge=1, le=100000)] = param(
         800, "spec §6: the ANN with its aux head, 800 steps")
+    # issue 42: train.snn_learns has two thresholds (0.90 at 400 steps, 0.65 at 800); the SNN's
+    # 800 steps run on the second core beside the ANN chain, about 6 min wall in all (over the
+    # 5-minute miniature budget; the headline P4 needs both budgets)
     snn_steps: Annotated[int, Field(ge=1, le=100000)] = param(
-        400, "spec §6 (Q1, the recommended budget): the SNN 400 steps, learning, not converged")
+        800, "spec NB01: the SNN 800 steps (train.snn_learns's second threshold, 0.65) ...")
+    snn_check_at: Annotated[int, Field(ge=1, le=100000)] = param(
+        400, "... and its step-400 snapshot for the first (0.90, spec §6's budget)")
     batch: Annotated[int, Field(ge=2, le=512)] = param(32, "spec NB01: batch 32")
     lr: Annotated[float, Field(gt=0.0, le=1.0)] = param(1e-3, "spec NB01: Adam 1e-3")
     aux_weight: Annotated[float, Field(ge=0.0, le=10.0)] = param(
-        0.5, "spec §1.5: lambda_aux = 0.5 (the aux head trains with every model)")
+        0.5, "spec §1.5: lambda_aux = 0.5 for the reducer's ANN (notebook 03) and its "
+             "reduction arm")
+    plain_aux_weight: Annotated[float, Field(ge=0.0, le=10.0)] = param(
+        0.0, "spec NB01: the claims' ANN and SNN train with CTC alone (the spec prototype's "
+             "0.254 / 0.782 / 0.471 are runs without the aux head)")
     reduce_from: Annotated[int, Field(ge=1, le=100000)] = param(
         400, "spec NB03: the train-with-reduction arm, r = 0.5 from step 400 on ...")
     reduce_r: Ratio = param(0.5, "... (continuing the ANN's run from its step-400 snapshot)")
@@ -80,6 +89,7 @@ class Recognizers(Shared):
              "d": (32, "spec §1.2 smoke"), "blocks": (1, "spec §1.2 smoke"),
              "batch": (8, "smoke checks the machinery only: small batches"),
              "ann_steps": (30, "spec §6 smoke: 30 steps"), "snn_steps": (30, "30 steps"),
+             "snn_check_at": (15, "half way"),
              "reduce_from": (15, "half way"), "eval_every": (10, "three points"),
              "workers": (1, "in the kernel: no process start-up for seconds of work")}
     PAPER = {"n_train": (6000, "every training line of the file (spec: 50 000 at W = 256)"),

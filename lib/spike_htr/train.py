@@ -69,8 +69,10 @@ def batch_loss(net: Recognizer, images: torch.Tensor, texts: list[str], stream: 
         keep = reducer.select_topr(aux.detach()[..., 0].exp().T, reduce_r)
         z = reducer.gather(z, keep.repeat(net.steps(), 1))
     main = net.readout(net.head, net.mix(z))
-    return (ctc.loss(main, y, n, zero_infinity=reduce_r < 1.0)
-            + aux_weight * ctc.loss(aux, y, n))
+    loss = ctc.loss(main, y, n, zero_infinity=reduce_r < 1.0)
+    if aux_weight == 0.0:              # CTC alone (spec NB01): the aux head gets no gradient
+        return loss
+    return loss + aux_weight * ctc.loss(aux, y, n)
 
 
 @torch.no_grad()

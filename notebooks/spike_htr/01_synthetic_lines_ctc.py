@@ -16,19 +16,26 @@
 # **What this notebook shows** ([spec §1.1](../../docs/specs/spike_htr.md#s1-1), [§1.2](../../docs/specs/spike_htr.md#s1-2), [§1.4](../../docs/specs/spike_htr.md#s1-4), [spec NB01](../../docs/specs/spike_htr.md#s3)).
 # Text lines of random syllables (no language structure) rendered from 17 Debian handwriting
 # faces, 14 for training and same-font testing, 3 held out; CTC's loss, the greedy collapse,
-# the character error rate and the LIF neuron checked exactly against plain loops; then the one
-# training stage the three notebooks share: the non-spiking twin (ReLU, softmax attention) with
-# its auxiliary CTC head, the same run continued with top-r reduction in training (notebook
-# 03's arm), and the spiking recognizer at T = 2 (LIF, softmax-free attention), in two
-# processes. Their checkpoints are this notebook's tables; notebooks 02 and 03 read them.
+# the character error rate and the LIF neuron checked exactly against plain loops (with a negative
+# control: the loss check rejects labels shifted by one class); then the one training stage the
+# three notebooks share: the claims' models, trained with CTC alone as the spec's NB01 says (the
+# non-spiking twin, ReLU and softmax attention; the spiking recognizer at T = 2, LIF and
+# softmax-free attention, with a snapshot at 400 steps), and notebook 03's ANN with its auxiliary
+# CTC head and the same run continued with top-r reduction in training, in two processes. Their
+# checkpoints are this notebook's tables; notebooks 02 and 03 read them.
 #
-# **Decisions where the spec is open** ([spec §7](../../docs/specs/spike_htr.md#s7)). The recommended budget (Q1): ANN + aux
-# head 800 steps, the SNN 400 steps (learning, not converged); the aux head trains with every
-# model (λ_aux = 0.5), so the ANN of notebook 01 is notebook 03's; the lines are rendered once
-# at build time (the fonts are Debian packages, not pip ones: `tools/build_data_spike_htr.py`)
-# at W = 128, M = 10, with the pixel noise drawn at load time from each split's seed; LIF with
-# τ = 2, hard reset, the surrogate σ′(4u), shared with the other spiking papers
-# (`lib/spiking/integrate.py`); the attention scale 1/(8√d) (Q4, `attn_div`). Each is a parameter.
+# **Decisions where the spec is open** ([spec §7](../../docs/specs/spike_htr.md#s7)). The budget (Q1): the ANNs 800 steps, the
+# SNN 800 steps with its step-400 snapshot, so that `train.snn_learns` is checked at both of the
+# spec's thresholds (0.90 at 400, 0.65 at 800); the SNN runs on one core while the ANN chain
+# and the CTC-only ANN run on the other (about 6 minutes: over the 5-minute miniature budget,
+# because the headline needs both budgets). The auxiliary head (λ_aux = 0.5) trains only with
+# notebook 03's ANN: the spec's thresholds belong to runs without it (its prototype: ANN 0.254
+# without, 0.335 with). The lines are rendered once at build time (the fonts are Debian packages,
+# not pip ones: `tools/build_data_spike_htr.py`) at W = 128, M = 10, with the pixel noise drawn
+# at load time from each split's seed; LIF with τ = 2, hard reset, the surrogate σ′(4u), shared
+# with the other spiking papers (`lib/spiking/integrate.py`); the attention scale 1/(8√d) (Q4,
+# `attn_div`). Each is a parameter. One training seed: the claims are resampled over the test
+# lines, so their stability measures the test sample, not the seed.
 #
 # **What it cannot show ([spec §8](../../docs/specs/spike_htr.md#s8)).** The paper's CERs on IAM (5.4), LAM (2.5) and
 # READ2016 (3.9): the data sets need registration and a GPU-sized model; they are quoted below,
@@ -36,8 +43,9 @@
 # language prior; the held-out faces are the closest proxy for unseen writers.
 #
 # **Look for:** the CTC plateau (loss near 3) before the drop; the SNN behind the ANN at equal
-# steps; the held-out faces' higher CER; the long blank runs between characters in the
-# alignments, which notebook 03 removes.
+# steps; the ANN with the auxiliary head behind the one without at equal steps; the held-out
+# faces' higher CER; the long blank runs between characters in the alignments, which notebook 03
+# removes.
 
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
@@ -56,10 +64,12 @@ alpha = 4.0  # spec §1.2: the surrogate is the derivative of sigma(4u)
 attn_div = 8.0  # spec §1.2 / Q4: spike-driven attention LIF((Q K^T) V / (8 sqrt d)); the 8 is the spec's own choice
 stream = "static"  # spec NB01: the SNN trains on the static stream
 ann_steps = 800  # spec §6: the ANN with its aux head, 800 steps
-snn_steps = 400  # spec §6 (Q1, the recommended budget): the SNN 400 steps, learning, not converged
+snn_steps = 800  # spec NB01: the SNN 800 steps (train.snn_learns's second threshold, 0.65) ...
+snn_check_at = 400  # ... and its step-400 snapshot for the first (0.90, spec §6's budget)
 batch = 32  # spec NB01: batch 32
 lr = 0.001  # spec NB01: Adam 1e-3
-aux_weight = 0.5  # spec §1.5: lambda_aux is 0.5 (the aux head trains with every model)
+aux_weight = 0.5  # spec §1.5: lambda_aux is 0.5 for the reducer's ANN (notebook 03) and its reduction arm
+plain_aux_weight = 0.0  # spec NB01: the claims' ANN and SNN train with CTC alone (the spec prototype's 0.254 / 0.782 / 0.471 are runs without the aux head)
 reduce_from = 400  # spec NB03: the train-with-reduction arm, r is 0.5 from step 400 on ...
 reduce_r = 0.5  # ... (continuing the ANN's run from its step-400 snapshot)
 eval_every = 100  # same-font CER during training every 100 steps (spec F1.2) ...
@@ -68,6 +78,8 @@ workers = 2  # training processes (one torch thread each): the ANN chain and the
 n_cases = 20  # spec NB01: 20 random CTC cases (L ≤ 12, U ≤ 5) checked against the recursion
 
 # %%
+import dataclasses
+
 import numpy as np
 import pandas as pd
 import torch
@@ -153,6 +165,13 @@ ledger.exact("ctc.infeasible_is_inf", f"on {cfg.n_cases} random cases with L < U
              "loss (zero_infinity = False) and the recursion are both +inf, and zero_infinity "
              "= True gives 0", source="spec §1.4 (D2)", provenance="derived",
              expected=cfg.n_cases, measured=int(both_inf))
+shifted = max(abs(torch_nll(lp, y) - naive.ctc_nll_naive(lp, [c % (alphabet.CLASSES - 1) + 1
+                                                            for c in y]))
+              for lp, y in feasible if y)
+ledger.exact("control.ctc_wrong_labels", "negative control: the loss comparison rejects a "
+             "recursion run on labels shifted by one class (the check can fail)",
+             source="issue 42 (a negative control per mechanism)", provenance="derived",
+             expected=False, measured=bool(shifted <= decisions.CTC_ATOL))
 cases.to_csv(tables / "ctc_cases.csv", index=False)
 print(f"empty label: torch {torch_nll(empty_lp, []):.12f}, "
       f"-sum log p(blank) {-empty_lp[:, alphabet.BLANK].sum():.12f}")
@@ -190,38 +209,52 @@ def arch(spiking: bool) -> Arch:
                 attn_div=cfg.attn_div)
 
 
-common = dict(batch=cfg.batch, lr=cfg.lr, aux_weight=cfg.aux_weight, seed=cfg.seed,
-              n_train=cfg.n_train, eval_every=cfg.eval_every, n_eval=cfg.n_eval,
-              fonts=tuple(cfg.train_fonts))
+common = dict(batch=cfg.batch, lr=cfg.lr, seed=cfg.seed, n_train=cfg.n_train,
+              eval_every=cfg.eval_every, n_eval=cfg.n_eval, fonts=tuple(cfg.train_fonts))
 jobs = {"ann": train.Job("ann", arch(False), steps=cfg.ann_steps, snapshot_at=cfg.reduce_from,
-                         **common),
+                         aux_weight=cfg.aux_weight, **common),
         "ann_reduce": train.Job("ann_reduce", arch(False), steps=cfg.ann_steps,
                                 resume=("ann", cfg.reduce_from), reduce_r=cfg.reduce_r,
-                                **common),
-        "snn": train.Job("snn", arch(True), stream=cfg.stream, steps=cfg.snn_steps, **common)}
-results = train.run_all([[jobs["ann"], jobs["ann_reduce"]], [jobs["snn"]]], cfg.workers)
+                                aux_weight=cfg.aux_weight, **common),
+        "snn": train.Job("snn", arch(True), stream=cfg.stream, steps=cfg.snn_steps,
+                         snapshot_at=cfg.snn_check_at, aux_weight=cfg.plain_aux_weight,
+                         **common),
+        "ann_ctc": train.Job("ann_ctc", arch(False), steps=cfg.ann_steps,
+                             aux_weight=cfg.plain_aux_weight, **common)}
+# the SNN on one worker; the ANN chain, then the CTC-only ANN, on the other
+results = train.run_all([[jobs["ann"], jobs["ann_reduce"]], [jobs["snn"]], [jobs["ann_ctc"]]],
+                        cfg.workers)
 for name, result in results.items():
     train.save(tables / "checkpoints" / f"{name}.pt", jobs[name], result.state)
+snn_early = dataclasses.replace(jobs["snn"], name="snn_early", steps=cfg.snn_check_at,
+                                snapshot_at=None)
+train.save(tables / "checkpoints" / "snn_early.pt", snn_early,
+           results["snn"].snapshot["model"])
 history = pd.DataFrame([row for r in results.values() for row in r.history])
 history.to_csv(tables / "history.csv", index=False)
 history.dropna().pivot(index="step", columns="job", values="cer").round(3)
 
 # %% [markdown]
 # ## CER on the test lines, same faces and held-out faces
+#
+# The claims' models (trained with CTC alone, as the spec's NB01 says): the ANN control and the
+# SNN at its two budgets; beside them the ANN with the auxiliary head that notebook 03 reduces.
 
 # %%
-nets = {name: train.load(tables / "checkpoints" / f"{name}.pt")[0] for name in ("ann", "snn")}
-outputs, cer_rows = {}, []
+models = {"ann_ctc": "ann_ctc", "snn_early": "snn_early", "snn": "snn", "ann": "ann"}
+nets = {name: train.load(tables / "checkpoints" / f"{name}.pt") for name in models}
+outputs, cer_rows, edits = {}, [], {}
 with torch.no_grad():
-    for name, net in nets.items():
+    for name, (net, job) in nets.items():
         for split, lines in tests.items():
             main = torch.cat([net(coder.input_stream(lines.images[i:i + cfg.chunk],
-                                                           net.steps(), jobs[name].stream))[0]
+                                                           net.steps(), job.stream))[0]
                               for i in range(0, len(lines), cfg.chunk)], dim=1)
             outputs[name, split] = main
             truth = [alphabet.encode(t) for t in lines.texts]
+            edits[name, split] = ctc.line_edits(ctc.greedy_decode(main), truth)    # (B, 2)
             cer_rows.append({"model": name, "split": split, "lines": len(lines),
-                             "steps": jobs[name].steps,
+                             "steps": job.steps, "aux_weight": job.aux_weight,
                              "cer": ctc.cer(ctc.greedy_decode(main), truth)})
 cer = pd.DataFrame(cer_rows)
 cer.to_csv(tables / "cer.csv", index=False)
@@ -241,7 +274,7 @@ for (name, split), main in outputs.items():
         distance_equal += ctc.edit_distance(path, y) == naive.levenshtein_naive(path, y)
 ledger.exact("decode.greedy_matches_naive", "greedy decoding (argmax, merge repeats, drop "
              "blanks, vectorised) gives the per-position loop's label sequence on every test "
-             "line of both models", source="spec §1.4", provenance="derived",
+             "line of every model", source="spec §1.4", provenance="derived",
              expected=lines_checked, measured=int(decode_equal))
 ledger.exact("cer.matches_naive", "the vectorised edit distance of every decoded test line to "
              "its label equals the textbook Levenshtein table in Python ints",
@@ -253,37 +286,54 @@ ledger.exact("cer.matches_naive", "the vectorised edit distance of every decoded
 
 # %%
 same = cer[cer.split == "test_same"].set_index("model").cer
-ledger.statistical("train.ann_learns", "the non-spiking twin learns the synthetic lines: "
-                   f"same-font CER <= {decisions.ANN_CER} after the default budget",
-                   source="spec NB01 (P4, the ANN control)", provenance="reconstructed",
+rows_of = {name: edits[name, "test_same"] for name in models}          # (lines, 2) each
+ledger.statistical("train.ann_learns", "the non-spiking twin, trained with CTC alone, learns "
+                   f"the synthetic lines: same-font CER <= {decisions.ANN_CER} after the default "
+                   "budget", source="spec NB01 (P4, the ANN control)", provenance="reconstructed",
                    expected=f"CER <= {decisions.ANN_CER} [spec prototype 0.254]",
-                   measured=float(same["ann"]), holds=decisions.learns(same["ann"],
-                                                                       decisions.ANN_CER),
-                   tolerance=f"{cfg.n_test} same-font lines",
+                   measured=float(same["ann_ctc"]), samples=rows_of["ann_ctc"],
+                   decide=lambda r: decisions.learns(decisions.pooled_cer(r[:, 0], r[:, 1]),
+                                                     decisions.ANN_CER),
+                   tolerance=f"one seed; replicates: the {cfg.n_test} same-font lines",
                    requires=(cfg.ann_steps >= 800, "the default budget, ann_steps >= 800"))
-snn_limit = decisions.snn_threshold(cfg.snn_steps)
-ledger.statistical("train.snn_learns", "the spiking recognizer at T = 2 learns: same-font CER "
-                   "<= 0.90 after 400 steps, <= 0.65 after 800, below the empty prediction's 1.0",
-                   source="abstract P4 via spec NB01", provenance="paper",
-                   expected=f"CER <= {snn_limit} at {cfg.snn_steps} steps [spec prototype 0.782 "
-                            "at 400, 0.482 at 800]",
-                   measured=float(same["snn"]),
-                   holds=snn_limit is not None and decisions.learns(same["snn"], snn_limit),
-                   tolerance=f"{cfg.n_test} same-font lines",
-                   requires=(snn_limit is not None, "snn_steps >= 400 (below it the CTC plateau)"))
-evals = history.dropna(subset=["cer"]).pivot(index="step", columns="job", values="cer")
-both = evals[["ann", "snn"]].dropna()
-at = int(both.index.max()) if len(both) else 0
+early_limit = decisions.snn_threshold(cfg.snn_check_at)
+late_limit = decisions.snn_threshold(cfg.snn_steps)
+snn_rows = np.column_stack([rows_of["snn_early"][:, 0], rows_of["snn"]])   # early, late, length
+
+
+def snn_learns(r):
+    """Both budgets' thresholds on the pooled CER of the lines drawn."""
+    return (early_limit is not None and late_limit is not None
+            and decisions.learns(decisions.pooled_cer(r[:, 0], r[:, 2]), early_limit)
+            and decisions.learns(decisions.pooled_cer(r[:, 1], r[:, 2]), late_limit))
+
+
+ledger.statistical("train.snn_learns", "the spiking recognizer at T = 2, trained with CTC alone, "
+                   "learns: same-font CER <= 0.90 after 400 steps and <= 0.65 after 800, both "
+                   "below the empty prediction's 1.0",
+                   source="abstract P4 via spec NB01 (thresholds the spec's)",
+                   provenance="reconstructed",
+                   expected=f"CER <= {early_limit} at {cfg.snn_check_at} steps and <= "
+                            f"{late_limit} at {cfg.snn_steps} [spec prototype 0.782 at 400, "
+                            "0.482 at 800]",
+                   measured=f"{same['snn_early']:.3f} at {cfg.snn_check_at}, {same['snn']:.3f} "
+                            f"at {cfg.snn_steps}",
+                   samples=snn_rows, decide=snn_learns,
+                   tolerance=f"one seed; replicates: the {cfg.n_test} same-font lines",
+                   requires=(cfg.snn_check_at == 400 and cfg.snn_steps >= 800,
+                             "the spec's two budgets: a snapshot at 400 steps and >= 800 steps"))
+gap_rows = np.column_stack([rows_of["snn"][:, 0], rows_of["ann_ctc"]])    # SNN, ANN, length
 ledger.qualitative("train.snn_vs_ann_gap", "per training step the spiking twin learns slower "
-                   "than the ANN: at the last step both reached, its same-font CER (on the "
-                   f"{cfg.n_eval} evaluation lines) is higher", source="spec NB01",
-                   provenance="reconstructed", expected="CER(SNN) > CER(ANN) at equal steps",
-                   measured=(f"step {at}: ANN {both.loc[at, 'ann']:.3f}, SNN "
-                             f"{both.loc[at, 'snn']:.3f}; test CER ANN {same['ann']:.3f} at "
-                             f"{cfg.ann_steps} steps, SNN {same['snn']:.3f} at {cfg.snn_steps}")
-                   if at else "no common evaluation step",
-                   holds=bool(at) and both.loc[at, "snn"] > both.loc[at, "ann"],
-                   requires=(at >= 200, "both models past the CTC plateau (>= 200 steps)"))
+                   "than the ANN (both with CTC alone): at equal steps its same-font test CER is "
+                   "higher", source="spec NB01", provenance="reconstructed",
+                   expected="CER(SNN) > CER(ANN) at equal steps",
+                   measured=f"SNN {same['snn']:.3f} at {cfg.snn_steps} steps, ANN "
+                            f"{same['ann_ctc']:.3f} at {cfg.ann_steps}",
+                   samples=gap_rows,
+                   decide=lambda r: decisions.pooled_cer(r[:, 0], r[:, 2])
+                   > decisions.pooled_cer(r[:, 1], r[:, 2]),
+                   requires=(cfg.snn_steps == cfg.ann_steps and cfg.ann_steps >= 200,
+                             "equal steps, both past the CTC plateau (>= 200 steps)"))
 ledger.skip("paper.cer_iam_lam_read", "test CER 5.4 (IAM), 2.5 (LAM), 3.9 (READ2016) at T = 2, "
             "without LM or lexicon", source="abstract P1", provenance="paper",
             kind="statistical", expected=", ".join(f"{k} {v}" for k, v in
@@ -295,16 +345,19 @@ ledger.skip("paper.cer_iam_lam_read", "test CER 5.4 (IAM), 2.5 (LAM), 3.9 (READ2
 # ## Figures
 
 # %%
-colours = dict(zip(["ann", "ann_reduce", "snn"], plotting.palette(3)))
-labels = {"ann": "ANN (+ aux head)", "ann_reduce": f"ANN, top-r {cfg.reduce_r:g} in training",
-          "snn": f"SNN, T = {cfg.T}"}
+colours = dict(zip(["ann_ctc", "snn", "ann", "ann_reduce"], plotting.palette(4)))
+colours["snn_early"] = colours["snn"]
+labels = {"ann_ctc": "ANN (CTC alone)", "ann": "ANN + aux head (notebook 03)",
+          "ann_reduce": f"ANN + aux, top-r {cfg.reduce_r:g} in training",
+          "snn": f"SNN, T = {cfg.T} (CTC alone)", "snn_early": f"SNN, T = {cfg.T}, snapshot"}
 fig, axes = plotting.figure(ncols=2, width=10.0, squeeze=False)
 for name, h in history.groupby("job"):
     smooth = h.loss.rolling(20, min_periods=1).mean()
     axes[0, 0].plot(h.step, smooth, color=colours[name], label=labels[name])
     e = h.dropna(subset=["cer"])
     axes[0, 1].plot(e.step, e.cer, "o-", ms=3, color=colours[name], label=labels[name])
-axes[0, 0].set(xlabel="step", ylabel="CTC loss (main + λ aux), 20-step mean", yscale="log",
+axes[0, 0].set(xlabel="step", ylabel="CTC loss (+ λ aux where trained), 20-step mean",
+               yscale="log",
                title="training loss")
 axes[0, 1].axhline(1.0, color="k", ls=":", lw=1, label="empty prediction")
 axes[0, 1].set(xlabel="step", ylabel=f"CER, {cfg.n_eval} same-font lines", ylim=(0, 1.05),
@@ -322,7 +375,7 @@ for k, (split, hatch) in enumerate([("test_same", ""), ("test_heldout", "//")]):
                           color=[colours[m] for m in nets],
                           label="same faces" if k == 0 else "held-out faces")
     axes[0, 0].bar_label(bars, fmt="%.3f", fontsize=7)
-axes[0, 0].set_xticks(pos, [f"{labels[m]}\n{jobs[m].steps} steps" for m in nets])
+axes[0, 0].set_xticks(pos, [f"{labels[m]}\n{nets[m][1].steps} steps" for m in nets], fontsize=6)
 axes[0, 0].set(ylabel=f"CER ({cfg.n_test} test lines)", ylim=(0, 1.1),
                title="this miniature: synthetic lines")
 axes[0, 0].legend(fontsize=7)
@@ -333,7 +386,7 @@ axes[0, 1].set(ylim=(0, 1.1), title="the paper (quoted; not comparable)")
 nb.save_figure(fig, "cer")
 
 # %%
-name, split = "ann", "test_same"
+name, split = "ann_ctc", "test_same"
 main = outputs[name, split]
 rows_shown = [0, 1, 2]
 fig, axes = plotting.figure(nrows=len(rows_shown), width=7.0, height=1.3 * len(rows_shown),
@@ -358,25 +411,25 @@ nb.save_figure(fig, "alignments")
 nb.finish()
 
 # %% [markdown]
-# **What we saw** (default profile, seed 0; `tables/01_synthetic_lines_ctc/`; our miniature's
-# numbers on synthetic lines, not the paper's).
+# **What we saw** (default profile, seed 0; `tables/01_synthetic_lines_ctc/cer.csv` and the
+# claims table above hold the numbers; our miniature's numbers on synthetic lines, not the
+# paper's).
 #
-# | model | steps | CER same faces | CER held-out faces | spec prototype |
-# |---|---|---|---|---|
-# | ANN + aux head | 800 | 0.403 | 0.543 | 0.335 with the aux head, 0.254 without |
-# | SNN, T = 2, static | 400 | 0.975 | 0.967 | 0.782 (on 100 lines at step 400) |
-#
-# - *The machinery is exact*: torch's float64 CTC loss equals the forward recursion to the last
-#   bit on all 20 cases (the empty label's −Σ log p(∅) included), all 20 infeasible cases are +∞
-#   on both sides, 40 960 LIF spikes match the scalar loop, and greedy decoding and the edit
-#   distance match their loops on all 1 200 test lines of the two models.
-# - *The ANN learns* after the usual CTC plateau (CER 1.0 to step 100, 0.69 at step 400, 0.38 on
-#   the evaluation lines at 800), but lands at 0.403 on the 300 test lines: `train.ann_learns`
-#   fails its 0.40 threshold by 0.003. The held-out faces cost 0.14 CER.
-# - *The SNN barely leaves the plateau at 400 steps* (0.977 on the evaluation lines), where the
-#   spec's prototype was at 0.782: `train.snn_learns` fails. Per step it learns far slower than its
-#   twin (`train.snn_vs_ann_gap`, ANN 0.687 at the same step). Notebook 02's rates show why in
-#   part: at step 0 the deep encoder layer hardly fires (a LIF neuron starting from v = 0 needs an
-#   input of 2 v_th), and the first block's spike-driven attention never fires at the spec's
-#   scale 1/(8√d), so the SNN's mixer runs on its MLPs alone.
-# - Timing: 142 s wall on two cores (the ANN chain and the SNN side by side).
+# - *The machinery is exact*: torch's float64 CTC loss equals the forward recursion on every
+#   random case (the empty label's −Σ log p(∅) included), every infeasible case is +∞ on both
+#   sides, the LIF spikes match the scalar loop, and greedy decoding and the edit distance match
+#   their loops on every test line of every model; the negative control shows the loss check
+#   rejects shifted labels.
+# - *The headline P4* (a spiking recognizer at T = 2 learns line-level text) is
+#   `train.snn_learns`: the SNN trained with CTC alone, as the spec says, read at 400 and 800
+#   steps against the spec's two thresholds, resampled over the test lines. Its status is what this
+#   miniature shows about P4 on synthetic lines; the budget cut that could decide it is the
+#   single seed and the 800 steps (the paper trains far longer on real handwriting).
+# - *The ANN control* (`train.ann_learns`) is the CTC-only twin the 0.40 threshold was set on;
+#   the ANN with the auxiliary head, trained for notebook 03, is shown beside it, and its CER at
+#   equal steps is the cost of the joint auxiliary objective at a fixed budget.
+# - An earlier version trained the SNN with the auxiliary head (λ_aux = 0.5) and stayed on the
+#   CTC plateau at 400 steps (CER 0.97), and blamed the LIF neuron's charge-up. The audit of
+#   issue 42 ran the same code without the head (CER 0.786 at 400 steps, 0.484 at 800, the spec's
+#   prototype 0.782 / 0.471): the plateau was the auxiliary term at a fixed budget, not the neuron.
+# - Timing: `results/timings/` holds the run's wall time.

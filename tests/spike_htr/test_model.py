@@ -45,3 +45,14 @@ def test_lif_bit_equal_to_its_loop_and_resets():
     I = torch.randn(2, 50, requires_grad=True)
     integrate.lif_hard_reset(I).sum().backward()
     assert torch.isfinite(I.grad).all()
+
+
+def test_line_rates_average_to_the_rate():
+    # each line has the same neuron count, so the mean of the per-line rates is the rate
+    torch.manual_seed(0)
+    net = Recognizer(Arch(channels=(4, 4, 4), d=8, blocks=1, spiking=True)).eval()
+    with torch.no_grad():
+        net(coder.input_stream(torch.rand(3, 1, 32, 128), net.steps(), "static"))
+    for name, fire in net.fires().items():
+        assert fire.line_rate.shape == (net.steps(), 3), name
+        assert torch.allclose(fire.line_rate.mean(dim=1), fire.rate, atol=1e-6), name  # float32

@@ -32,3 +32,19 @@ def test_rules_both_ways():
     assert not decisions.coarse_helps([0.4], [0.5])
     with pytest.raises(ValueError):
         decisions.coarse_helps([], [])
+
+
+def test_pooled_cer_and_line_edits():
+    from lib.spike_htr import ctc
+    rows = ctc.line_edits([[1, 2], [], [3]], [[1, 3], [4, 4], [3]])     # 1, 2, 0 edits
+    assert rows.tolist() == [[1, 2], [2, 2], [0, 1]]
+    assert decisions.pooled_cer(rows[:, 0], rows[:, 1]) == 3 / 5
+    assert decisions.pooled_cer(rows[:, 0], rows[:, 1]) == ctc.cer([[1, 2], [], [3]],
+                                                                    [[1, 3], [4, 4], [3]])
+    with pytest.raises(ValueError):
+        decisions.pooled_cer([0], [0])
+
+
+def test_snn_check_must_not_pass_the_run():
+    with pytest.raises(ValidationError, match="snn_check_at"):
+        Recognizers(snn_steps=300, snn_check_at=400)
