@@ -49,3 +49,21 @@ def converging(errors: Sequence[float], factor: float = CONVERGENCE_FACTOR_MIN) 
     if len(errors) < 2:
         raise ValueError("convergence needs at least two resolutions")
     return all(b * factor <= a for a, b in zip(errors, errors[1:]))
+
+
+def trained(curve: Sequence[float], share: float = 0.25, rel: float = 0.05) -> bool:
+    """An arm has trained when its error curve has stopped falling over its last quarter
+    (lib.companion.rules.converged); a curve too short to tell (fewer than 4 tail points, a
+    smoke run) has not."""
+    from lib.companion import rules
+    if len(rules.tail(curve, share)) < 4:
+        return False
+    return rules.converged(curve, share, rel)
+
+
+def tail_ratio(pairs, factor: float) -> bool:
+    """Rows (worse arm's error, better arm's error) over the last quarter: the ratio of their
+    medians is at least `factor` (a noisy curve's final value is its tail's median)."""
+    import numpy as np
+    pairs = np.asarray(pairs, dtype=float)
+    return ratio_at_least(float(np.median(pairs[:, 0])), float(np.median(pairs[:, 1])), factor)

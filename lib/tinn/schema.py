@@ -30,7 +30,13 @@ class Reference(NotebookParams):
     ch_nodes: Annotated[int, Field(ge=101)] = param(2001, "Cole-Hopf trapezoid nodes (spec §3.2)")
     bad_dt_factor: Annotated[float, Field(gt=1.0)] = param(
         20.0, "the CFL check is shown on dt_coarsest times this (must violate the limit)")
+    toy_starts: Annotated[int, Field(ge=2, le=1000)] = param(
+        50, "spec §3.1: LM fits of the time-entanglement toy from 50 random starts per neuron")
+    toy_scale: Pos = param(2.0, "decision: the starts are normal with this standard deviation")
+    toy_nx: Annotated[int, Field(ge=3)] = param(65, "spec §3.1: the toy's 65 x 33 grid ...")
+    toy_nt: Annotated[int, Field(ge=3)] = param(33, "... on [-1, 1] x [0, 1]")
     SMOKE = {
+        "toy_starts": (10, "a few starts"),
         "modes_coarsest": (256, "two cheap resolutions, 256 and 512"),
         "steps_coarsest": (20, "dt = 1e-3: CFL 0.27 at 256 modes"),
         "t_max": (0.2, "before the shock forms, so 512 modes resolve it"),
@@ -63,8 +69,12 @@ class Comparison(NotebookParams):
     n_bc: PosInt = param(100, "boundary points per side (spec §3.3 default)")
     lam_ic: Pos = param(2.0, "IC weight (code, spec §1.5)")
     lam_bc: Pos = param(1.0, "BC weight (code, spec §1.5)")
-    lm_steps: PosInt = param(400, "LM steps per LM arm (spec §3.3 default)")
-    adam_steps: PosInt = param(3000, "Adam steps: about the CPU time of one LM arm (measured)")
+    # issue 42: at the spec's 400 steps the verdicts hung on which oscillating step came last;
+    # 800 (the spec prototype's run, about 60 s per LM arm) lets the last quarter's median decide,
+    # and the notebook stays near 4 minutes in the default profile
+    lm_steps: PosInt = param(800, "LM steps per LM arm (the spec prototype's 800; its default "
+                             "400 ends inside the oscillation, issue 42)")
+    adam_steps: PosInt = param(6000, "Adam steps: about the CPU time of one LM arm (measured)")
     adam_lr0: Pos = param(1e-3, "Adam lr at the start [RECON, spec §3.3]")
     adam_lr1: Pos = param(1e-4, "Adam lr at the end (exponential decay) [RECON]")
     eval_every: PosInt = param(10, "relative L2 on the grid every this many steps (Adam: x6)")
@@ -87,7 +97,7 @@ class Comparison(NotebookParams):
         "n_bc": (10, "spec §3.3 smoke"),
         "lm_steps": (20, "spec §3.3 smoke"),
         "adam_steps": (60, "a few steps"),
-        "eval_every": (10, "two evaluations per LM arm"),
+        "eval_every": (2, "eleven evaluations per LM arm: a last quarter to take a median of"),
         "ref_modes": (512, "cheap reference"),
         "ref_steps": (250, "dt = 4e-4 at n_t = 11: CFL 0.21 at 512 modes"),
         "n_x": (32, "coarse grid"),

@@ -36,3 +36,14 @@ def test_converging():
     assert not decisions.converging([1e-5, 2e-7])   # only 50x
     with pytest.raises(ValueError):
         decisions.converging([1e-5])
+
+
+def test_trained():
+    assert decisions.trained([1.0, 0.5] + [0.1] * 18)                  # flat last quarter
+    assert not decisions.trained([0.5 ** k for k in range(20)])          # still falling
+    assert not decisions.trained([1.0, 0.1, 0.1])                               # too short
+
+
+def test_tail_ratio():
+    assert decisions.tail_ratio([[4e-3, 1e-3], [5e-3, 1e-3], [3e-3, 2e-3]], 4.0)
+    assert not decisions.tail_ratio([[3e-3, 1e-3], [3e-3, 1e-3], [9e-3, 1e-3]], 4.0)
