@@ -65,7 +65,7 @@ sh_instances = 1000  # random tables of the SH check (spec S1)
 import numpy as np
 import pandas as pd
 
-from lib.companion import notebook, paths, plotting
+from lib.companion import notebook, paths, plotting, rules
 from lib.ptnas import bench, checks, data, decisions, proxies, search, space, stats
 
 nb = notebook.start("ptnas/03_proxies_search", globals())
@@ -115,43 +115,71 @@ rows = [{"dataset": n, "proxy": p, **{f"tau_{ep}": t[e] for e, ep in enumerate(E
 pd.DataFrame(rows).to_csv(tables / "proxy_tau.csv", index=False)
 
 # %%
-corr_ok = {n: tau_gt[n]["ptproxy"] >= decisions.PTPROXY_TAU_MIN[n] for n in tau_gt}
+# a τ over the bench is decided on the whole space and resampled over its nets (rows: the index
+# of a net, drawn with replacement); the search claims below are resampled over search seeds
+nets = np.arange(len(archs))[:, None]
+val_gt = {n: res[n].val[:, g_last] for n in tau_gt}
+
+
+def tau_on(i, n, p):
+    """Kendall τ of proxy p with validation at epoch 27 on the nets i of data set n."""
+    return stats.kendall_tau(scores[n][p][i[:, 0]], val_gt[n][i[:, 0]])
+
+
 ledger.statistical("proxy.ptproxy_correlates", "pTProxy's Kendall τ with validation at epoch 27 "
                    "reaches the spec's threshold on every data set (epoch-9 τ alongside)",
-                   source="abstract (P1/P2); spec X4", provenance="paper",
+                   source="abstract (P1/P2); spec X4 (thresholds ours)",
+                   provenance="reconstructed",
                    expected={n: f"≥ {decisions.PTPROXY_TAU_MIN[n]}" for n in tau_gt},
                    measured={n: f"@27 {tau_gt[n]['ptproxy']:.3f}, @9 "
                              f"{tau[n]['ptproxy'][g_short]:.3f}" for n in tau_gt},
-                   holds=all(corr_ok.values()), tolerance="spec X4 thresholds, fixed in advance")
+                   samples=nets, decide=lambda i: all(tau_on(i, n, "ptproxy")
+                                                      >= decisions.PTPROXY_TAU_MIN[n]
+                                                      for n in tau_gt),
+                   tolerance="spec X4 thresholds, fixed in advance")
 baselines = ["ptproxy", "synflow", "n_params", "grad_norm", "snip", "naswot", "random"]
-first_ok = {n: decisions.ranks_first({p: tau_gt[n][p] for p in baselines}, "ptproxy")
-            for n in tau_gt}
-best_holds = all(ok for ok, _ in first_ok.values())
-gaps = {n: round(g, 3) for n, (_, g) in first_ok.items()}
-if best_holds:
-    ledger.qualitative("proxy.ptproxy_best", "pTProxy has the highest τ among the proxies on every "
-                       "data set", source="abstract (P2), Table 1; spec X5", provenance="paper",
-                       expected="first on every data set", measured=gaps, holds=best_holds)
-else:
-    ledger.deviation("proxy.ptproxy_best", "pTProxy has the highest τ among the proxies on every "
-                     "data set (gap to the best other proxy; negative: beaten)",
-                     source="abstract (P2), Table 1; spec X5", kind="qualitative",
-                     expected="first on every data set", measured=gaps,
-                     evidence=f"τ@27 per proxy: {({n: {p: round(tau_gt[n][p], 3) for p in baselines} for n in tau_gt})}",
-                     shown=not best_holds)
-margin = {n: tau_gt[n]["ptproxy"] - max(tau_gt[n]["traj"], tau_gt[n]["width"]) for n in tau_gt}
+gaps = {n: round(decisions.ranks_first({p: tau_gt[n][p] for p in baselines}, "ptproxy")[1], 3)
+        for n in tau_gt}
+
+
+_leads = {}                      # the rule and its opposite see the same resamples: computed once
+
+
+def leads(i):
+    """pTProxy's τ minus the best other proxy's, per data set, on the nets i."""
+    key = i.tobytes()
+    if key not in _leads:
+        _leads[key] = [decisions.ranks_first({p: tau_on(i, n, p) for p in baselines},
+                                             "ptproxy")[1] for n in tau_gt]
+    return _leads[key]
+
+
+ledger.compare("proxy.ptproxy_best", "pTProxy has the highest τ among the proxies on every "
+               "data set (gap to the best other proxy; negative: beaten)",
+               source="abstract (P2), Table 1; spec X5", provenance="paper",
+               expected="first on every data set", measured=gaps, samples=nets,
+               decide=lambda i: all(g > 0 for g in leads(i)),
+               opposite=lambda i: any(g < 0 for g in leads(i)),
+               power="another proxy's τ above pTProxy's on some data set in the whole space and "
+               "in ≥ 90 % of 400 bootstrap resamples of its nets")
 ledger.statistical("proxy.recalibration", "the default recalibration traj_width beats traj and "
-                   "width by ≥ 0.03 in τ on every data set", source="spec X6 (P8, Table 10)",
-                   provenance="paper", expected="margin ≥ 0.03",
-                   measured={n: round(m, 3) for n, m in margin.items()},
-                   holds=all(m >= decisions.ABLATION_MARGIN for m in margin.values()))
-partial = {n: stats.partial_kendall(scores[n]["ptproxy"], res[n].val[:, g_last],
-                                    np.log(n_par[n])) for n in tau_gt}
+                   "width by ≥ 0.03 in τ on every data set", source="spec X6 (P8, Table 10; the "
+                   "margin ours)", provenance="reconstructed", expected="margin ≥ 0.03",
+                   measured={n: round(tau_gt[n]["ptproxy"] - max(tau_gt[n]["traj"],
+                                                                 tau_gt[n]["width"]), 3)
+                             for n in tau_gt}, samples=nets,
+                   decide=lambda i: all(tau_on(i, n, "ptproxy") - max(tau_on(i, n, "traj"),
+                                                                       tau_on(i, n, "width"))
+                                        >= decisions.ABLATION_MARGIN for n in tau_gt))
+partial = {n: stats.partial_kendall(scores[n]["ptproxy"], val_gt[n], np.log(n_par[n]))
+           for n in tau_gt}
 ledger.statistical("proxy.beyond_size", "pTProxy adds rank information beyond size: partial τ "
                    "given log #params > 0.05 on every data set", source="spec X7 [RECON]",
                    provenance="reconstructed", expected="> 0.05 (≤ 0.05: a size measure, §1.3)",
-                   measured={n: round(float(p), 3) for n, p in partial.items()},
-                   holds=all(p > decisions.SIZE_PARTIAL_MAX for p in partial.values()))
+                   measured={n: round(float(p), 3) for n, p in partial.items()}, samples=nets,
+                   decide=lambda i: all(stats.partial_kendall(
+                       scores[n]["ptproxy"][i[:, 0]], val_gt[n][i[:, 0]],
+                       np.log(n_par[n][i[:, 0]])) > decisions.SIZE_PARTIAL_MAX for n in tau_gt))
 
 # %%
 shown = baselines + ["traj", "width", "saliency"]
@@ -193,6 +221,11 @@ ledger.exact("search.sh_matches_naive", f"SH picks the same winner at the same c
              f"nested-list SH, and as planned, on {cfg.sh_instances} random tables with ties",
              source="spec S1", provenance="derived", expected=0,
              measured=checks.sh_mismatches(cfg.sh_instances, rng_sh, E, cfg.eta))
+ledger.exact("control.wrong_eta", "the SH check rejects a plain SH run with η + 1 (it finds "
+             "tables where winner or cost differ)", source="negative control of "
+             "search.sh_matches_naive", provenance="derived", expected=True,
+             measured=checks.sh_mismatches(cfg.sh_instances, np.random.default_rng([cfg.seed, 3]),
+                                           E, cfg.eta, ref_eta=cfg.eta + 1) > 0)
 
 # %%
 SEARCHERS = ("RS", "RE", "SH only", "pTNAS", "pTNAS #params")
@@ -236,53 +269,60 @@ pd.DataFrame([{"dataset": n, "searcher": s, "budget": b, "mean_regret": mean_reg
 
 # %%
 pt = {n: mean_regret[n]["pTNAS"] for n in mean_regret}
-anytime_ok = {n: decisions.non_increasing(v) and v[-1] == 0 for n, v in pt.items()}
+# rows: search seeds; R[seed, data set, searcher, budget] and T[seed, data set, searcher]
+names = list(regret)
+R = np.stack([[regret[n][s] for s in SEARCHERS] for n in names]).transpose(2, 0, 1, 3)
+T = np.stack([[t_best[n][s] for s in SEARCHERS] for n in names]).transpose(2, 0, 1)
+RS, RE, SH, PT, PTN = (SEARCHERS.index(s) for s in SEARCHERS)   # the order of SEARCHERS
 ledger.statistical("search.anytime", "pTNAS is anytime: mean regret never rises with the budget "
                    "and reaches 0 at the largest budget, on every data set", source="abstract "
-                   "(P4), Figure 3; spec S2", provenance="paper",
+                   "(P4), Figure 3; spec S2 (the rule ours)", provenance="reconstructed",
                    expected="non-increasing, 0 at the end (synthetic: expected to miss 0 [PROTO])",
                    measured={n: [round(float(x), 4) for x in v] for n, v in pt.items()},
-                   holds=all(anytime_ok.values()), tolerance=f"budgets {cfg.budgets}")
+                   samples=R, decide=lambda r: all(
+                       decisions.non_increasing(m) and m[-1] == 0 for m in r.mean(0)[:, PT]),
+                   tolerance=f"budgets {cfg.budgets}")
 small = [cfg.budgets.index(b) for b in decisions.SMALL_BUDGETS if b in cfg.budgets]
-small_ok = {n: all(decisions.beats_all(pt[n][i], {s: mean_regret[n][s][i] for s in
-                                                  ("RS", "RE", "SH only")}) for i in small)
-            for n in pt}
 ledger.statistical("search.small_budget", "at budgets 5 and 30 pTNAS's mean regret is below RS's, "
-                   "RE's and SH alone's, on every data set", source="abstract (P4); spec S3",
-                   provenance="paper", expected="lower than every baseline at 5 and 30 units",
+                   "RE's and SH alone's, on every data set", source="abstract (P4); spec S3 "
+                   "(budgets ours)", provenance="reconstructed",
+                   expected="lower than every baseline at 5 and 30 units",
                    measured={n: {s: [round(float(mean_regret[n][s][i]), 4) for i in small]
                                  for s in ("pTNAS", "RS", "RE", "SH only")} for n in pt},
-                   holds=bool(small) and all(small_ok.values()),
+                   samples=R, decide=lambda r: bool(small) and all(
+                       decisions.beats_all(m[PT, i], {s: m[s, i] for s in (RS, RE, SH)})
+                       for m in r.mean(0) for i in small),
                    tolerance="synthetic expected to fail [PROTO]")
 med = {n: {s: float(np.median(t_best[n][s])) for s in SEARCHERS} for n in t_best}
-sp_rs = {n: decisions.speedup(med[n]["RS"], med[n]["pTNAS"]) for n in med}
-sp_re = {n: decisions.speedup(med[n]["RE"], med[n]["pTNAS"]) for n in med}
-sp_sh = {n: decisions.speedup(med[n]["SH only"], med[n]["pTNAS"]) for n in med}
+
+
+def best_speedups(t):
+    """The best speed-up over data sets of pTNAS's median time to the best, vs RS and vs RE."""
+    m = np.median(t, axis=0)                                    # (data set, searcher)
+    return [max(decisions.speedup(m[d, s], m[d, PT]) for d in range(len(names))) for s in (RS, RE)]
+
+
 ledger.statistical("search.time_to_best", "pTNAS reaches the exact global best faster than RS "
                    "and RE: the best speed-up over data sets (median times) is ≥ 2 against each",
                    source="abstract (P3: 'up to 82.75×' on NAS-Bench-Tabular; not expected in "
-                   "a 155-net space); spec S4", provenance="paper", expected="≥ 2 vs RS and vs RE",
-                   measured={"vs RS": {n: round(v, 2) for n, v in sp_rs.items()},
-                             "vs RE": {n: round(v, 2) for n, v in sp_re.items()},
-                             "vs SH only": {n: round(v, 2) for n, v in sp_sh.items()}},
-                   holds=max(sp_rs.values()) >= decisions.SPEEDUP_MIN
-                   and max(sp_re.values()) >= decisions.SPEEDUP_MIN)
+                   "a 155-net space); spec S4 (the threshold ours)", provenance="reconstructed",
+                   expected="≥ 2 vs RS and vs RE",
+                   measured={f"vs {s}": {n: round(decisions.speedup(med[n][s], med[n]["pTNAS"]), 2)
+                                         for n in med} for s in ("RS", "RE", "SH only")},
+                   samples=T, decide=lambda t: min(best_speedups(t)) >= decisions.SPEEDUP_MIN)
 low = [i for i, b in enumerate(cfg.budgets) if b <= 100]
-filter_gap = {n: float(np.mean(mean_regret[n]["pTNAS #params"][low] - pt[n][low])) for n in pt}
-filter_ok = all(g >= decisions.FILTER_MARGIN for g in filter_gap.values())
-statement = ("the pTProxy filter does more than a size filter: mean regret over budgets ≤ 100 "
-             "is lower by ≥ 0.001 than with #params as the filter, on every data set")
-if filter_ok:
-    ledger.qualitative("search.filter_beyond_size", statement, source="spec S5 [RECON]",
-                       provenance="reconstructed", expected="gap ≥ 0.001",
-                       measured={n: round(g, 4) for n, g in filter_gap.items()}, holds=filter_ok)
-else:
-    ledger.deviation("search.filter_beyond_size", statement, source="P1's implication; spec S5",
-                     kind="qualitative", expected="gap ≥ 0.001",
-                     measured={n: round(g, 4) for n, g in filter_gap.items()},
-                     evidence="mean regret gap (#params filter minus pTProxy filter) below the "
-                     "margin: in this space pTProxy ranks like size (see proxy.beyond_size)",
-                     shown=not filter_ok)
+# per seed and data set: #params-filter regret minus pTProxy-filter regret, mean over budgets ≤ 100
+filter_diff = (R[:, :, PTN][..., low] - R[:, :, PT][..., low]).mean(-1)    # (seed, data set)
+ledger.compare("search.filter_beyond_size", "the pTProxy filter does more than a size filter: "
+               "mean regret over budgets ≤ 100 is lower by ≥ 0.001 than with #params as the "
+               "filter, on every data set", source="P1's implication; spec S5 [RECON]",
+               provenance="reconstructed", expected="gap ≥ 0.001",
+               measured={n: round(float(filter_diff[:, d].mean()), 4)
+                         for d, n in enumerate(names)}, samples=filter_diff,
+               decide=lambda f: bool((f.mean(0) >= decisions.FILTER_MARGIN).all()),
+               opposite=lambda f: any(rules.opposite_beyond(f[:, d]) for d in range(f.shape[1])),
+               power=f"on some data set the size filter's regret lower, paired over the "
+               f"{cfg.search_seeds} search seeds, by more than 2 s.e.")
 
 # %%
 fig, ax = plotting.figure(1, len(regret), squeeze=False)
@@ -309,9 +349,22 @@ ax[0, 0].legend(fontsize=6)
 nb.save_figure(fig, "time_to_best")
 
 # %% [markdown]
-# **Reading.** The ledger below records each claim as the run came out. The paper's 82.75× is
-# quoted, not reproduced: in a space of 155 nets the speed-up over random search is capped at
-# a few times. Where pTProxy ranks like #params (partial τ near zero), the size filter matches it.
+# **Reading.** The paper's headline here is P2 (pTProxy ranks architectures better than the
+# existing zero-cost proxies) and P3/P4 (filter-and-refine finds the best net sooner). The cell
+# below prints how the run decided each. `proxy.ptproxy_best` is a deviation only when another
+# proxy's τ is above pTProxy's on some data set in the whole space *and* in at least 90 % of
+# bootstrap resamples of its nets; otherwise it passes, fails or is inconclusive. What can decide
+# these claims is the space, not the run's length: 155 MLPs in which size ranks almost as well as
+# any proxy (`proxy.beyond_size`), against the paper's NAS-Bench-Tabular, which is out of reach.
+# The paper's 82.75× is quoted, not reproduced: in a space of 155 nets the speed-up over random
+# search is capped at a few times. Where pTProxy ranks like #params, the size filter matches it
+# (`search.filter_beyond_size`).
+
+# %%
+headline = ("proxy.ptproxy_correlates", "proxy.ptproxy_best", "proxy.beyond_size",
+            "search.small_budget", "search.time_to_best", "search.filter_beyond_size")
+pd.DataFrame([{"claim": c.id, "status": c.status, "measured": c.measured}
+              for c in ledger.claims if c.id.split(".", 1)[1] in headline])
 
 # %%
 nb.finish()

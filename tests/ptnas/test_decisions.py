@@ -31,3 +31,12 @@ def test_ranks_first_and_beats_all():
 def test_speedup():
     assert d.speedup(10.0, 5.0) == 2.0
     assert d.speedup(10.0, float("inf")) == 0.0
+
+
+def test_median_ratio_within_and_ranking_kept():
+    r = np.array([[1.0, 1.0 + 2e-5], [1.0, 1.0 - 1e-5], [1.0, 1.5]])   # nets x batch sizes
+    assert d.median_ratio_within(r, 1e-4)          # medians 1 and 1 + 2e-5
+    assert not d.median_ratio_within(r + 1e-3, 1e-4)
+    s = np.array([[1.0, 2.0], [2.0, 4.0], [3.0, 5.0]])
+    assert d.ranking_kept(s, 0, 0.999)
+    assert not d.ranking_kept(s[:, ::-1] * [1, -1], 0, 0.999)
