@@ -6,11 +6,11 @@ here trains or reads files (tests/sbayfdnn/test_decisions.py checks each rule on
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from lib.companion.rules import nonempty_finite
+from lib.companion.rules import beyond, nonempty_finite
 
 MIN_TPR = 0.9             # spec R1: median TPR >= 0.9 for every link
 IOU_SLACK = 0.20          # spec R2: median IoU >= oracle IoU - 0.20
@@ -65,3 +65,26 @@ def in_range(value: float, bounds: tuple[float, float] = COVERAGE_RANGE) -> bool
     """C2: a coverage inside the closed range."""
     v = float(nonempty_finite([value], "value")[0])
     return bounds[0] <= v <= bounds[1]
+
+
+def evidence(n_reps: int, decide: Callable[[np.ndarray], bool],
+             what: str = "replication") -> dict:
+    """The ledger's evidence for a claim decided on replications: their indices as rows (the
+    ledger resamples rows) with the rule applied to the indices drawn, or, with a single
+    replication, the decision with what it rests on (one run cannot be resampled)."""
+    idx = np.arange(n_reps)[:, None]                          # (reps, 1)
+    if n_reps >= 2:
+        return {"samples": idx, "decide": lambda i: bool(decide(i[:, 0]))}
+    return {"holds": bool(decide(idx[:, 0])), "rests_on": f"one {what} (the profile's only one)"}
+
+
+def improves(first: Sequence[float], last: Sequence[float], k: float = 2.0) -> bool:
+    """C1: a metric paired by replication rose from the first n to the last: the mean of
+    last − first more than k standard errors above zero over >= 3 replications."""
+    return beyond(np.asarray(last, dtype=float) - np.asarray(first, dtype=float), k)
+
+
+def not_shown_rising(first: Sequence[float], last: Sequence[float], k: float = 2.0) -> bool:
+    """C1: a metric paired by replication is not shown to rise from the first n to the last
+    (last − first not beyond k standard errors above zero)."""
+    return not beyond(np.asarray(last, dtype=float) - np.asarray(first, dtype=float), k)

@@ -124,6 +124,12 @@ ledger.close("pip.threshold_root", "tau* in closed form equals the numerical roo
              "(brentq; relative difference)", source="spec §1.2 Q2 [DERIVED]",
              provenance="derived", expected=0.0, measured=abs(root - tau) / tau, atol=1e-9,
              why="spec Q2: tau* matches to 1e-9 relative")
+W_, lam_, s0_, s1_ = hyper
+wrong_tau = prior.pip_threshold(W_, lam_, 2 * s0_, s1_)        # the spike variance doubled
+ledger.exact("control.wrong_spike_variance", "the threshold check rejects tau* computed with the "
+             "spike variance doubled (its relative difference to the root exceeds 1e-9)",
+             source="negative control of pip.threshold_root", provenance="derived",
+             expected=False, measured=abs(root - wrong_tau) / tau <= 1e-9)
 if hyper == (64, 1e-5, 1e-5, 2e-3):
     ledger.close("pip.threshold_value", "tau* at the audit's defaults is the spec's 3.639e-3",
                  source="spec §1.2 (computed there from the formula)", provenance="derived",

@@ -1,5 +1,6 @@
 """Each rule of lib/sbayfdnn/decisions.py on hand-built inputs: one that holds, one that does
 not. Expected outcomes follow from the rule's statement, never from a run."""
+import numpy as np
 import pytest
 
 from lib.sbayfdnn import decisions
@@ -43,3 +44,19 @@ def test_nothing_to_decide_on():
         decisions.covers([])
     with pytest.raises(ValueError, match="non-finite"):
         decisions.median([float("nan")])
+
+
+def test_improves_and_not_shown_rising():
+    first, last = [0.5, 0.6, 0.55, 0.5], [0.7, 0.8, 0.72, 0.75]   # gains 0.2, 0.2, 0.17, 0.25
+    assert decisions.improves(first, last) and not decisions.improves(last, first)
+    assert not decisions.improves([0.5, 0.6], [0.9, 1.0])         # two replications: no power
+    assert decisions.not_shown_rising(last, first)                  # falls: not rising
+    assert not decisions.not_shown_rising(first, last)
+
+
+def test_evidence_indices_or_one_replication():
+    vals = np.array([3.0, 1.0, 2.0])
+    ev = decisions.evidence(3, lambda i: np.median(vals[i]) >= 2)
+    assert ev["decide"](ev["samples"])
+    assert decisions.evidence(1, lambda i: vals[i][0] > 2) == {
+        "holds": True, "rests_on": "one replication (the profile's only one)"}
