@@ -165,29 +165,39 @@ if len(deep):
                  source="review of v1 [3P] (P5) via spec D3; recursion of §1.5",
                  provenance="derived", expected=predicted,
                  measured=tuple(int(v) for v in deep.fired_count))
+    # negative control: the same comparison against the recursion with θ off (θ/3)
+    wrong = init.recursion(p0["fashion_mnist"], max(cfg.depths) + 1, cfg.theta / 3)
+    ledger.exact("control.collapse_wrong_theta", "the collapse check rejects the recursion run with θ/3 "
+                 "in place of θ: its predicted counts differ from the measured ones",
+                 source="negative control of init.kaiming_collapse", provenance="derived",
+                 expected=False, measured=tuple(int(round(wrong[l - 1] * u * cfg.n_stats))
+                                                for l, u in zip(deep.layer, deep.units))
+                 == tuple(int(v) for v in deep.fired_count))
 else:
     ledger.skip("init.kaiming_collapse", "Kaiming firing counts of layers >= 4 are 0",
                 source="spec D3", provenance="derived", kind="exact",
                 expected="0 in every layer >= 4", reason="no depth >= 4 in this profile")
+    ledger.skip("control.collapse_wrong_theta", "the collapse check rejects the recursion with "
+                "θ/3", source="negative control of init.kaiming_collapse", provenance="derived",
+                kind="exact", expected=False, reason="no depth >= 4 in this profile")
 ledger.exact("init.lower_bound", "in every layer, arm, depth and data set each neuron whose final "
              "potential reaches theta has fired (neurons with V[T-1] >= theta that never fired)",
              source="spec D3 (exact inequality)", provenance="derived", expected=0,
              measured=int(sig.violations.sum()))
-checked = kaiming[[decisions.gaussian_applies(p, n, l <= d) for p, n, l, d in
-                   zip(kaiming.input_fraction, kaiming.fan_in, kaiming.layer, kaiming.depth)]]
+checked = kaiming[[decisions.gaussian_applies(p, l <= d) for p, l, d in
+                   zip(kaiming.input_fraction, kaiming.layer, kaiming.depth)]]
 ratios = checked.above / checked.g_of_input
 ledger.statistical("init.gaussian_value", "Kaiming init: the fraction of neurons with V[T-1] >= "
                    "theta lies within a factor 2.5 of g(p_in) in every hidden layer whose input "
-                   "fraction "
-                   f"exceeds {decisions.GAUSS_MIN_INPUT} with >= {decisions.GAUSS_MIN_ACTIVE} "
-                   "active inputs per neuron (every depth, every data set)",
+                   f"fraction exceeds {decisions.GAUSS_MIN_INPUT} (every depth, every data set)",
                    source="spec §1.5, D3 (Gaussian approximation)", provenance="derived",
                    expected=f"ratio in [1/{decisions.GAUSS_FACTOR}, {decisions.GAUSS_FACTOR}]",
                    measured=f"ratios {ratios.min():.3f} .. {ratios.max():.3f} over "
                             f"{len(ratios)} layers",
                    holds=len(checked) > 0 and all(decisions.gaussian_agrees(a, g) for a, g in
                                                   zip(checked.above, checked.g_of_input)),
-                   tolerance=f"factor {decisions.GAUSS_FACTOR}")
+                   rests_on=f"one Kaiming initialisation per depth (seed {cfg.seed}) on "
+                   f"{cfg.n_stats} images", tolerance=f"factor {decisions.GAUSS_FACTOR}")
 for ds, cid in (("fashion_mnist", "init.balanced"), ("digits", "init.balanced_digits")):
     statement = ("ETTFS-init and init + norm keep every layer's firing fraction in "
                  f"[{decisions.BALANCED_LOW}, {decisions.BALANCED_HIGH}] at every depth ({ds})")
@@ -202,7 +212,8 @@ for ds, cid in (("fashion_mnist", "init.balanced"), ("digits", "init.balanced_di
                        measured=f"{recon.fired.min():.3f} .. {recon.fired.max():.3f} over "
                                 f"{len(recon)} layers",
                        holds=decisions.balanced(list(recon.fired)),
-                       tolerance=f"[{decisions.BALANCED_LOW}, {decisions.BALANCED_HIGH}]")
+                       rests_on=f"one initialisation per arm and depth (seed {cfg.seed}) on "
+                       f"{cfg.n_stats} images", tolerance=f"[{decisions.BALANCED_LOW}, {decisions.BALANCED_HIGH}]")
 
 
 def layers_where(frame, column):
@@ -255,10 +266,13 @@ ln10 = math.log(10)
 
 
 def loss_of(opt, arm):
-    return float(summary.last_quarter_loss[(opt, arm)])
+    """Last-quarter losses of one optimiser and arm, one per seed in seed order."""
+    rows = results[(results.optimiser == opt) & (results.arm == arm)].sort_values("seed")
+    return rows.last_quarter_loss.to_numpy()
 
 
-def train_claim(cid, statement, expected, measured, holds, provenance="paper", requires=None):
+def train_claim(cid, statement, expected, measured, decide, provenance="paper"):
+    """A training claim decided on the seed mean of last-quarter losses, resampled over seeds."""
     source = "abstract P1 via spec NB02 (prototype's setting: one epoch, 79 steps)"
     if not decisions.full_epoch(steps):
         ledger.skip(cid, statement, source=source, provenance=provenance, kind="statistical",
@@ -266,30 +280,30 @@ def train_claim(cid, statement, expected, measured, holds, provenance="paper", r
                                               f"for >= {decisions.FULL_EPOCH_STEPS}")
         return
     ledger.statistical(cid, statement, source=source, provenance=provenance, expected=expected,
-                       measured=measured, holds=holds, requires=requires,
+                       measured=measured, **decisions.evidence(cfg.seeds, decide),
                        tolerance=f"seed mean over {cfg.seeds} seeds")
 
 
-k_silent = bool(results[(results.optimiser == "sgd") & (results.arm == "kaiming")]
-                .silent_output_at_init.all())
-train_claim("train.sgd_kaiming_stuck", "SGD (lr 0.1) from Kaiming init stays at the loss of "
-            "uniform logits: mean loss of the last quarter of the epoch within 5e-3 of ln 10",
-            f"|loss - ln 10| <= {decisions.STUCK_TOL} (ln 10 = {ln10:.6f})",
-            f"{loss_of('sgd', 'kaiming'):.6f}", decisions.stuck(loss_of("sgd", "kaiming")),
-            provenance="derived",
-            requires=(k_silent, "the Kaiming net's output layer is silent at init"))
+# SGD from Kaiming init: a table entry, not a claim (a silent output layer leaves the logits
+# uniform, so its loss sits at ln 10 by construction); the distance is shown here
+print(f"SGD from Kaiming: |last-quarter loss - ln 10| per seed "
+      f"{np.abs(loss_of('sgd', 'kaiming') - ln10).round(6).tolist()}")
 train_claim("train.sgd_initnorm_learns", "SGD (lr 0.1) from init + norm learns: mean loss of "
             f"the last quarter <= {decisions.SGD_LEARNS_MAX}",
-            f"<= {decisions.SGD_LEARNS_MAX}", f"{loss_of('sgd', 'ettfs_norm'):.4f}",
-            decisions.sgd_learns(loss_of("sgd", "ettfs_norm")), provenance="reconstructed")
+            f"<= {decisions.SGD_LEARNS_MAX}", f"{loss_of('sgd', 'ettfs_norm').mean():.4f}",
+            lambda i: decisions.sgd_learns(loss_of("sgd", "ettfs_norm")[i].mean()),
+            provenance="reconstructed")
 train_claim("train.adam_initnorm_not_worse", "under Adam (lr 1e-3) init + norm trains at least "
             "as well as Kaiming: last-quarter loss no more than 0.05 above Kaiming's "
             "(reconstructed init and norm; the paper's formulas are unknown)",
             f"loss(init + norm) <= loss(Kaiming) + {decisions.NOT_WORSE_MARGIN}",
-            f"init + norm {loss_of('adam', 'ettfs_norm'):.4f}, Kaiming "
-            f"{loss_of('adam', 'kaiming'):.4f}, init only {loss_of('adam', 'ettfs'):.4f}",
-            rules.not_worse(loss_of("adam", "ettfs_norm"), loss_of("adam", "kaiming"),
-                            decisions.NOT_WORSE_MARGIN))
+            f"init + norm {loss_of('adam', 'ettfs_norm').mean():.4f}, Kaiming "
+            f"{loss_of('adam', 'kaiming').mean():.4f}, init only "
+            f"{loss_of('adam', 'ettfs').mean():.4f}",
+            lambda i: rules.not_worse(loss_of("adam", "ettfs_norm")[i].mean(),
+                                      loss_of("adam", "kaiming")[i].mean(),
+                                      decisions.NOT_WORSE_MARGIN),
+            provenance="reconstructed")
 
 # %% [markdown]
 # ## Figures
@@ -369,9 +383,13 @@ nb.finish()
 # - *Signal diminishing under Kaiming is exact and fast* (P5, D3): on Fashion-MNIST the firing
 #   fractions of the depth-6 net are 0.198, 0.054, 0.0028, then exactly 0 in layers 4-7, at every
 #   depth, as the recursion from p0 = 0.491 predicts (0.157, 0.037, 1.2·10⁻⁴, 0). The Gaussian
-#   fraction g(p_in) is within a factor 2.5 in every hidden layer it applies to (ratios 0.69 to
-#   2.03; the spec's prototype 0.69 to 2.1); the tail is heavier than the Gaussian where few
-#   inputs fire. On digits (p0 = 0.520) layer 3 keeps 1.3 % firing, one neuron of 131 072
+#   fraction g(p_in) is compared in every hidden layer whose input fraction exceeds 0.01, the
+#   spec's condition and no other (`init.gaussian_value` gives the range of ratios and its
+#   status; the spec's prototype had 0.69 to 2.1). Where only a few inputs fire per neuron (the
+#   deep layers of digits), the number active varies from image to image and the tail is far
+#   heavier than g(mean p) says: read as the spec states it, with no minimum count of active
+#   inputs (an earlier filter of >= 10 was ours, not the spec's, and is gone), the claim can
+#   fail there. That is a limit of the Gaussian approximation, not of the exact D3 inequality. On digits (p0 = 0.520) layer 3 keeps 1.3 % firing, one neuron of 131 072
 #   fires in layer 4, and from layer 5 on none: the collapse comes one layer later than the
 #   recursion says, so `init.kaiming_collapse` speaks of Fashion-MNIST only.
 # - *Exact zeros in the gradient* (D4): Kaiming's weight gradients are 0.0 in layers 5-7
@@ -384,10 +402,11 @@ nb.finish()
 #   variation of the input count, which the 8×8 digits have more of. Kaiming ×3 fires at ~0.5
 #   with V[T−1] spread over ±10 (saturation: most neurons far from θ, where the surrogate is
 #   flat).
-# - *Training, SGD* (P1): from Kaiming the loss stays at ln 10 to six digits over the epoch, on
-#   both seeds (accuracy 0.100: the gradients of layers 1-4 are 10⁻³ to 10⁻⁴ and those above
-#   exactly 0, too little for lr 0.1 to wake the silent layers); from init + norm it falls to 1.57 (last quarter, seed mean; 0.41 test
-#   accuracy). Here the paper's claim shows plainly.
+# - *Training, SGD* (P1): from Kaiming the loss stays at ln 10 (printed above, per seed; a
+#   table entry, not a claim: a silent output leaves the logits uniform by construction), since
+#   the gradients of the lower layers are tiny and those above exactly 0, too little for lr 0.1
+#   to wake the silent layers; from init + norm it falls (`train.sgd_initnorm_learns`, decided
+#   on the seed mean and resampled over the seeds). Here the paper's claim shows plainly.
 # - *Training, Adam* (P1, expected to fail and failing): Adam rescales Kaiming's tiny gradients
 #   and wakes the network up: 1.020 (accuracy 0.621) against 1.404 (0.487) for init + norm and
 #   1.789 (0.334) for init only. As in the spec's prototype, the reconstructed init and norm do
