@@ -104,3 +104,14 @@ def histogram_tv(s_p: np.ndarray, s_q: np.ndarray, bins: int) -> float:
     hp = np.bincount(np.searchsorted(inner, s_p, side="right"), minlength=len(edges) - 1)
     hq = np.bincount(np.searchsorted(inner, s_q, side="right"), minlength=len(edges) - 1)
     return 0.5 * float(np.abs(hp / len(s_p) - hq / len(s_q)).sum())
+
+
+def calibration_var(m: int, a: float) -> float:
+    """Variance of split conformal's coverage over the draw of m exchangeable calibration scores:
+    the coverage given the calibration set is Beta(k, m + 1 - k), k = ceil((m + 1)(1 - a))
+    (Vovk 2012; Angelopoulos & Bates 2021, §3.2), so k (m + 1 - k) / ((m + 1)^2 (m + 2)); 0 when
+    k > m (the band is infinite and always covers)."""
+    k = quantile_rank(m, a)
+    if k > m:
+        return 0.0
+    return k * (m + 1 - k) / ((m + 1) ** 2 * (m + 2))

@@ -2,8 +2,9 @@
 run. Pure functions of measured numbers; tests/calpro/test_decisions.py shows each both ways."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
+import numpy as np
 from scipy import stats
 
 SE_FACTOR = 3.0             # id_validity, bound.* : "3 SE" everywhere the spec says it
@@ -22,6 +23,27 @@ def covers(coverage: float, a: float, se: float) -> bool:
     return coverage >= 1 - a - SE_FACTOR * se
 
 
+def seed_mean_se(variances: Sequence[float]) -> float:
+    """Standard error of a mean over seeds whose coverages are independent with these variances
+    (per seed: the calibration draw's Beta variance plus the test residues' binomial one)."""
+    v = np.asarray(variances, dtype=float)
+    return float(np.sqrt(v.sum()) / v.size)
+
+
+def covers_seeds(coverages: Sequence[float], a: float, variances: Sequence[float]) -> bool:
+    """id_validity for one arm: the seed mean of coverage >= 1 - a - 3 SE, the SE counting both
+    the calibration draw and the test sampling of every seed (`seed_mean_se`)."""
+    return covers(float(np.mean(coverages)), a, seed_mean_se(variances))
+
+
+def evidence(samples: np.ndarray, decide: Callable[[np.ndarray], bool], what: str) -> dict:
+    """The ledger's evidence for a claim decided on per-seed rows: the rows with the rule (the
+    ledger resamples them) or, with one seed, the decision with what it rests on."""
+    if len(samples) >= 2:
+        return {"samples": samples, "decide": decide}
+    return {"holds": bool(decide(samples)), "rests_on": what}
+
+
 def near(measured: float, expected: float, tol: float) -> bool:
     return abs(measured - expected) <= tol
 
@@ -34,7 +56,7 @@ def ordered_drops(drops: dict[str, float]) -> bool:
 
 def narrower(paired_diff: Sequence[float]) -> bool:
     """Mean over seeds of width(prior arm) - width(vanilla) on ordered residues is negative."""
-    if not paired_diff:
+    if not len(paired_diff):
         raise ValueError("narrower: one paired difference per seed")
     return sum(paired_diff) / len(paired_diff) < 0
 

@@ -73,3 +73,15 @@ def test_chain_se_with_one_residue_per_chain():
     got = conformal.chain_se(hit, np.arange(8))
     assert got == pytest.approx(math.sqrt(p * (1 - p) / 7), rel=1e-12)   # c/(c-1) correction
     assert conformal.binomial_se(p, 8) == pytest.approx(math.sqrt(p * (1 - p) / 8), rel=1e-12)
+
+
+def test_calibration_var_is_the_beta_law_of_coverage():
+    # uniform scores: the coverage given the calibration set is the k-th smallest of m uniforms,
+    # Beta(k, m + 1 - k); m = 19, a = 0.1 gives k = 18 and variance 18 * 2 / (400 * 21)
+    m, a = 19, 0.1
+    assert conformal.calibration_var(m, a) == 18 * 2 / (400 * 21)
+    rng = np.random.default_rng(7)
+    q = np.sort(rng.random((40000, m)), axis=1)[:, conformal.quantile_rank(m, a) - 1]
+    # 40,000 draws: the sample variance's relative SE is about sqrt(2/40000) ≈ 0.7 %; 5 % is loose
+    assert abs(q.var() / conformal.calibration_var(m, a) - 1) < 0.05
+    assert conformal.calibration_var(5, 0.1) == 0.0          # k = 6 > m: an infinite band

@@ -32,3 +32,19 @@ def test_decisions_both_ways():
     assert decisions.error_reduced(0.06, 0.1) and not decisions.error_reduced(0.08, 0.1)
     assert decisions.grows([0.1, 0.2, 0.3], [0.0, 0.1, 0.2])[1]
     assert not decisions.grows([0.1, 0.2, 0.3], [0.2, 0.1, 0.0])[1]
+
+
+def test_covers_seeds_counts_every_variance():
+    # SE of a mean of 3 independent seeds with variance 1e-4 each: sqrt(3e-4) / 3 = 0.005774
+    assert abs(decisions.seed_mean_se([1e-4] * 3) - 0.0057735) < 1e-6
+    # 0.885 against 0.9 - 3 SE: passes with SE 0.00577 (0.8827), fails with a test-only SE 0.004
+    assert decisions.covers_seeds([0.885] * 3, 0.1, [1e-4] * 3)
+    assert not decisions.covers_seeds([0.885] * 3, 0.1, [0.004 ** 2 * 3] * 3)
+
+
+def test_evidence_rows_or_one_seed():
+    import numpy as np
+    ev = decisions.evidence(np.array([[1.0], [2.0]]), lambda r: r.mean() > 1, "one seed")
+    assert ev["decide"](ev["samples"])
+    assert decisions.evidence(np.array([[1.0]]), lambda r: r.mean() > 1, "one seed") == \
+        {"holds": False, "rests_on": "one seed"}
