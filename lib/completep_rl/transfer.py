@@ -99,3 +99,26 @@ def pair_consistency(small: ppo.Net, big: ppo.Net,
     kl = consistency.bernoulli_kl(f_s.double(), f_b.double())
     cka = consistency.linear_cka(torch.relu(h_s).double(), torch.relu(h_b).double())
     return kl.numpy(), cka.numpy()
+
+
+def score_cube(scores: pd.DataFrame, axis: str, sizes: list[int],
+               fixed: tuple[str, int]) -> np.ndarray:
+    """(seeds, arms, sizes, LRs) scores of one sweep (arms in param.PARAMS order, LRs rising):
+    the replicates the transfer claims are resampled over, seed by seed."""
+    part = scores[(scores[fixed[0]] == fixed[1]) & scores[axis].isin(sizes)]
+    table = part.pivot_table(index="seed", columns=["arm", axis, "lr_exp"], values="score")
+    exps = sorted(part.lr_exp.unique())
+    cols = [(arm, size, x) for arm in param.PARAMS for size in sizes for x in exps]
+    return table[cols].to_numpy().reshape(len(table), len(param.PARAMS), len(sizes), len(exps))
+
+
+def cube_spreads(cube: np.ndarray, exps: list[float]) -> np.ndarray:
+    """(arms,) spread in decades of the best log10 LR (argmax of the seed-mean score) across the
+    sizes of a (seeds, arms, sizes, LRs) cube: `spread` of `best_exponents`' best_exp."""
+    best = np.asarray(exps, float)[cube.mean(0).argmax(-1)]          # (arms, sizes)
+    return best.max(-1) - best.min(-1)
+
+
+def seed_spreads(cube: np.ndarray, exps: list[float]) -> np.ndarray:
+    """(seeds, arms): the spread each seed alone gives (its own argmax per size)."""
+    return np.stack([cube_spreads(cube[s:s + 1], exps) for s in range(len(cube))])

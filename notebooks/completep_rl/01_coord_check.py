@@ -38,8 +38,11 @@
 # normalisation, base shape N₀ = 16, L₀ = 1 ([spec §7](../../docs/specs/completep_rl.md#s7) Q4, Q5). `members` independent
 # initialisations are stepped together and their changes averaged. The NTK width slopes are
 # recorded as statistical claims with the spec's thresholds (a finite-width Θ(1) input-layer term
-# pulls the fitted Δh/h slope below its asymptotic ½, so a miss is a finding, not a bug); the
-# CompleteP slopes are bounds. A sweep of fewer than `decisions.MIN_SWEEP` sizes (the smoke
+# pulls the fitted Δh/h slope below its asymptotic ½, so a miss is a finding, not a bug), fitted
+# on the mean over the `members` initialisations and bootstrapped over them for their stability
+# (six by default: with two, one initialisation's accident could decide a slope's window); the
+# CompleteP slopes are bounds. Each
+# exact check has a negative control, a broken input it must reject. A sweep of fewer than `decisions.MIN_SWEEP` sizes (the smoke
 # profile's two) records its slope claims as skipped: two points fit no asymptotic slope.
 #
 # **What to look for.** Flat CompleteP lines; NTK lines rising with slope near ½ (Δh/h) and
@@ -56,7 +59,7 @@ lr = 0.001  # spec §3 NB1: one step of 1e-3
 eps = 1e-08  # Adam epsilon at the base shape, scaled by the CompleteP rule (spec §1.2)
 n_points = 256  # spec §3 NB1: a fixed regression batch of 256 points
 d_in = 4  # spec §3 NB1: 4 inputs
-members = 2  # decision (budget: memory at N is 2048): 2 independent initialisations, averaged
+members = 6  # decision: 6 independent initialisations, averaged; the slope claims are resampled over them (issue 41/42: with 2 the bootstrap stability could not decide); the notebook then peaks at ~3.6 GB (N is 2048) and ~25 CPU-s
 ntk_variant = "adam_fixed_lr"  # spec §1.2 open point: the NTK arm keeps eta fixed across width
 check_width = 24  # the naive-loop check's width (small: the loop is per point)
 check_points = 32  # points of the naive-loop check (its cost is linear in them)
@@ -113,26 +116,61 @@ for kind in param.PARAMS:
     slow = naive.one_step_loop(kind, cfg.check_width, 2, xs, ys, cfg.lr, cfg.eps, cfg.members,
                                cfg.seed, cfg.ntk_variant)
     gap = max(gap, *(float(np.abs(fast[k] / slow[k] - 1).max()) for k in ("df", "dh")))
+ADAM_ATOL = 1e-9                   # float64; the two paths sum in different orders
 ledger.close("adam.matches_torch", "one step of the batched ensemble (bmm forward, hand-rolled "
              "Adam with per-tensor LR and scaled epsilon) gives the same Delta f and Delta h/h "
              "as a per-member Python loop stepped by torch.optim.Adam (largest relative gap)",
-             source="spec §4, §5", provenance="derived", expected=0.0, measured=gap, atol=1e-9,
-             why="float64; the two sum in different orders")
+             source="spec §4, §5", provenance="derived", expected=0.0, measured=gap,
+             atol=ADAM_ATOL, why="float64; the two sum in different orders")
+
+# %% [markdown]
+# ### Negative controls: the two checks above reject a broken input
+#
+# The base-shape comparison must tell the arms apart once one of them is off its base shape,
+# and the Adam comparison must see a learning rate off by 0.1 % in the reference loop.
+
+# %%
+off_base = param.table("ntk", 2 * param.N0, param.L0, cfg.d_in, cfg.ntk_variant)
+ledger.exact("control.base_check_rejects_off_base", "the base-shape equality check rejects an "
+             "NTK table built at N = 2 N0 (the comparison can fail)", source="spec §1.2",
+             provenance="derived", expected=False,
+             measured=base_summary("completep") == (
+                 tuple(off_base.rules[k].effective_var for k in param.TENSORS),
+                 tuple(off_base.rules[k].lr_sq for k in param.TENSORS), off_base.beta_sq,
+                 off_base.eps_mult))
+fast = coord.one_step("completep", cfg.check_width, 2, xs, ys, cfg.lr, cfg.eps, cfg.members,
+                      cfg.seed, cfg.ntk_variant)
+wrong = naive.one_step_loop("completep", cfg.check_width, 2, xs, ys, cfg.lr * 1.001, cfg.eps,
+                            cfg.members, cfg.seed, cfg.ntk_variant)
+wrong_gap = max(float(np.abs(fast[k] / wrong[k] - 1).max()) for k in ("df", "dh"))
+ledger.exact("control.adam_check_rejects_wrong_lr", "the Adam comparison rejects a reference "
+             "loop whose learning rate is 0.1 % off (its gap exceeds the check's tolerance)",
+             source="spec §4, §5", provenance="derived", expected=False,
+             measured=wrong_gap <= ADAM_ATOL)
 
 # %% [markdown]
 # ## Width and depth sweeps
 
 # %%
-rows = []
+rows, per_member = [], {}
 grid = [("width", n, cfg.width_depth) for n in cfg.widths] + \
        [("depth", cfg.depth_width, d) for d in cfg.depths]
 for kind in param.PARAMS:
     for sweep, n, depth in tqdm(grid, desc=kind):
         out = coord.one_step(kind, n, depth, x, y, cfg.lr, cfg.eps, cfg.members, cfg.seed,
                              cfg.ntk_variant)
+        per_member[kind, sweep, n, depth] = out
         rows.append({"param": kind, "sweep": sweep, "N": n, "L": depth,
                      "df": float(out["df"].mean()), "dh": float(out["dh"].mean())})
 sweep = pd.DataFrame(rows)
+
+
+def members_by_size(kind: str, axis: str, what: str) -> np.ndarray:
+    """(members, sizes): each initialisation's change across one sweep, the replicates a slope
+    claim is resampled over (the fitted slope is that of their mean, as in `fitted`)."""
+    keys = [(kind, "width", n, cfg.width_depth) for n in cfg.widths] if axis == "N" else \
+        [(kind, "depth", cfg.depth_width, d) for d in cfg.depths]
+    return np.stack([per_member[k][what] for k in keys], axis=1)
 sweep.to_csv(tables / "coord_check.csv", index=False)
 
 
@@ -162,11 +200,16 @@ def record_width() -> None:
     for what, name in (("dh", "h"), ("df", "f")):
         value = slopes["ntk", "N", what]
         ledger.statistical(f"coord.width_ntk_{name}", f"NTK ({cfg.ntk_variant}): slope_N of "
-                           f"{'Delta h/h' if what == 'dh' else 'Delta f'} over the width sweep",
-                           source="spec §1.3, §3 NB1", provenance="derived",
+                           f"{'Delta h/h' if what == 'dh' else 'Delta f'} over the width sweep "
+                           "(of the mean over initialisations)",
+                           source="spec §1.3, §3 NB1", provenance="reconstructed",
                            expected=f"in [{bounds[what][0]:g}, {bounds[what][1]:g}]",
-                           measured=round(value, 4), holds=rules.within(value, *bounds[what]),
-                           tolerance="spec §3 thresholds around the predicted slope")
+                           measured=round(value, 4),
+                           samples=members_by_size("ntk", "N", what),
+                           decide=lambda s, w=what: rules.within(
+                               coord.slope(cfg.widths, list(s.mean(0))), *bounds[w]),
+                           tolerance="spec §3 thresholds around the predicted slope; "
+                           f"replicates: the {cfg.members} initialisations")
 
 
 def record_depth() -> None:
@@ -176,10 +219,12 @@ def record_depth() -> None:
                  measured=abs(slopes["completep", "L", "df"]), upper=decisions.CP_SLOPE_MAX,
                  why="spec §3: within 0.15 of the predicted 0 (residual x 1/L)")
     ledger.qualitative("coord.depth_ntk", "NTK: Delta f grows with depth (residual x 1/sqrt(L))",
-                       source="spec §1.3, §3 NB1", provenance="derived",
+                       source="spec §1.3, §3 NB1", provenance="reconstructed",
                        expected=f"slope_L(Delta f) > {decisions.NTK_DEPTH_SLOPE_MIN}",
                        measured=round(slopes["ntk", "L", "df"], 4),
-                       holds=slopes["ntk", "L", "df"] > decisions.NTK_DEPTH_SLOPE_MIN)
+                       samples=members_by_size("ntk", "L", "df"),
+                       decide=lambda s: coord.slope(cfg.depths, list(s.mean(0)))
+                       > decisions.NTK_DEPTH_SLOPE_MIN)
 
 
 def skip_slopes(kinds: dict[str, str], sizes: list[int]) -> None:
@@ -261,3 +306,10 @@ nb.finish()
 # `coord.width_ntk_h` and `coord.width_ntk_f`: over 32 → 2048 the Θ(1) input-layer part of Δh
 # still weighs at the small widths, so the fitted Δh/h slope can sit below the asymptotic ½.
 # The paper's RL claims are notebook 2's.
+#
+# **What this shows about the paper's headline.** The mechanism under it, not the headline: one
+# Adam step's effect stays flat in width and depth under CompleteP (the bounds) and grows under
+# NTK (the statistical claims, fitted on the mean over the initialisations and resampled over
+# them, their stability beside them). No size here is cut from the spec's NB1. The negative
+# controls (`control.*`) show that the exact checks reject a broken input. Whether the best
+# learning rate transfers is notebook 2's question.

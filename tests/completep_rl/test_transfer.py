@@ -45,3 +45,22 @@ def test_identical_agents_are_perfectly_consistent():
     actor = ppo.build([ppo.Member("ntk", 1e-2, 0)], 8, 2, 0, 0, "adam_fixed_lr", torch.float64)
     kl, cka = transfer.pair_consistency(actor, actor, torch.randn(50, 4, dtype=torch.float64))
     assert kl[0] == 0.0 and abs(cka[0] - 1.0) <= 1e-12
+
+
+def test_score_cube_spreads_agree_with_best_exponents():
+    # the resampled transfer rule must be the notebook's: argmax of the seed-mean score per
+    # (arm, size), spread across sizes; here with a third size and unequal seeds
+    rng = np.random.default_rng(3)
+    table = scores_table({("completep", 8): -1.5, ("completep", 32): -1.5,
+                          ("completep", 128): -2.0, ("ntk", 8): -1.5, ("ntk", 32): -2.5,
+                          ("ntk", 128): -3.0})
+    table["score"] += rng.normal(0, 3, len(table))
+    best = transfer.best_exponents(table, 10, 0.9, np.random.default_rng(0))
+    exps = [-3.0, -2.5, -2.0, -1.5, -1.0]
+    cube = transfer.score_cube(table, "N", [8, 32, 128], ("L", 2))
+    assert cube.shape == (2, 2, 3, 5)                       # (seeds, arms, sizes, LRs)
+    assert transfer.cube_spreads(cube, exps).tolist() == [
+        transfer.spread(best, arm, "N", ("L", 2)) for arm in ("completep", "ntk")]
+    per_seed = transfer.seed_spreads(cube, exps)
+    assert per_seed.shape == (2, 2)
+    assert per_seed[0].tolist() == transfer.cube_spreads(cube[:1], exps).tolist()
