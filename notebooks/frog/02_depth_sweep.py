@@ -49,6 +49,8 @@ n_seeds = 3  # budget: 3 seeds, the cut spec §6 proposes (spec §3: 5); each se
 depths = [1, 2, 3, 4]  # spec §3 NB1: K in {1, 2, 3, 4}
 
 # %%
+import numpy as np
+
 from lib.companion import notebook, plotting
 from lib.frog import decisions, train
 from lib.frog import experiment as ex
@@ -79,8 +81,11 @@ ledger.statistical(
     source="spec §3 NB1 (frog.roles.depth), §1.2", provenance="reconstructed",
     expected="gap(K = 4) < gap(K = 2)",
     measured=f"K = 4: {gap.loc[('copurchase', 4)]:.4f}; K = 2: {gap.loc[('copurchase', 2)]:.4f}",
-    holds=decisions.catches_up(float(gap.loc[("copurchase", 4)]),
-                               float(gap.loc[("copurchase", 2)])),
+    **decisions.evidence(
+        np.stack([(acc.edge - acc.node).loc[("copurchase", k)].to_numpy() for k in (4, 2)],
+                 axis=1),                                             # (seeds, K = 4 / K = 2)
+        lambda g: decisions.catches_up(float(g[:, 0].mean()), float(g[:, 1].mean())),
+        "one seed (seed 0)"),
     requires=learned["copurchase"])
 node_gain = (acc.node.loc[("copurchase", 4)] - acc.node.loc[("copurchase", 2)]).to_numpy()
 if cfg.n_seeds >= 2:
@@ -92,7 +97,7 @@ if cfg.n_seeds >= 2:
         "K = 4); the stricter reading is ours", provenance="reconstructed",
         expected="mean > 0 with the interval above 0",
         measured=f"{mean4:.4f} [{low4:.4f}, {high4:.4f}] over {cfg.n_seeds} seeds",
-        holds=decisions.above_zero(node_gain), requires=learned["copurchase"])
+        samples=node_gain, decide=decisions.above_zero, requires=learned["copurchase"])
 else:
     ledger.skip("roles.node_catches_up", "co-purchase: node role at K = 4 minus at K = 2, CI "
                 "above 0", source="spec §3 NB1", provenance="reconstructed", kind="statistical",
@@ -107,7 +112,7 @@ if 1 in cfg.depths and cfg.n_seeds >= 2:
         source="spec §1.2 [DERIVED] hop counts; the check is ours", provenance="derived",
         expected="mean > 0 with the interval above 0",
         measured=f"{mean1:.4f} [{low1:.4f}, {high1:.4f}] over {cfg.n_seeds} seeds",
-        holds=decisions.above_zero(d1), requires=learned["direct"])
+        samples=d1, decide=decisions.above_zero, requires=learned["direct"])
 else:
     ledger.skip("roles.direct_k1", "direct at K = 1: edge role minus node role, CI above 0",
                 source="spec §1.2 [DERIVED]", provenance="derived", kind="statistical",
@@ -145,4 +150,8 @@ nb.finish()
 # beside `roles.node_catches_up`: the first can pass because the edge role loses accuracy at
 # larger K (at K = 4 its receptive field is every user, and mean aggregation averages the
 # co-buyer signal into that of users 4 hops away), while the node role, which now sees the
-# relation, need not have learned it within the schedule.
+# relation, need not have learned it within the schedule. Each claim is resampled over the seeds
+# (its stability is beside it). The budget cut that could decide `roles.node_catches_up` is the
+# schedule: 150 epochs against the spec prototype's 300, for a node role that must learn a
+# 4-hop relation; a fail there says the node role did not catch up within this schedule, not
+# that it cannot.
