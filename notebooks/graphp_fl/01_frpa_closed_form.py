@@ -70,6 +70,11 @@ ledger.close("frpa.closed_form", f"max |closed form - L-BFGS| over {cfg.n_client
              f"lambda = {cfg.lam})", source="spec §1.3, NB1", provenance="derived",
              expected=0.0, measured=float(diff.max()), atol=1e-10,
              why="spec NB1: 1e-10; float64 L-BFGS on a system of condition up to ~1e3")
+wrong = np.array([frpa.align(tk, tg, h, 2 * cfg.lam) for tk, tg, h in clients])
+ledger.exact("control.closed_form_rejects_wrong_lambda", "negative control: the comparison with "
+             "L-BFGS rejects the closed form evaluated at 2 lambda (its gap exceeds 1e-10)",
+             source="spec §1.3, NB1", provenance="derived", expected=False,
+             measured=float(np.abs(wrong - np.array(solved)).max()) <= 1e-10)
 
 # %% [markdown]
 # ## The limits, in exact arithmetic
@@ -155,5 +160,6 @@ nb.finish()
 # exact rationals, and no instance violates the equal-distance Pareto inequality (the margin
 # histogram sits entirely at or above zero; see the claims table above for the counts). The
 # naive equal-mean-weight comparison fails on the spec's two-coordinate example, which is why the
-# claim is stated at equal distance. These are mathematics about the textbook FRPA, not the
-# paper's numbers.
+# claim is stated at equal distance. The negative control (`control.closed_form_rejects_wrong_lambda`)
+# shows the solver comparison can fail: the closed form at 2λ misses the solver by far more than
+# the tolerance. These are mathematics about the textbook FRPA, not the paper's numbers.

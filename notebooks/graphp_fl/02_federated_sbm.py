@@ -29,6 +29,10 @@
 #
 # **Provenance.** Claims [READ] from the abstract; the whole experiment is reconstructed
 # ([spec §3](../../docs/specs/graphp_fl.md#s3)); the thresholds are the spec's, fixed in `lib/graphp_fl/decisions.py` before the run.
+# Every trained claim is decided on the seeds' values and resampled over the seeds (its
+# bootstrap stability is recorded; below 0.9 the claim is inconclusive). FRPA falling below
+# FedProx would be a deviation only if shown beyond seed noise (the per-seed difference more than
+# 2 s.e. below zero over the seeds), not on the sign of a mean.
 #
 # **Decisions where the spec is open** ([spec §7](../../docs/specs/graphp_fl.md#s7)). Node classification (the spec's NB2). The
 # Fisher is the client's own, at its personalised model, divided by its mean so that λ = 1 is
@@ -81,7 +85,7 @@ import pandas as pd
 import torch
 from tqdm.auto import tqdm
 
-from lib.companion import notebook, plotting
+from lib.companion import notebook, plotting, rules
 from lib.graphp_fl import decisions, fed, sbm, topology
 
 nb = notebook.start("graphp_fl/02_federated_sbm", globals())
@@ -105,6 +109,13 @@ ledger.exact("topology.identity", "entries where rectification with threshold 0 
              "edges differs from the observed A (all clients of a fresh draw)",
              source="spec §5", provenance="derived", expected=0,
              measured=int((same.numpy() != probe.adj).sum()))
+with torch.no_grad():
+    added = topology.rectify(topology.logits(scorer, torch.as_tensor(probe.x)),
+                             torch.as_tensor(probe.adj), 0.0, 0.5)
+ledger.exact("control.identity_rejects_additions", "negative control: the identity check "
+             "rejects a rectification that adds 0.5 |E| edges per client (threshold still 0)",
+             source="spec §5", provenance="derived", expected=False,
+             measured=int((added.numpy() != probe.adj).sum()) == 0)
 
 # %% [markdown]
 # ## The federated runs (the heavy cell)
@@ -128,27 +139,37 @@ print(seed_means.groupby("arm").mean().loc[list(fed.ARMS)].round(3))
 
 # %%
 noisy = topo[topo.noise > 0].groupby("noise")[["prec_obs", "prec_rect"]].mean()
+# (seeds, noise levels, observed / rectified): each seed's mean precision per level; the claim's
+# mean over seeds and clients is the mean of these (every seed has the same clients per level)
+prec_seeds = (topo[topo.noise > 0].groupby(["seed", "noise"])[["prec_obs", "prec_rect"]].mean()
+              .to_numpy().reshape(cfg.n_seeds, len(noisy), 2))
 ledger.statistical("topology.denoise", "mean edge precision of A~ against the SBM edges exceeds "
                    "that of the observed A at every noise level r > 0 (mean over seeds and "
                    "clients)", source="abstract GP1; spec §3 NB2", provenance="reconstructed",
                    expected="prec(A~) > prec(A) at every r > 0",
                    measured={f"r={r:g}": f"{row.prec_rect:.3f} vs {row.prec_obs:.3f}"
                              for r, row in noisy.iterrows()},
-                   holds=decisions.denoises(noisy.prec_rect, noisy.prec_obs))
+                   **decisions.evidence(prec_seeds, lambda p: decisions.denoises(
+                       p[:, :, 1].mean(0), p[:, :, 0].mean(0)), "one seed (seed 0)"))
 wide = per.pivot_table(index=["seed", "client", "noise"], columns="arm", values="acc").reset_index()
 wide["gain"] = wide["frpa_topo"] - wide["frpa"]
-if len(wide) >= 3 and wide.noise.nunique() >= 2:
+if cfg.n_seeds >= 2 and len(wide) >= 3 and wide.noise.nunique() >= 2:
     slope, se = decisions.slope_and_se(wide.noise, wide.gain)
+    # (seeds, clients, noise / gain): resampled seed by seed, each seed carrying all its clients
+    by_seed = wide.sort_values(["seed", "client"])[["noise", "gain"]].to_numpy().reshape(
+        cfg.n_seeds, cfg.n_clients, 2)
     ledger.statistical("topology.acc", "slope of the accuracy gain of FRPA + rectification over "
                        "FRPA against r_k, per (seed, client)", source="abstract GP1; spec §3 NB2",
                        provenance="reconstructed", expected=f"slope > {decisions.SE_FACTOR:g} se",
-                       measured=f"slope {slope:.4f}, se {se:.4f}",
-                       holds=decisions.gain_rises(slope, se))
+                       measured=f"slope {slope:.4f}, se {se:.4f}", samples=by_seed,
+                       decide=lambda g: decisions.gain_rises(*decisions.slope_and_se(
+                           g[:, :, 0].ravel(), g[:, :, 1].ravel())))
 else:
     ledger.skip("topology.acc", "slope of the rectification gain against r_k",
                 source="abstract GP1; spec §3 NB2", provenance="reconstructed",
                 kind="statistical", expected=f"slope > {decisions.SE_FACTOR:g} se",
-                reason="fewer than 3 (seed, client) points or one noise level in this profile")
+                reason="one seed, fewer than 3 (seed, client) points or one noise level in this "
+                       "profile")
 forget = {arm: seed_means.loc[arm].forgetting.to_numpy() for arm in ("frpa", "fedavg")}
 learned = per[per.arm == "local"].acc.mean() >= 1 / cfg.n_comm + 0.2
 ledger.statistical("frpa.forgetting", "mean forgetting (accuracy drop on arrival of the global "
@@ -156,22 +177,26 @@ ledger.statistical("frpa.forgetting", "mean forgetting (accuracy drop on arrival
                    provenance="reconstructed", expected="FRPA < FedAvg",
                    measured=f"FRPA {forget['frpa'].mean():.3f} vs FedAvg "
                             f"{forget['fedavg'].mean():.3f}",
-                   holds=decisions.forgets_less(forget["frpa"], forget["fedavg"]),
+                   **decisions.evidence(np.stack([forget["frpa"], forget["fedavg"]], axis=1),
+                                        lambda f: decisions.forgets_less(f[:, 0], f[:, 1]),
+                                        "one seed (seed 0)"),
                    requires=(bool(learned), "local-only accuracy >= chance + 0.2"))
 acc = {arm: seed_means.loc[arm].acc.to_numpy() for arm in ("frpa", "fedprox")}
 acc_text = f"FRPA {acc['frpa'].mean():.3f} vs FedProx {acc['fedprox'].mean():.3f}"
-if decisions.at_least(acc["frpa"], acc["fedprox"]):
-    ledger.statistical("frpa.acc", "mean personalised accuracy of FRPA against FedProx",
-                       source="abstract GP2; spec §3 NB2", provenance="reconstructed",
-                       expected="FRPA >= FedProx", measured=acc_text,
-                       holds=decisions.at_least(acc["frpa"], acc["fedprox"]),
-                       requires=(bool(learned), "local-only accuracy >= chance + 0.2"))
+pair = np.stack([acc["frpa"], acc["fedprox"]], axis=1)                # (seeds, FRPA / FedProx)
+acc_args = dict(source="abstract GP2; spec §3 NB2", provenance="reconstructed",
+                expected="FRPA >= FedProx", measured=acc_text,
+                requires=(bool(learned), "local-only accuracy >= chance + 0.2"))
+if cfg.n_seeds >= 2:
+    ledger.compare("frpa.acc", "mean personalised accuracy of FRPA against FedProx", **acc_args,
+                   samples=pair, decide=lambda a: decisions.at_least(a[:, 0], a[:, 1]),
+                   opposite=lambda a: rules.opposite_beyond(a[:, 0] - a[:, 1]),
+                   power=f"per-seed FRPA minus FedProx beyond 2 s.e. below zero over "
+                   f"{cfg.n_seeds} seeds (>= 3 needed)")
 else:
-    ledger.deviation("frpa.acc", "mean personalised accuracy of FRPA against FedProx",
-                     source="abstract GP2; spec §3 NB2", kind="statistical",
-                     expected="FRPA >= FedProx", measured=acc_text,
-                     evidence="spec §3: recorded as a deviation when FRPA falls below FedProx",
-                     shown=not decisions.at_least(acc["frpa"], acc["fedprox"]))
+    ledger.statistical("frpa.acc", "mean personalised accuracy of FRPA against FedProx",
+                       **acc_args, holds=decisions.at_least(acc["frpa"], acc["fedprox"]),
+                       rests_on="one seed (seed 0)")
 ledger.skip("paper.benchmarks", "up to +8.6 % accuracy over baselines on 7 benchmarks "
             "(molecules, social networks, encrypted traffic)", source="abstract GP3",
             provenance="paper", kind="statistical", expected="+8.6 % (the paper's, quoted)",
@@ -240,3 +265,9 @@ nb.finish()
 # forgetting and accuracy compare with FedAvg's and FedProx's. The clients with transposed labels
 # are where the global model hurts most (the forgetting figure), which is where an alignment that
 # keeps high-Fisher coordinates local should help. None of these are the paper's numbers.
+#
+# **What this shows about the paper's headline.** Whether the two mechanisms the abstract names
+# do what it says on synthetic clients at the spec's own sizes (5 seeds, 30 rounds; no budget cut):
+# rectification raising edge precision and its gain growing with the noise (GP1), FRPA
+# forgetting less than FedAvg and matching or beating FedProx (GP2), each read off its claim and
+# stability above. The paper's benchmark gains (GP3) are not tested here.
