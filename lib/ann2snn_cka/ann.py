@@ -82,11 +82,15 @@ def train_ann(x: torch.Tensor, y: torch.Tensor, epochs: int, lr: float, batch: i
 
 
 @torch.no_grad()
+def hits(model: CNN, x: torch.Tensor, y: torch.Tensor, chunk: int = 500) -> np.ndarray:
+    """Per test image, whether the ANN is right: (images,) booleans."""
+    return torch.cat([model(x[i:i + chunk]).argmax(1) == y[i:i + chunk]
+                      for i in range(0, len(x), chunk)]).numpy()
+
+
 def accuracy(model: CNN, x: torch.Tensor, y: torch.Tensor, chunk: int = 500) -> float:
     """Test accuracy of the ANN."""
-    hits = sum(int((model(x[i:i + chunk]).argmax(1) == y[i:i + chunk]).sum())
-               for i in range(0, len(x), chunk))
-    return hits / len(x)
+    return int(hits(model, x, y, chunk).sum()) / len(x)
 
 
 def state_arrays(model: nn.Module) -> dict[str, np.ndarray]:

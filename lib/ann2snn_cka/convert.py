@@ -149,12 +149,19 @@ class SpikingNet(nn.Module):
 
 
 @torch.no_grad()
+def anytime_hits(snn: SpikingNet, x: torch.Tensor, y: torch.Tensor, T: int,
+                 chunk: int = 100) -> np.ndarray:
+    """Per test image, whether the readout ẑ(t) after t = 1 .. T steps is right, from one run of
+    T steps: (images, T) booleans, the replicates a claim on accuracy is resampled over."""
+    hits = []
+    for i in range(0, len(x), chunk):
+        zhat = running_mean(snn.run(x[i:i + chunk], T).outputs)        # (T, b, 10)
+        hits.append((zhat.argmax(dim=2) == y[i:i + chunk]).T)         # (b, T)
+    return torch.cat(hits).numpy()
+
+
 def anytime_accuracy(snn: SpikingNet, x: torch.Tensor, y: torch.Tensor, T: int,
                      chunk: int = 100) -> np.ndarray:
     """Accuracy of the readout ẑ(t) after t = 1 .. T steps, from one run of T steps (the
     cumulative evaluation of the authors' code): element t - 1 is accuracy at t."""
-    hits = torch.zeros(T, dtype=torch.long)
-    for i in range(0, len(x), chunk):
-        zhat = running_mean(snn.run(x[i:i + chunk], T).outputs)        # (T, b, 10)
-        hits += (zhat.argmax(dim=2) == y[i:i + chunk]).sum(dim=1)
-    return hits.numpy() / len(x)
+    return anytime_hits(snn, x, y, T, chunk).sum(axis=0) / len(x)

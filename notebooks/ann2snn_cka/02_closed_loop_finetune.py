@@ -74,7 +74,7 @@ import torch
 
 from lib.ann2snn_cka import ann, cka, convert, data, decisions, finetune, losses
 from lib.ann2snn_cka.ann import SITES
-from lib.companion import notebook, paths, plotting
+from lib.companion import notebook, paths, plotting, rules
 from lib.spiking import memory
 
 memory.reuse_freed_memory()          # fewer page faults: lib/spiking/memory.py
@@ -205,6 +205,14 @@ kl = cfg.tau ** 2 * (pa * (log_softmax(za / cfg.tau) - log_softmax(zs / cfg.tau)
 local = sum(w * (1 - cka_numpy(f.reshape(len(f), -1).numpy(), g.reshape(len(g), -1).numpy()))
             for w, f, g in zip(weights[T0], feats_s, feats_a))
 expected = (1 - alpha0) * ce + alpha0 * (beta0 * kl + (1 - beta0) * local)
+# negative control: the same formula without the τ² factor on the KL term must be rejected
+kl_no_tau2 = kl / cfg.tau ** 2
+broken = (1 - alpha0) * ce + alpha0 * (beta0 * kl_no_tau2 + (1 - beta0) * local)
+ledger.exact("control.loss_without_tau2", "the decomposition check rejects the loss written "
+             "without the τ² factor on KL_τ (a wrong constant: the check can fail)",
+             source="negative control of loss.decomposition", provenance="derived",
+             expected=False, measured=bool(abs(float(broken) - float(parts.total)) <= 1e-10
+                                           and beta0 > 0 and alpha0 > 0))
 ledger.close("loss.decomposition", f"the closed-loop loss of arm {arm0} on a fixed batch equals "
              "(1-α)CE + α[βKL_τ + (1-β)Σ w_l(1 - CKA_l)] written out in numpy (float64)",
              source="spec §1.3 eqs. 7-9 (C1)", provenance="paper", expected=float(expected),
@@ -231,7 +239,9 @@ ledger.deviation("cka.detached_norm_gradient", "the released code's CKA loss (Fr
                  evidence=f"conv2 features of {cfg.n_grad_check} training images, float64; "
                           "full |cos| <= 1e-9, detached |cos| > 1e-3, values within 1e-12",
                  shown=same_value and abs(cosine["full"]) <= 1e-9
-                 and abs(cosine["detached_norm"]) > 1e-3)
+                 and abs(cosine["detached_norm"]) > 1e-3,
+                 power="exact float64 autograd on one batch: the full gradient's cosine is zero to "
+                       "1e-9 and the detached one's is three orders of magnitude above that")
 
 # %% [markdown]
 # ## Claims of the fine-tuning (thresholds fixed in lib/ann2snn_cka/decisions.py)
@@ -240,78 +250,121 @@ ledger.deviation("cka.detached_norm_gradient", "the released code's CKA loss (Fr
 def accs(T_ft, arm, t):
     """Accuracy at evaluation step t of every seed of (T_ft, arm)."""
     r = runs[(runs.T_ft == T_ft) & (runs.arm == arm)].sort_values("seed")
-    return list(r[f"acc_T{t}"])
+    return np.asarray(r[f"acc_T{t}"], dtype=float)
 
 
 budget = (cfg.steps >= 100, "the spec's budget of >= 100 fine-tuning steps")
+
+
+def arms_converged(T_ft, *arms):
+    """The precondition of a comparison between arms: each arm's training loss (seed mean per
+    step) fell by < 5 % over the last quarter (rules.converged), and the budget holds."""
+    ok = cfg.steps >= 100 and all(
+        rules.converged(histories[(histories.T_ft == T_ft) & (histories.arm == a)]
+                        .groupby("step").total.mean().to_numpy()) for a in arms)
+    return ok, (f"the spec's budget of >= 100 steps, and the {' and '.join(arms)} arms "
+                f"converged at T_ft = {T_ft} (loss fell by < 5 % over the last quarter)")
+
+per_seed = f"{cfg.seeds} seeds, resampled" if cfg.seeds >= 2 else "one seed"
+one_seed = f"one seed (seed {cfg.seed}), {cfg.steps} steps"
 have = {"kl_cka", "kl_only"} <= set(cfg.arms)
 if 4 in cfg.T_ft and "kl_cka" in cfg.arms:
-    gains = accs(4, "kl_cka", 4)
+    gains = accs(4, "kl_cka", 4) - reference[0.0][3]                 # (seeds,)
+    ev = decisions.evidence(
+        gains, lambda g: decisions.gains_every_seed(g, 0.0, decisions.CLOSES_GAP), one_seed)
     ledger.statistical("ft.closes_gap", "KL + CKA fine-tuning at T_ft = 4 raises accuracy at T = 4 "
                        f"by >= {decisions.CLOSES_GAP} over the open-loop SNN (v0 = 0), every seed",
-                       source="abstract P1/P2 via spec NB02", provenance="paper",
+                       source="abstract P1/P2 via spec NB02", provenance="reconstructed",
                        expected=f"gain >= {decisions.CLOSES_GAP} every seed",
                        measured=f"open loop {reference[0.0][3]:.3f}; fine-tuned "
-                                f"{[round(a, 3) for a in gains]}",
-                       holds=decisions.gains_every_seed(gains, reference[0.0][3],
-                                                        decisions.CLOSES_GAP),
-                       tolerance=f"{cfg.seeds} seeds", requires=budget)
+                                f"{[round(a, 3) for a in accs(4, 'kl_cka', 4)]}",
+                       samples=ev.samples, decide=ev.decide,
+                       holds=ev.holds, rests_on=ev.rests_on,
+                       tolerance=per_seed, requires=budget)
 else:
     ledger.skip("ft.closes_gap", "KL + CKA at T_ft = 4 closes >= 0.30 of the gap",
-                source="abstract P1/P2 via spec NB02", provenance="paper", kind="statistical",
-                expected=f"gain >= {decisions.CLOSES_GAP}", reason="needs T_ft 4 and arm kl_cka")
+                source="abstract P1/P2 via spec NB02", provenance="reconstructed",
+                kind="statistical", expected=f"gain >= {decisions.CLOSES_GAP}",
+                reason="needs T_ft 4 and arm kl_cka")
 if "kl_cka" in cfg.arms:
-    ratios = {T: float(np.mean(accs(T, "kl_cka", T))) / acc_ann for T in cfg.T_ft}
+    fid = np.stack([accs(T, "kl_cka", T) / acc_ann for T in cfg.T_ft], axis=1)  # (seeds, T_ft)
+    floors = np.array([decisions.fidelity_threshold(T) for T in cfg.T_ft])
+    ev = decisions.evidence(fid, lambda f: bool((f.mean(axis=0) >= floors).all()), one_seed)
     ledger.statistical("ft.fidelity_at_Tft", "after KL + CKA fine-tuning the SNN keeps, at its "
                        "T_ft, >= 0.80 of the ANN's accuracy below T = 8 and >= 0.99 from T = 8 "
                        "(P2's '> 99 %' at the miniature's scale; seed mean)",
-                       source="abstract P2 via spec NB02", provenance="paper",
+                       source="abstract P2 via spec NB02", provenance="reconstructed",
                        expected={T: decisions.fidelity_threshold(T) for T in cfg.T_ft},
-                       measured={T: round(r, 4) for T, r in ratios.items()},
-                       holds=all(r >= decisions.fidelity_threshold(T) for T, r in ratios.items()),
-                       tolerance=f"{cfg.seeds} seeds", requires=budget)
+                       measured={T: round(float(r), 4) for T, r in zip(cfg.T_ft, fid.mean(0))},
+                       samples=ev.samples, decide=ev.decide,
+                       holds=ev.holds, rests_on=ev.rests_on,
+                       tolerance=per_seed, requires=budget)
 else:
     ledger.skip("ft.fidelity_at_Tft", "KL + CKA keeps >= 0.80 / 0.99 of the ANN's accuracy",
-                source="abstract P2 via spec NB02", provenance="paper", kind="statistical",
-                expected=">= 0.80 (T < 8), >= 0.99", reason="needs arm kl_cka")
+                source="abstract P2 via spec NB02", provenance="reconstructed",
+                kind="statistical", expected=">= 0.80 (T < 8), >= 0.99", reason="needs arm kl_cka")
 if have and 4 in cfg.T_ft:
-    diff = decisions.mean_difference(accs(4, "kl_cka", 4), accs(4, "kl_only", 4))
-    ledger.statistical("ft.local_helps_low_T", "at low T (T_ft = 4, the miniature's analogue of "
-                       "the paper's T = 8) KL + CKA is more accurate at T_ft than KL-only (mean "
-                       "over seeds); recorded whatever the outcome (the spec's prototype tied)",
-                       source="abstract P3 via spec NB02", provenance="paper",
-                       expected="mean acc(KL + CKA) - acc(KL-only) > 0", measured=round(diff, 4),
-                       holds=diff > 0, tolerance=f"{cfg.seeds} seeds", requires=budget)
+    diffs = accs(4, "kl_cka", 4) - accs(4, "kl_only", 4)               # (seeds,), paired
+    helps = dict(statement="at low T (T_ft = 4, the miniature's analogue of the paper's T = 8) "
+                 "KL + CKA is more accurate at T_ft than KL-only (mean over seeds); recorded "
+                 "whatever the outcome (the spec's prototype tied)",
+                 source="abstract P3 via spec NB02", provenance="paper",
+                 expected="mean acc(KL + CKA) - acc(KL-only) > 0",
+                 measured=f"mean {diffs.mean():.4f}; per seed {np.round(diffs, 4).tolist()}",
+                 tolerance=per_seed, requires=arms_converged(4, "kl_cka", "kl_only"))
+    if len(diffs) >= 2:
+        ledger.compare("ft.local_helps_low_T", **helps, samples=diffs,
+                       decide=lambda d: float(np.mean(d)) > 0, opposite=rules.opposite_beyond,
+                       power="the paired difference's mean beyond 2 s.e. below zero over >= 3 "
+                             "seeds")
+    else:
+        ledger.statistical("ft.local_helps_low_T", **helps, holds=float(diffs.mean()) > 0,
+                           rests_on=one_seed)
 else:
     ledger.skip("ft.local_helps_low_T", "KL + CKA beats KL-only at T_ft = 4",
                 source="abstract P3 via spec NB02", provenance="paper", kind="statistical",
                 expected="difference > 0", reason="needs T_ft 4 and arms kl_cka, kl_only")
-if have and T_top >= 32:
-    retained = {T: decisions.mean_difference(accs(T, "kl_cka", 32), accs(T, "kl_only", 32))
-                for T in cfg.T_ft if T < 32}
+low_T = [T for T in cfg.T_ft if T < 32]
+if have and T_top >= 32 and low_T:
+    kept = np.stack([accs(T, "kl_cka", 32) - accs(T, "kl_only", 32) for T in low_T],
+                    axis=1)                                            # (seeds, T_ft < 32)
+    ev = decisions.evidence(kept, lambda k: bool((k.mean(axis=0) >= 0).all()), one_seed)
     ledger.statistical("ft.local_retains_high_T", "fine-tuned below T = 32, KL + CKA keeps at least "
                        "KL-only's accuracy at evaluation T = 32 (mean over seeds): the local term "
                        "resists the drift of low-T fine-tuning", source="derived from P3/P4, spec NB02",
                        provenance="reconstructed", expected="difference >= 0 for every T_ft < 32",
-                       measured={T: round(d, 4) for T, d in retained.items()},
-                       holds=bool(retained) and all(d >= 0 for d in retained.values()),
-                       tolerance=f"{cfg.seeds} seeds", requires=budget)
+                       measured={T: round(float(d), 4) for T, d in zip(low_T, kept.mean(0))},
+                       samples=ev.samples, decide=ev.decide,
+                       holds=ev.holds, rests_on=ev.rests_on,
+                       tolerance=per_seed,
+                       requires=(all(arms_converged(T, "kl_cka", "kl_only")[0] for T in low_T),
+                                 arms_converged(low_T[0], "kl_cka", "kl_only")[1]))
 else:
     ledger.skip("ft.local_retains_high_T", "KL + CKA keeps KL-only's accuracy at T = 32",
                 source="derived from P3/P4, spec NB02", provenance="reconstructed",
                 kind="statistical", expected="difference >= 0",
-                reason="needs arms kl_cka and kl_only and T_eval >= 32")
+                reason="needs arms kl_cka and kl_only and T_eval >= 32 and a T_ft below 32")
 kl_arm = histories[histories.arm == ("kl_only" if "kl_only" in cfg.arms else cfg.arms[0])]
 spread = {T: decisions.cv(kl_arm[kl_arm.T_ft == T].kl_grad_norm) for T in cfg.T_ft}
 if len(cfg.T_ft) >= 2:
     low, high = min(cfg.T_ft), max(cfg.T_ft)
+    # per seed, the KL gradient norms at the lowest and the highest T_ft (the replicates)
+    norms = [{T: kl_arm[(kl_arm.T_ft == T) & (kl_arm.seed == sd)].kl_grad_norm.to_numpy()
+              for T in (low, high)} for sd in sorted(kl_arm.seed.unique())]
+
+    def pooled_cv_falls(rows):
+        return decisions.cv(np.concatenate([r[low] for r in rows])) > decisions.cv(
+            np.concatenate([r[high] for r in rows]))
+
+    ev = decisions.evidence(norms, pooled_cv_falls, one_seed)
     ledger.qualitative("ft.global_grad_unstable_low_T", "the KL term's gradient on the output "
                        "weights varies more from step to step at the lowest T_ft than at the "
                        "highest (coefficient of variation over steps and seeds, KL-only)",
                        source="abstract P3 via spec NB02 F2.3", provenance="paper",
                        expected=f"cv(T_ft = {low}) > cv(T_ft = {high})",
                        measured={T: round(v, 4) for T, v in spread.items()},
-                       holds=spread[low] > spread[high], requires=budget)
+                       samples=ev.samples, decide=ev.decide,
+                       holds=ev.holds, rests_on=ev.rests_on, requires=budget)
 else:
     ledger.skip("ft.global_grad_unstable_low_T", "global (KL) gradients are less stable at low "
                 "T", source="abstract P3 via spec NB02 F2.3", provenance="paper",
@@ -378,29 +431,34 @@ axes[0, 0].legend(fontsize=6)
 axes[0, 1].legend(fontsize=6)
 nb.save_figure(fig, "training")
 
+# %% [markdown]
+# ## What the run shows, in its own numbers
+
+# %%
+print(f"ANN {acc_ann:.3f}; open loop (v0 = 0) at T = 4 / 8 / 16 / 32: "
+      + " / ".join(f"{reference[0.0][t - 1]:.3f}" for t in (4, 8, 16, 32) if t <= T_top))
+print(summary.round(3).to_string())
+
 # %%
 nb.finish()
 
 # %% [markdown]
-# **What we saw** (default profile: T_ft = 4, 100 steps, seeds 0 and 1; `tables/02_closed_loop_finetune/`;
-# our miniature's numbers). Accuracy at evaluation T, mean of the two seeds; ANN 0.836, open
-# loop (v₀ = 0) 0.144 / 0.806 / 0.837 / 0.843 at T = 4 / 8 / 16 / 32.
+# **What we saw** (the numbers are those printed above and in `tables/02_closed_loop_finetune/`;
+# our miniature's). In the default profile: T_ft = 4, 100 steps, two seeds.
 #
-# | arm | T = 4 | T = 8 | T = 16 | T = 32 |
-# |---|---|---|---|---|
-# | KL-only | 0.700 | 0.690 | 0.563 | 0.494 |
-# | KL + CKA | 0.706 | 0.721 | 0.585 | 0.534 |
-# | CE-only | 0.701 | 0.712 | 0.570 | 0.494 |
-#
-# - *Closed-loop fine-tuning closes most of the T = 4 gap* (passes): 0.144 → 0.70 on both
-#   seeds, 84 % of the ANN's accuracy (the prototype: 0.707).
-# - *The local term at low T* (P3): KL + CKA beats KL-only at T_ft by 0.006 on the mean (0.001
-#   and 0.011 per seed), so the claim passes, by less than the spread between seeds; the
-#   prototype saw a tie. Where the local term clearly matters is away from T_ft: fine-tuning at
-#   T = 4 over-specialises (T = 32 falls from 0.843 to 0.49-0.53), and KL + CKA keeps 0.040 more
-#   at T = 32 than KL-only (the prototype: 0.046).
-# - *CKA*: fine-tuning raises fc1's CKA at T = 4 from 0.15 to 0.54-0.59, most with the CKA term.
-# - *The released CKA loss* (`deviation`): detaching the norms leaves the value (0.8009 both ways)
-#   but the gradient's cosine with the features is 0.60 instead of 0: it is not CKA's gradient.
+# - *Closed-loop fine-tuning closes most of the T = 4 gap* (`ft.closes_gap`, `ft.fidelity_at_Tft`):
+#   every seed moves from near chance to most of the ANN's accuracy.
+# - *The local term at low T* (P3, `ft.local_helps_low_T`): the mean paired difference between
+#   KL + CKA and KL-only at T_ft is small against the spread between seeds (the spec's prototype
+#   tied). With two seeds no opposite can be shown (that needs >= 3 paired differences beyond 2
+#   s.e.), so the claim passes or fails on the sign of the mean, with its resampling stability;
+#   two seeds are the budget cut that could decide it (the paper profile runs five). It is decided
+#   only where both arms' training loss has stopped falling; after the spec's 100 steps it may not
+#   have, and then the claim is inconclusive (so is `ft.local_retains_high_T`). Where the local
+#   term clearly matters is away from T_ft: fine-tuning at T = 4 over-specialises (accuracy at
+#   T = 32 falls well below the open-loop SNN's), and KL + CKA keeps more of it than KL-only
+#   (`ft.local_retains_high_T`).
+# - *The released CKA loss* (`deviation`): detaching the norms leaves the value but the gradient's
+#   cosine with the features is far from 0: it is not CKA's gradient.
 # - The CIFAR-10 numbers (96.38 % vs 96.39 %) are quoted, not run; the gradient-stability probe
 #   across T_ft needs the paper profile.

@@ -42,6 +42,7 @@ v0_list = [0.0, 0.5]  # spec NB03: the converted SNN with v0 is 0 and 1/2
 noise_seed = 1000  # the noise draw's seed, offset from `seed` (one draw per sigma for all models)
 
 # %%
+import numpy as np
 import pandas as pd
 
 from lib.ann2snn_cka import ann, convert, data, decisions, noise
@@ -70,14 +71,14 @@ list(snns)
 # ## Accuracy under noise: every model on the same noisy images
 
 # %%
-rows = []
+rows, hits = [], {}                   # hits[(model, T, sigma)]: (images,) booleans, the replicates
 for i, sigma in enumerate(cfg.sigmas):
     x = noise.gaussian_pixels(x_test, sigma, cfg.seed + cfg.noise_seed + i)
-    rows.append({"model": "ANN", "sigma": sigma, "T": 0, "acc": ann.accuracy(model, x, y_test)})
+    hits[("ANN", 0, sigma)] = ann.hits(model, x, y_test)
     for name, snn in snns.items():
-        acc = convert.anytime_accuracy(snn, x, y_test, T_top, cfg.chunk)
-        rows += [{"model": name, "sigma": sigma, "T": t, "acc": float(acc[t - 1])}
-                 for t in sorted({T_ft, cfg.T_high})]
+        h = convert.anytime_hits(snn, x, y_test, T_top, cfg.chunk)     # (images, T)
+        hits.update({(name, t, sigma): h[:, t - 1] for t in sorted({T_ft, cfg.T_high})})
+rows = [{"model": m, "sigma": sg, "T": t, "acc": float(h.mean())} for (m, t, sg), h in hits.items()]
 results = pd.DataFrame(rows)
 clean = results[results.sigma == 0].set_index(["model", "T"]).acc
 results["relative"] = [a / clean[(m, t)] for m, t, a in zip(results.model, results["T"], results.acc)]
@@ -96,6 +97,15 @@ def acc_of(model_name, T, sigma, col="acc"):
 top = max(cfg.sigmas)
 open0 = f"open loop, v0 = {cfg.v0_list[0]:g}"
 source = "abstract P5 via spec NB03"
+per_image = f"{cfg.n_test} images (each with its noise draw), resampled"
+
+
+def columns(*keys):
+    """The per-image outcomes of (model, T, sigma) keys as the columns of one array: the images
+    are the replicates, every model paired on the same noisy image."""
+    return np.stack([hits[k] for k in keys], axis=1).astype(float)    # (images, keys)
+
+
 if cfg.T_high == 16 and top == 0.3 and cfg.v0_list[0] == 0.0:
     a_snn, a_ann = acc_of(open0, 16, top), acc_of("ANN", 0, top)
     ledger.statistical("noise.converted_high_T", "at T = 16 the open-loop SNN (v0 = 0) is at least "
@@ -103,38 +113,53 @@ if cfg.T_high == 16 and top == 0.3 and cfg.v0_list[0] == 0.0:
                        source=source, provenance="reconstructed",
                        expected=f"acc_SNN >= acc_ANN - {decisions.NOISE_MARGIN}",
                        measured=f"SNN {a_snn:.3f}, ANN {a_ann:.3f}",
-                       holds=a_snn >= a_ann - decisions.NOISE_MARGIN,
-                       tolerance=f"{cfg.n_test} images, one noise draw")
+                       samples=columns((open0, 16, top), ("ANN", 0, top)),
+                       decide=lambda r: r[:, 0].mean() >= r[:, 1].mean() - decisions.NOISE_MARGIN,
+                       tolerance=per_image)
 else:
     ledger.skip("noise.converted_high_T", "the open-loop SNN at T = 16 is as robust as the ANN at "
                 "σ = 0.3", source=source, provenance="reconstructed", kind="statistical",
                 expected=f"acc_SNN >= acc_ANN - {decisions.NOISE_MARGIN}",
                 reason="needs T_high 16, sigma 0.3 and v0 = 0 first in v0_list")
-if "kl_cka" in snns and top == 0.3:
+if "kl_cka" in snns and top == 0.3 and 0.0 in cfg.sigmas:
     rel_ft, rel_ann = acc_of("kl_cka", T_ft, top, "relative"), acc_of("ANN", 0, top, "relative")
+
+    def relative_kept(r):
+        """[SNN clean, SNN noisy, ANN clean, ANN noisy] -> the SNN's relative degradation within
+        the margin of the ANN's."""
+        m = r.mean(axis=0)
+        return decisions.relative_degradation(m[1], m[0]) >= (
+            decisions.relative_degradation(m[3], m[2]) - decisions.RELATIVE_MARGIN)
+
     ledger.statistical("noise.finetuned_relative", "the KL + CKA SNN at its T_ft keeps its "
                        "clean accuracy under σ = 0.3 at least as well as the ANN does, within "
                        f"{decisions.RELATIVE_MARGIN} (relative degradation acc(σ)/acc(0))",
-                       source=source, provenance="paper",
+                       source=source, provenance="reconstructed",
                        expected=f">= ANN's - {decisions.RELATIVE_MARGIN}",
                        measured=f"KL + CKA {rel_ft:.3f}, ANN {rel_ann:.3f}",
-                       holds=rel_ft >= rel_ann - decisions.RELATIVE_MARGIN,
-                       tolerance=f"{cfg.n_test} images, one noise draw")
+                       samples=columns(("kl_cka", T_ft, 0.0), ("kl_cka", T_ft, top),
+                                       ("ANN", 0, 0.0), ("ANN", 0, top)),
+                       decide=relative_kept, tolerance=per_image)
     ft_curve = [acc_of("kl_cka", T_ft, s) for s in cfg.sigmas]
     ann_curve = [acc_of("ANN", 0, s) for s in cfg.sigmas]
+    k = len(cfg.sigmas)
     ledger.statistical("noise.finetuned_absolute", "the KL + CKA SNN at its T_ft is at least as "
                        "accurate as the ANN at every σ (P5 read literally; the spec expects a "
                        "fail: at T = 4 the SNN starts below the ANN before any noise)",
                        source=source, provenance="paper", expected="acc_SNN(σ) >= acc_ANN(σ), all σ",
                        measured={s: f"{a:.3f} vs {b:.3f}" for s, a, b in
                                  zip(cfg.sigmas, ft_curve, ann_curve)},
-                       holds=decisions.at_least_everywhere(ft_curve, ann_curve),
-                       tolerance=f"{cfg.n_test} images")
+                       samples=columns(*[("kl_cka", T_ft, s) for s in cfg.sigmas],
+                                       *[("ANN", 0, s) for s in cfg.sigmas]),
+                       decide=lambda r: decisions.at_least_everywhere(
+                           r[:, :k].mean(axis=0), r[:, k:].mean(axis=0)),
+                       tolerance=per_image)
 else:
     for cid in ("noise.finetuned_relative", "noise.finetuned_absolute"):
         ledger.skip(cid, "the fine-tuned SNN is as robust as the ANN", source=source,
-                    provenance="paper", kind="statistical", expected="see spec NB03",
-                    reason="needs arm kl_cka in notebook 02 and sigma 0.3")
+                    provenance="reconstructed" if cid.endswith("relative") else "paper",
+                    kind="statistical", expected="see spec NB03",
+                    reason="needs arm kl_cka in notebook 02 and sigma 0 and 0.3")
 
 # %% [markdown]
 # ## Figures
@@ -155,27 +180,27 @@ for col, panel, label in (("acc", "accuracy", "test accuracy"),
         ax.legend(fontsize=6)
     nb.save_figure(fig, panel)
 
+# %% [markdown]
+# ## What the run shows, in its own numbers
+
+# %%
+print(results.pivot_table(index=["model", "T"], columns="sigma", values="acc").round(3).to_string())
+print(results.pivot_table(index=["model", "T"], columns="sigma", values="relative").round(3)
+      .to_string())
+
 # %%
 nb.finish()
 
 # %% [markdown]
-# **What we saw** (default profile; `tables/03_noise_robustness/`; our miniature's numbers).
-# Accuracy at σ = 0 / 0.1 / 0.2 / 0.3:
+# **What we saw** (the numbers are those printed above and in `tables/03_noise_robustness/`; our
+# miniature's). Every claim is decided on the test images as replicates, each model scored on
+# the same noisy image.
 #
-# | model | T | σ = 0 | 0.1 | 0.2 | 0.3 |
-# |---|---|---|---|---|---|
-# | ANN | – | 0.836 | 0.830 | 0.786 | 0.632 |
-# | open loop, v₀ = 0 | 16 | 0.837 | 0.822 | 0.795 | 0.698 |
-# | open loop, v₀ = ½ | 4 | 0.837 | 0.829 | 0.792 | 0.685 |
-# | KL + CKA (T_ft = 4) | 4 | 0.704 | 0.607 | 0.528 | 0.514 |
-# | KL-only (T_ft = 4) | 4 | 0.703 | 0.610 | 0.548 | 0.538 |
-# | CE-only (T_ft = 4) | 4 | 0.699 | 0.576 | 0.508 | 0.500 |
-#
-# - *Rate averaging is robust*: the open-loop SNN at T = 16 loses less than the ANN (0.698
-#   against 0.632 at σ = 0.3, passes), as does v₀ = ½ at T = 4 (0.685).
-# - *The fine-tuned SNNs are not more robust than the ANN* at T_ft: their relative degradation
-#   at σ = 0.3 is 0.73 (KL + CKA) against the ANN's 0.76, inside the 0.03 margin (passes), but
-#   at σ = 0.1 and 0.2 they lose far more (0.86 and 0.75 against 0.99 and 0.94), and in absolute
-#   terms they are below the ANN at every σ (`noise.finetuned_absolute` fails, as the spec
-#   expected). P5 holds here only in the narrow relative sense at the largest σ; our 100-step
-#   fine-tune at T = 4 is far from the paper's budget.
+# - *Rate averaging is robust*: the open-loop SNN at T = 16 is compared with the ANN at σ = 0.3
+#   (`noise.converted_high_T`); the open-loop SNN with v₀ = ½ at T = 4 is shown beside it.
+# - *The fine-tuned SNNs* at T_ft: `noise.finetuned_relative` compares their relative degradation
+#   at σ = 0.3 with the ANN's (the 0.03 margin is the spec's, not the paper's), and
+#   `noise.finetuned_absolute` reads P5 literally, in absolute accuracy at every σ, which the spec
+#   expected to fail because at T = 4 the SNN starts below the ANN before any noise. Our 100-step
+#   fine-tune at T = 4 is far from the paper's budget, which could decide both; the intermediate σ
+#   are in the table above.

@@ -92,6 +92,20 @@ def test_anytime_accuracy_is_the_accuracy_of_each_shorter_run():
             assert acc[T - 1] == hits
 
 
+def test_anytime_hits_are_each_images_outcome_and_the_ann_hits_its_accuracy():
+    model = net(dtype=torch.float32)
+    snn = convert.SpikingNet(model, [0.3, 0.3, 1.0], 0.0)
+    x, y = images(7, dtype=torch.float32), torch.arange(7) % 10
+    hits = convert.anytime_hits(snn, x, y, 4, chunk=3)          # odd chunk: a short last one
+    assert hits.shape == (7, 4) and hits.dtype == bool
+    with torch.no_grad():
+        for T in (1, 4):
+            assert (hits[:, T - 1] == (snn.run(x, T).logits.argmax(1) == y).numpy()).all()
+        h = ann.hits(model, x, y, chunk=3)
+        assert (h == (model(x).argmax(1) == y).numpy()).all()
+    assert ann.accuracy(model, x, y) == h.sum() / 7      # exact: a count over 7
+
+
 @pytest.mark.parametrize("kwargs, match", [({"lam": [1.0, 1.0]}, "lam"),
                                            ({"lam": [1.0, 0.0, 1.0]}, "lam"),
                                            ({"v0": 1.0}, "v0 = ")])
