@@ -2,7 +2,8 @@
 functions of measured numbers; tests/bsnp/test_decisions.py shows each both ways."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -85,3 +86,28 @@ def sparse_advantage(ratio_small: float, ratio_large: float) -> bool:
 def sparse_covered(ecp90: float) -> bool:
     """N3: coverage at N_c = 3 not flagged (>= 0.8)."""
     return ecp90 >= SPARSE_ECP_FLAG
+
+
+def pooled_mnse(rows: np.ndarray, err: int = 0, ref: int = 1) -> float:
+    """MNSE pooled over the test tasks of `rows` (columns err, ref of evaluate.per_task): what a
+    claim decided on tasks as replicates computes on each resample."""
+    return float(rows[:, err].sum() / rows[:, ref].sum())
+
+
+class Evidence(NamedTuple):
+    """The ledger's evidence arguments, passed one by one (samples=ev.samples, decide=ev.decide,
+    holds=ev.holds, rests_on=ev.rests_on): the replicates with their rule, or one run's decision
+    with what it rests on; the other pair is None / empty."""
+
+    samples: Any
+    decide: Callable[[Any], Any] | None
+    holds: bool | None
+    rests_on: str
+
+
+def evidence(samples, decide, one: str) -> Evidence:
+    """The replicates with their rule when there are two or more, else the single run's decision
+    with what it rests on (`one`, e.g. "one seed (seed 0)")."""
+    if len(samples) >= 2:
+        return Evidence(samples, decide, None, "")
+    return Evidence(None, None, bool(decide(samples)), one)

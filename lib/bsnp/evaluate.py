@@ -40,13 +40,18 @@ def predict(model: BSNP, batch: Batch, n_samples: int, gen: torch.Generator,
     return mu.mean(0), sd.square().mean(0) + mu.var(0, unbiased=False)
 
 
-def mean_residual_sq(model: BSNP, batch: Batch, x: np.ndarray) -> np.ndarray:
-    """Mean over tasks of r(x)^2 for the posterior-mean latent: (len(x),)."""
+def residual_sq(model: BSNP, batch: Batch, x: np.ndarray) -> np.ndarray:
+    """r(x)^2 for the posterior-mean latent, per task and point: (tasks, len(x))."""
     with torch.no_grad():
         g, mz, _ = model.encode(batch.xc, batch.yc, batch.mc, batch.lam)
         xx = torch.as_tensor(x, dtype=torch.float32).expand(len(mz), -1)
         f = model.field_derivatives(g, mz, xx)
-        return physics.residual(f["mu1"], f["mu2"], xx, batch.lam).square().mean(0).numpy()
+        return physics.residual(f["mu1"], f["mu2"], xx, batch.lam).square().numpy()
+
+
+def mean_residual_sq(model: BSNP, batch: Batch, x: np.ndarray) -> np.ndarray:
+    """Mean over tasks of r(x)^2 for the posterior-mean latent: (len(x),)."""
+    return residual_sq(model, batch, x).mean(0)
 
 
 def test_batch(tasks: Tasks, setting: Setting, seed: int) -> Batch:
@@ -88,3 +93,25 @@ def coverage(model: BSNP, batch: Batch, n_samples: int, seed: int,
     mu, var = predict(model, batch, n_samples, torch.Generator().manual_seed(seed))
     return metrics.reliability_curve(mu.numpy().astype(float), np.sqrt(var.numpy()).astype(float),
                                      batch.yt.numpy().astype(float), levels)
+
+
+PER_TASK = ("err", "ref", "inside", "width", "r2_off", "r2_on")
+
+
+def per_task(model: BSNP, batch: Batch, n_samples: int, seed: int,
+             points: np.ndarray | None = None) -> np.ndarray:
+    """The test tasks as replicates: per task (rows) the columns of PER_TASK: squared error and
+    squared target summed over the targets (MNSE pooled over tasks is err.sum() / ref.sum()),
+    share of targets inside the 90% band (equal targets per task, so the mean over tasks is
+    ECP90), mean sigma / max|u|, mean r^2 on the dense grid and at `points` (NaN without them).
+    Same draws as `evaluate` (same seed): (tasks, 6)."""
+    mu, var = predict(model, batch, n_samples, torch.Generator().manual_seed(seed))
+    mu, var, y = mu.numpy().astype(float), var.numpy().astype(float), batch.yt.numpy()
+    sd = np.sqrt(var)
+    z = 1.6448536269514722                          # the 0.95 quantile: the central 90% band
+    on = (residual_sq(model, batch, points).mean(1) if points is not None
+          else np.full(len(y), np.nan))
+    return np.stack([((mu - y) ** 2).sum(1), (y ** 2).sum(1),
+                     (np.abs(y - mu) <= z * sd).mean(1),
+                     (sd / batch.scale.numpy()[:, None]).mean(1),
+                     residual_sq(model, batch, DENSE).mean(1), on], axis=1)

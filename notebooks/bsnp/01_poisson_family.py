@@ -101,6 +101,13 @@ ledger.close("operator.autograd_manufactured", "autograd residual -(a u')' - f o
              source="spec D3", provenance="derived", expected=0.0,
              measured=float(np.abs(r_auto.numpy() - r_hand).max()), atol=1e-10,
              why="float64, rounding only")
+# negative control: the same comparison with the flux term's sign flipped must be rejected
+r_flipped = -(-da * np.pi * np.cos(np.pi * xs) - a * np.pi ** 2 * np.sin(np.pi * xs)) \
+    - np.sin(np.pi * xs)
+ledger.exact("control.autograd_wrong_sign", "the residual check rejects a hand form with the sign of a' "
+             "flipped (a wrong constant: the check can fail)",
+             source="negative control of operator.autograd_manufactured", provenance="derived",
+             expected=False, measured=bool(np.abs(r_auto.numpy() - r_flipped).max() <= 1e-10))
 torch.manual_seed(cfg.seed)
 net = model.BSNP(model.Sizes(channels=(8, 8), latent=4, hidden=16)).double()
 g = torch.randn(4, 32, 8, dtype=torch.float64)
@@ -205,14 +212,10 @@ nb.finish()
 
 # %% [markdown]
 # **What the runs showed, against the abstract.** This notebook tests none of the abstract's
-# claims: it checks what BSNP's physics term and data rest on, and all of it holds (default
-# profile). The FD solver is second order against the quadrature solution (worst fitted order
-# 1.997; worst max error 1.3e-4 at n = 127), the λ = 0 solution is sin(πx)/π² to 5.0e-6, the
-# autograd residual matches its closed form to 4e-14 and the closed-form decoder derivatives
-# match autograd to 4e-15 (relative), the sample-level identity E r(μ+εσ)² = r(μ)² + (Lσ)² holds
-# to 7.1e-4 with 10⁶ Monte-Carlo draws, and the context noise is 5% of max|u| to 0.16%. These
-# are mathematics, not the paper's numbers. What the trained networks do with them (02, 03):
-# BSNP is not more accurate than the data-only NP at our training length, sample-level
-# enforcement does not collapse the uncertainty, discretisation overfitting appears only with a
-# rough decoder, and the networks do not read the context values, so the noise sweep tests
-# nothing.
+# claims: it checks what BSNP's physics term and data rest on (the numbers are in the claims
+# table above). The FD solver is second order against the quadrature solution, the λ = 0 solution
+# is sin(πx)/π², the autograd residual matches its closed form and the closed-form decoder
+# derivatives match autograd, the sample-level identity E r(μ+εσ)² = r(μ)² + (Lσ)² holds to the
+# Monte-Carlo error of 10⁶ draws, and the context noise is 5% of max|u|; the residual check
+# rejects a hand form with a flipped sign (`control.autograd_wrong_sign`). These are mathematics,
+# not the paper's numbers. What the trained networks do with them is in notebooks 02 and 03.

@@ -28,10 +28,12 @@
 # **Decisions where the spec is open** (each a parameter): the sample-level arm is the
 # closed-form expectation ([spec §7](../../docs/specs/bsnp.md#s7) Q2; A6 checks it against Monte Carlo); the fixed arm uses
 # 8 points (`n_fixed`, [spec §7](../../docs/specs/bsnp.md#s7) Q3); the KL is as released (per task, beside a per-point mean
-# likelihood; Q4); 2 seeds for data-only and BSNP within the budget (`n_seeds`; paper profile 3;
-# A2's standard error is the 2-seed one); fixed-grid and sample-level arms one seed; the
-# ≥ 1,000-step test of A2 is the paper profile's run (skipped below 1,000 steps); A3 is recorded
-# as statistical (a learned quantity), not a stop-the-stage bound; contexts are redrawn at every
+# likelihood; Q4); the spec's default size, 600 steps of 16 tasks and 3 seeds for data-only and
+# BSNP (`steps`, `batch`, `n_seeds`: an earlier cut to 300 x 8 and 2 seeds decided the headline
+# A2 by itself, issue 42); fixed-grid and sample-level arms one seed, so their claims are decided
+# on the test tasks as replicates and cannot show the paper's opposite; the ≥ 1,000-step test of
+# A2 is the paper profile's run (skipped below 1,000 steps); A3 is recorded as statistical (a
+# learned quantity), not a stop-the-stage bound; contexts are redrawn at every
 # draw of a task (`fresh_splits`; the release fixes them per task, used in the paper profile).
 #
 # **What to look for.** Off-grid residual far lower with physics than without; MNSE and ECP of
@@ -43,8 +45,8 @@ profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
 n_train = 4000  # spec §3 default: 4,000 train tasks
 n_test = 128  # budget (≤ 3 min per paper on 2 cores): 128 test tasks (spec §3 default 400) cut every evaluation threefold; A2's standard error is over seeds, not tasks
-steps = 300  # budget (≤ 3 min per paper on 2 cores, 8 runs in 02): 300 steps (spec §3 default 600); the ≥ 1,000-step tests are the paper profile's
-batch = 8  # budget (≤ 3 min per paper on 2 cores): 8 tasks per step (spec §3 default 16) cut a step's time by a quarter
+steps = 600  # spec §3 default: 600 steps (the headline A2 needs the spec's size, issue 42; the ≥ 1,000-step test is the paper profile's)
+batch = 16  # spec §3 default: 16 tasks per step (the headline A2 needs it)
 grid = 32  # encoder grid M is 32 (spec §1.4)
 channels = [32, 32, 32]  # spec §3 default CNN
 latent = 16  # spec §3 default latent size
@@ -59,7 +61,7 @@ nc_low = 10  # context size range low (release)
 nc_high = 50  # context size range high (release)
 z_samples = 20  # latent samples per prediction (spec §3 default)
 fresh_splits = True  # decision (spec §3): fresh context/target split per draw; paper: the release's per-task split
-n_seeds = 2  # decision (spec §6 allows 2 when the budget forces it): 2 seeds for A2; paper 3
+n_seeds = 3  # spec A2: 3 seeds (the decision's stability and a paired opposite need ≥ 3)
 n_fixed = 8  # decision (spec §7 Q3): the fixed arm's grid; 8 is where overfitting should show
 stress_rho = 0.03  # spec A5: decoder length-scale fixed at 0.03 in the rough setting
 stress_steps = 200  # budget: 200 steps for the two rough-decoder arms (spec §3.1: 400); the overfitting ratio is read after the same schedule for both arms
@@ -74,7 +76,7 @@ import pandas as pd
 import torch
 
 from lib.bsnp import decisions, evaluate, model, poisson, train
-from lib.companion import notebook, plotting
+from lib.companion import notebook, plotting, rules
 
 nb = notebook.start("bsnp/02_ablation", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
@@ -113,6 +115,10 @@ fixed_x = train.fixed_points(cfg.n_fixed).numpy()
 res = pd.DataFrame([{"run": n, "arm": n.rsplit("_", 1)[0], "setting": k,
                      **evaluate.evaluate(m, b, cfg.z_samples, cfg.seed, fixed_x)}
                     for n, m in models.items() for k, b in test_batches.items()])
+# the test tasks as replicates of the one-seed comparisons (columns: evaluate.PER_TASK)
+tasks_of = {n: evaluate.per_task(models[n], test_batches["base"], cfg.z_samples, cfg.seed, fixed_x)
+            for n in ("sample_0", "bsnp_0", "fixed_0", "fixed_rough", "bsnp_rough")}
+COL = {c: i for i, c in enumerate(evaluate.PER_TASK)}
 res["decoder_rho"] = res.run.map({n: float(m.log_rho_dec.exp()) for n, m in models.items()})
 res.to_csv(tables / "metrics.csv", index=False)
 base = res[res.setting == "base"].set_index("run")
@@ -124,99 +130,127 @@ print(base[["nll", "sigma_width", "r2_off", "r2_on", "decoder_rho"]].round(4))
 
 # %%
 seeds = range(cfg.n_seeds)
-mnse_d = [base.mnse[f"data_{s}"] for s in seeds]
-mnse_b = [base.mnse[f"bsnp_{s}"] for s in seeds]
+per_seed = f"{cfg.n_seeds} seeds, resampled" if cfg.n_seeds >= 2 else "one seed"
+one_seed = f"one seed (seed {cfg.seed}), {cfg.steps} steps"
+# one trained seed: the test tasks resample the evaluation, not the training, so a one-seed
+# comparison that goes against the paper is recorded as a fail, never as its opposite shown
+per_task = f"{cfg.n_test} test tasks of one trained seed (seed {cfg.seed}), resampled"
+mnse_d = np.array([base.mnse[f"data_{s}"] for s in seeds])
+mnse_b = np.array([base.mnse[f"bsnp_{s}"] for s in seeds])
 learned = (all(decisions.trained(v) for v in base.mnse[[n for n in base.index
                                                           if "rough" not in n]]),
            f"every learned-decoder run has MNSE <= {decisions.TRAINED_MNSE_MAX} (it learned)")
-r2_d = float(np.mean([base.r2_off[f"data_{s}"] for s in seeds]))
-r2_b = float(np.mean([base.r2_off[f"bsnp_{s}"] for s in seeds]))
+r2 = np.array([[base.r2_off[f"bsnp_{s}"], base.r2_off[f"data_{s}"]] for s in seeds])
+r2_b, r2_d = r2.mean(axis=0)
+ev = decisions.evidence(r2, lambda r: decisions.residual_lowered(*r.mean(axis=0)), one_seed)
 ledger.statistical("physics.lowers_residual", "off-grid mean-field residual r^2 (197 points, "
                    "posterior-mean latent): BSNP against the data-only NP, seed mean",
-                   source="spec A1 (mechanism of the physics term)", provenance="derived",
+                   source="spec A1 (mechanism of the physics term)", provenance="reconstructed",
                    expected=f"r2(BSNP) <= {decisions.RESIDUAL_RATIO_MAX} r2(data)",
                    measured=f"BSNP {r2_b:.4g}, data {r2_d:.4g} (ratio {r2_b / r2_d:.3g})",
-                   holds=decisions.residual_lowered(r2_b, r2_d), requires=learned)
+                   samples=ev.samples, decide=ev.decide,
+                   holds=ev.holds, rests_on=ev.rests_on,
+                   tolerance=per_seed, requires=learned)
 enough_seeds = cfg.n_seeds >= 2
-se = decisions.standard_error(mnse_b, mnse_d)
+se = decisions.standard_error(mnse_b, mnse_d) if enough_seeds else float("nan")
+pairs = np.stack([mnse_b, mnse_d], axis=1)                  # (seeds, [BSNP, data])
+a2_curves = [[h["loss"] for h in histories[f"{a}_{s}"]] for a in ("bsnp", "data") for s in seeds]
+a2_converged = all(len(c) >= 16 and rules.converged(c) for c in a2_curves)
 a2 = dict(source="abstract P3 via spec A2", provenance="paper",
           expected=f"mean MNSE(BSNP) < mean MNSE(data) - {decisions.SE_FACTOR:g} se",
-          measured=f"BSNP {np.mean(mnse_b):.4g}, data {np.mean(mnse_d):.4g}, se {se:.2g} "
-                   f"({cfg.n_seeds} seeds, {cfg.steps} steps)",
-          holds=enough_seeds and decisions.lower_by_se(mnse_b, mnse_d),
-          tolerance=f"{cfg.n_seeds}-seed standard error")
-ledger.statistical("accuracy.bsnp_vs_data", "BSNP has lower test MNSE than the data-only NP at "
-                   "the profile's training length", **a2,
-                   requires=(learned[0] and enough_seeds, learned[1] + "; >= 2 seeds"))
+          measured=f"BSNP {mnse_b.mean():.4g}, data {mnse_d.mean():.4g}, se {se:.2g} "
+                   f"({cfg.n_seeds} seeds, {cfg.steps} steps of batch {cfg.batch})",
+          tolerance=f"{cfg.n_seeds}-seed standard error, seeds resampled",
+          requires=(learned[0] and enough_seeds and a2_converged,
+                    learned[1] + "; >= 2 seeds; every A2 run converged (training loss fell by "
+                                 "< 5 % over the last quarter)"))
+
+
+def a2_claim(cid, statement):
+    """A2 at this profile's length: a deviation only where the data-only NP is shown better."""
+    if enough_seeds:
+        ledger.compare(cid, statement, samples=pairs,
+                       decide=lambda r: decisions.lower_by_se(r[:, 0], r[:, 1]),
+                       opposite=lambda r: len(r) >= 3 and decisions.lower_by_se(r[:, 1], r[:, 0]),
+                       power="the data-only NP's mean MNSE below BSNP's by more than 2 s.e. over "
+                             ">= 3 seeds", **a2)
+    else:                     # one seed: no standard error; the precondition makes it inconclusive
+        ledger.statistical(cid, statement, holds=bool(mnse_b.mean() < mnse_d.mean()),
+                           rests_on=one_seed, **a2)
+
+
+a2_claim("accuracy.bsnp_vs_data", "BSNP has lower test MNSE than the data-only NP at the "
+         "profile's training length")
 if cfg.steps >= 1000:
-    ledger.statistical("accuracy.bsnp_vs_data_long", "the same test after >= 1,000 steps "
-                       "(prototype: the gap closes)", **a2,
-                       requires=(learned[0] and enough_seeds, learned[1] + "; >= 2 seeds"))
+    a2_claim("accuracy.bsnp_vs_data_long", "the same test after >= 1,000 steps (prototype: the "
+             "gap closes)")
 else:
     ledger.skip("accuracy.bsnp_vs_data_long", "the A2 test after >= 1,000 steps",
                 source="spec A2", provenance="paper", kind="statistical",
                 expected="MNSE(BSNP) < MNSE(data) - 2 se",
                 reason=f"{cfg.steps} steps in this profile; the paper profile runs 20k")
-ecp_b = float(np.mean([base.ecp90[f"bsnp_{s}"] for s in seeds]))
+ecps = np.array([base.ecp90[f"bsnp_{s}"] for s in seeds])
+ev = decisions.evidence(ecps, lambda e: decisions.calibrated(float(np.mean(e))), one_seed)
 ledger.statistical("calibration.bsnp_ecp", "BSNP's 90% predictive band covers about 90% of the "
                    "noise-free test targets (seed mean)", source="abstract P2/P3 via spec A3",
-                   provenance="paper",
+                   provenance="reconstructed",
                    expected=f"ECP90 in [{decisions.ECP_LOW}, {decisions.ECP_HIGH}]",
-                   measured=ecp_b, holds=decisions.calibrated(ecp_b), requires=learned)
-e_s, e_b = base.ecp90["sample_0"], base.ecp90["bsnp_0"]
-w_s, w_b = base.sigma_width["sample_0"], base.sigma_width["bsnp_0"]
-collapse = decisions.collapsed(e_s, e_b, w_s, w_b)
-a4 = dict(statement="sample-level enforcement collapses the predictive uncertainty against BSNP "
-                    "(same seed)", source="abstract P2 via spec A4",
-          expected=f"ECP(sample) < ECP(BSNP) - {decisions.COLLAPSE_ECP_DROP} and sigma ratio < "
-                   f"{decisions.COLLAPSE_SIGMA_RATIO}",
-          measured=f"ECP {e_s:.3f} vs {e_b:.3f}; sigma/max|u| {w_s:.4f} vs {w_b:.4f} "
-                   f"(ratio {w_s / w_b:.3f})")
-if collapse or not learned[0]:
-    ledger.statistical("collapse.sample_level", **a4, provenance="paper", holds=collapse,
-                       requires=learned)
-else:
-    ledger.deviation("collapse.sample_level", **a4, kind="statistical",
-                     evidence="the sample-level arm keeps its coverage or width: the collapse "
-                              "the abstract names does not arise at this scale",
-                     shown=e_s >= e_b - decisions.COLLAPSE_ECP_DROP
-                     or w_s / w_b >= decisions.COLLAPSE_SIGMA_RATIO)
+                   measured=float(ecps.mean()),
+                   samples=ev.samples, decide=ev.decide,
+                   holds=ev.holds, rests_on=ev.rests_on,
+                   tolerance=per_seed, requires=learned)
+# A4 on the test tasks: columns [inside(sample), inside(BSNP), width(sample), width(BSNP)]
+a4_rows = np.stack([tasks_of["sample_0"][:, COL["inside"]], tasks_of["bsnp_0"][:, COL["inside"]],
+                    tasks_of["sample_0"][:, COL["width"]], tasks_of["bsnp_0"][:, COL["width"]]],
+                   axis=1)
+e_s, e_b, w_s, w_b = a4_rows.mean(axis=0)
+ledger.statistical("collapse.sample_level", "sample-level enforcement collapses the predictive "
+               "uncertainty against BSNP (same seed)", source="abstract P2 via spec A4",
+               provenance="paper",
+               expected=f"ECP(sample) < ECP(BSNP) - {decisions.COLLAPSE_ECP_DROP} and sigma ratio "
+                        f"< {decisions.COLLAPSE_SIGMA_RATIO}",
+               measured=f"ECP {e_s:.3f} vs {e_b:.3f}; sigma/max|u| {w_s:.4f} vs {w_b:.4f} "
+                        f"(ratio {w_s / w_b:.3f})",
+               samples=a4_rows, decide=lambda r: decisions.collapsed(*r.mean(axis=0)),
+               tolerance=per_task, requires=learned)
 
 
-def overfit_ratios(fixed: str, stoch: str) -> tuple[float, float, bool]:
-    f, s = base.loc[fixed], base.loc[stoch]
-    return f.r2_off / f.r2_on, s.r2_off / s.r2_on, decisions.overfits(f.r2_off, f.r2_on,
-                                                                       s.r2_off, s.r2_on)
+def a5_rows(fixed: str, stoch: str) -> np.ndarray:
+    """Per test task [off, on] residuals of the fixed-grid arm, then of the stochastic one."""
+    return np.stack([tasks_of[fixed][:, COL["r2_off"]], tasks_of[fixed][:, COL["r2_on"]],
+                     tasks_of[stoch][:, COL["r2_off"]], tasks_of[stoch][:, COL["r2_on"]]], axis=1)
 
 
-fr, sr, rough_overfits = overfit_ratios("fixed_rough", "bsnp_rough")
+def a5_overfits(r):
+    return decisions.overfits(*r.mean(axis=0))
+
+
+rough = a5_rows("fixed_rough", "bsnp_rough")
+fr, sr = rough[:, 0].mean() / rough[:, 1].mean(), rough[:, 2].mean() / rough[:, 3].mean()
 rough_trained = (base.mnse["fixed_rough"] <= decisions.TRAINED_MNSE_MAX,
                  f"the rough fixed-grid run has MNSE <= {decisions.TRAINED_MNSE_MAX}")
 ledger.statistical("overfit.rough_decoder", "decoder length-scale fixed at "
                    f"{cfg.stress_rho}: the fixed grid's residual between its {cfg.n_fixed} "
                    "points far exceeds that at them, stochastic collocation's does not",
-                   source="abstract P1 via spec A5 (rough setting)", provenance="paper",
+                   source="abstract P1 via spec A5 (rough setting)", provenance="reconstructed",
                    expected=f"off/on >= {decisions.OVERFIT_FIXED_MIN} (fixed) and <= "
                             f"{decisions.OVERFIT_STOCH_MAX} (BSNP)",
                    measured=f"fixed {fr:.3g}, BSNP {sr:.3g}; MNSE fixed "
                             f"{base.mnse['fixed_rough']:.3g}, BSNP {base.mnse['bsnp_rough']:.3g}",
-                   holds=rough_overfits, requires=rough_trained)
-fl, sl, learned_overfits = overfit_ratios("fixed_0", "bsnp_0")
-a5 = dict(statement=f"learned decoder length-scale: the same test with the {cfg.n_fixed}-point "
-                    "fixed grid against BSNP", source="abstract P1 via spec A5 (learned setting)",
-          expected=f"off/on >= {decisions.OVERFIT_FIXED_MIN} (fixed) and <= "
-                   f"{decisions.OVERFIT_STOCH_MAX} (BSNP)",
-          measured=f"fixed {fl:.3g}, BSNP {sl:.3g}; decoder rho "
-                   f"{base.decoder_rho['fixed_0']:.3g}")
-if learned_overfits or not learned[0]:
-    ledger.statistical("overfit.learned_decoder", **a5, provenance="paper",
-                       holds=learned_overfits, requires=learned)
-else:
-    ledger.deviation("overfit.learned_decoder", **a5, kind="statistical",
-                     evidence="with the learned (smooth) decoder the fixed grid's residual "
-                              "between its points is not 2x that at them: no discretisation "
-                              "overfitting to prevent",
-                     shown=fl < decisions.OVERFIT_FIXED_MIN)
+                   samples=rough, decide=a5_overfits,
+                   tolerance=f"{cfg.n_test} test tasks of one trained seed, resampled",
+                   requires=rough_trained)
+smooth = a5_rows("fixed_0", "bsnp_0")
+fl, sl = smooth[:, 0].mean() / smooth[:, 1].mean(), smooth[:, 2].mean() / smooth[:, 3].mean()
+ledger.statistical("overfit.learned_decoder", f"learned decoder length-scale: the same test with the "
+               f"{cfg.n_fixed}-point fixed grid against BSNP",
+               source="abstract P1 via spec A5 (learned setting)", provenance="reconstructed",
+               expected=f"off/on >= {decisions.OVERFIT_FIXED_MIN} (fixed) and <= "
+                        f"{decisions.OVERFIT_STOCH_MAX} (BSNP)",
+               measured=f"fixed {fl:.3g}, BSNP {sl:.3g}; decoder rho "
+                        f"{base.decoder_rho['fixed_0']:.3g}",
+               samples=smooth, decide=a5_overfits,
+               tolerance=per_task, requires=learned)
 cos = train.physics_gradient_cosines(model.BSNP(sizes), tasks, sched, cfg.n_r, cfg.grad_eps,
                                      cfg.grad_checks, cfg.seed)
 ledger.bound("sample_level.gradient_mc", "worst cosine between the parameter gradients of the "
@@ -288,29 +322,35 @@ ax.set(xlabel="nominal level", ylabel="empirical coverage", title="reliability")
 ax.legend(fontsize=7)
 nb.save_figure(fig, "reliability")
 
+# %% [markdown]
+# ## What the run shows, in its own numbers
+
+# %%
+print(base[["mnse", "ecp90", "sigma_width", "r2_off", "r2_on", "decoder_rho"]].round(4).to_string())
+print(f"A2: BSNP {mnse_b.round(4).tolist()} against data-only {mnse_d.round(4).tolist()}")
+
 # %%
 nb.finish()
 
 # %% [markdown]
-# **What the runs showed, against the abstract** (the default profile: 300 steps of batch 8,
-# against the spec's default 600 × 16, cut for the budget; 2 seeds for data-only and BSNP, one
-# for the other arms; 128 test tasks; our miniature's numbers, never the paper's).
+# **What the runs showed, against the abstract** (the numbers are those printed above and in
+# `tables/02_ablation/`; our miniature's, never the paper's). Each claim is decided on seeds (A1,
+# A2, A3) or on the test tasks of one trained seed (A4, A5) as replicates, with its resampling
+# stability beside it.
 #
-# - *The physics term does its job on the mean field* (A1 passes): off-grid r² 0.449 for BSNP
-#   against 3.53 for the data-only NP (seed means, ratio 0.13).
-# - *BSNP is not more accurate (P3, A2 fails):* MNSE 0.2015 against 0.0895 for the data-only NP
-#   (2 seeds, se 0.0011), and worse at N_c = 3 too (0.260 and 0.411 against 0.143 and 0.149).
-#   At this training length the physics term slows the fit of the data. Our MNSE is untuned and
-#   3.6× (data-only) to 11× (BSNP) the spec's prototype at 600 × 16 steps (0.0246, 0.0177).
-# - *Calibration* (A3 passes): BSNP's ECP₉₀ is 0.958, with wide bands (σ / max|u| 0.32).
-# - *Sample-level enforcement does not collapse the uncertainty (P2, deviation):* ECP 0.956
-#   against BSNP's 0.962, σ ratio 0.978.
-# - *Discretisation overfitting (P1) appears only with the rough decoder.* With the learned
-#   decoder length-scale (0.155) the 8-point fixed grid's residual is the same at and between
-#   its points (off/on 1.00; deviation). With the decoder fixed at ρ = 0.03 it overfits, just:
-#   off/on 2.12 against the threshold 2, BSNP 1.10 (pass); both rough runs are barely trained
-#   (MNSE 0.433 fixed grid, 0.439 BSNP, against the 0.5 precondition) and equally accurate
-#   here (the prototype, at 400 × 16 steps, saw BSNP 5× worse).
-# - The data-only arm's residual at the 8 fixed points is at its off-grid level (2.976 against
-#   2.974, seed 0): it never trains on any grid, so its ratio says nothing about overfitting.
-# - A6: the closed-form and Monte-Carlo sample-level gradients agree (worst cosine 0.9953).
+# - *The physics term on the mean field* (A1, `physics.lowers_residual`): the off-grid residual of
+#   BSNP against the data-only NP, seed means.
+# - *Accuracy* (P3, A2, `accuracy.bsnp_vs_data`): the headline, at the spec's default size (600
+#   steps of 16 tasks, 3 seeds). It is a `deviation` only if the data-only NP is better beyond 2
+#   s.e. over the 3 seeds on resamples; otherwise it passes or fails on the spec's rule, and it is
+#   inconclusive where a run's training loss is still falling over its last quarter (at 600 steps
+#   some are: the length, not the method, may then be what the comparison sees). The spec's prototype called the pass "fragile" and saw the gap close by 1,000 steps: the
+#   training length, far below the paper's 20k steps, is what could decide it.
+# - *Calibration* (A3, `calibration.bsnp_ecp`): BSNP's ECP₉₀ against the spec's band [0.85, 0.97].
+# - *Uncertainty collapse* (P2, A4, `collapse.sample_level`) and *discretisation overfitting* (P1,
+#   A5): one trained seed each, so a failure is recorded as a fail, not as the paper shown wrong.
+#   The spec's prototype saw no collapse and overfitting only with the rough decoder; the rough
+#   pair is barely trained in the prototype too (the precondition names it).
+# - The data-only arm never trains on any grid, so its residual at the 8 fixed points says nothing
+#   about overfitting.
+# - A6: the closed-form and Monte-Carlo sample-level gradients agree (`sample_level.gradient_mc`).

@@ -1,7 +1,8 @@
 """lib/bsnp/evaluate.py: the fixed test batch, and the law of total variance."""
+import numpy as np
 import torch
 
-from lib.bsnp import evaluate, model, poisson
+from lib.bsnp import decisions, evaluate, model, poisson
 
 
 def test_fixed_batch_and_total_variance():
@@ -31,3 +32,26 @@ def test_shuffle_values_permutes_within_each_task():
         assert torch.equal(s.yc[i, keep].sort().values, b.yc[i, keep].sort().values)
         assert torch.equal(s.yc[i, ~keep], b.yc[i, ~keep])
     assert not torch.equal(s.yc, b.yc)
+
+
+def test_per_task_rows_give_back_the_pooled_metrics():
+    tasks = poisson.make_tasks(7, 3)                      # odd, under the MNSE's batch of 50
+    b = evaluate.test_batch(tasks, evaluate.Setting(3, 9), 0)
+    torch.manual_seed(0)
+    net = model.BSNP(model.Sizes(channels=(8,), latent=3, hidden=8))
+    points = np.array([0.25, 0.5, 0.75])
+    rows = evaluate.per_task(net, b, 4, 0, points)
+    agg = evaluate.evaluate(net, b, 4, 0, points)
+    assert rows.shape == (7, len(evaluate.PER_TASK))
+    col = {c: i for i, c in enumerate(evaluate.PER_TASK)}
+    # one batch of 7 tasks: the batched MNSE is the pooled one (the metric sums the float32
+    # squared targets in float32, the rows in float64: float32 rounding)
+    assert abs(decisions.pooled_mnse(rows) - agg["mnse"]) <= 1e-6 * agg["mnse"]
+    # equal targets per task: the mean of per-task shares is the share of all points (exact
+    # up to one division)
+    assert abs(rows[:, col["inside"]].mean() - agg["ecp90"]) <= 1e-12
+    # float32 residuals averaged in two orders
+    assert abs(rows[:, col["r2_off"]].mean() - agg["r2_off"]) <= 1e-5 * agg["r2_off"]
+    assert abs(rows[:, col["r2_on"]].mean() - agg["r2_on"]) <= 1e-5 * agg["r2_on"]
+    assert abs(rows[:, col["width"]].mean() - agg["sigma_width"]) <= 1e-5 * agg["sigma_width"]
+    assert np.isnan(evaluate.per_task(net, b, 4, 0)[:, col["r2_on"]]).all()
