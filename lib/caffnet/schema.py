@@ -45,7 +45,9 @@ class Piecewise(NotebookParams):
     seeds: Annotated[int, Field(ge=1, le=20)] = param(3, "spec §3.2 default: 3 seeds")
     width: Annotated[int, Field(ge=4, le=1024)] = param(200, "spec §1.2: MLP 1 -> 200^3 -> 1")
     epochs: Annotated[int, Field(ge=1, le=100000)] = param(
-        2000, "decision: 2000 full-batch epochs (spec default 3000; cut to fit 3 CPU minutes)")
+        3000, "spec §3.2 default: 3000 full-batch epochs (issue 42: the earlier cut to 2000 left "
+              "every lr 1e-3 seed stalled, so the cut could decide caffnet.pwc.mse; the spec's "
+              "size costs well under a minute more)")
     lr: Rate = param(1e-3, "spec §3.2 default: Adam lr 1e-3 (paper 1e-4)")
     paper_lr: Rate = param(1e-4, "spec §1.5: the paper's Adam lr, for the second run")
     paper_lr_run: bool = param(

@@ -27,9 +27,9 @@
 # **Decisions where the spec is open.** Penalty = sum over samples and rows of
 # $\mathrm{ReLU}(Ay - b)^2$, weight 100, the same reduction as the summed task loss ([spec §7](../../docs/specs/caffnet.md#s7) Q1
 # proposed a mean over samples; a first run with it left the soft NN's equality violation at 1.2
-# in notebook 03, `penalty_reduction`); 2000 epochs at lr $10^{-3}$ (spec's 3000 cut
-# for the CPU budget, `epochs`); the null-space branch $w$ is dropped for CAffNet because at
-# $n = 1$ it has no effect (E4); post-hoc = the layer with $w = 0$ on the trained soft NN; a
+# in notebook 03, `penalty_reduction`); the spec's 3000 epochs at lr $10^{-3}$ (`epochs`; a
+# first cut to 2000 left every seed stalled); the null-space branch $w$ is dropped for CAffNet
+# because at $n = 1$ it has no effect (E4); post-hoc = the layer with $w = 0$ on the trained soft NN; a
 # "dead start" is a CAffNet seed with MSE above 10x the median post-hoc MSE (the spec's median
 # over CAffNet's own seeds cannot flag a run in which every seed stalls; changed after the first
 # default run showed exactly that).
@@ -47,7 +47,7 @@ profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
 seeds = 3  # spec §3.2 default: 3 seeds
 width = 200  # spec §1.2: MLP 1 -> 200^3 -> 1
-epochs = 2000  # decision: 2000 full-batch epochs (spec default 3000; cut to fit 3 CPU minutes)
+epochs = 3000  # spec §3.2 default: 3000 full-batch epochs (issue 42: the earlier cut to 2000 left every lr 1e-3 seed stalled, so the cut could decide caffnet.pwc.mse; the spec's size costs well under a minute more)
 lr = 0.001  # spec §3.2 default: Adam lr 1e-3 (paper 1e-4)
 paper_lr = 0.0001  # spec §1.5: the paper's Adam lr, for the second run
 paper_lr_run = True  # decision: also train at the paper's lr (added after the lr 1e-3 run stalled)
@@ -62,7 +62,7 @@ import numpy as np
 import pandas as pd
 
 from lib.caffnet import decisions, problems, train
-from lib.companion import notebook, plotting
+from lib.companion import notebook, plotting, rules
 
 nb = notebook.start("caffnet/02_piecewise_fit", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
@@ -106,13 +106,26 @@ ledger.close("pwc.is_clamp", "CAffNet equals clamp(f, max l, min u) of its own r
              "(worst |difference| on the grid)", source="E4", provenance="derived", expected=0.0,
              measured=float(np.abs(res.out[2] - np.clip(res.raw[2], lo, hi)).max()), atol=1e-12,
              why="the candidate of a bound row is f - (f - b) = b up to rounding")
+# negative control: the same clamp check against a band whose upper edge is off by 0.1 must fail
+# (on (-1, 0] the band is the single point -2, where every output sits)
+ledger.exact("control.clamp_wrong_band", "the clamp check rejects clamp(f, max l, min u - 0.1) "
+             "(a wrong constant: the check can fail)", source="negative control of pwc.is_clamp",
+             provenance="derived", expected=False,
+             measured=bool(np.abs(res.out[2] - np.clip(res.raw[2], lo, hi - 0.1)).max() <= 1e-12))
+per_seed_note = f"{cfg.seeds} seeds, resampled" if cfg.seeds >= 2 else "one seed"
+one_seed = f"one seed (seed {cfg.seed}), {cfg.epochs} epochs"
+ev = decisions.evidence(viol["nn"], decisions.violates_every_seed, one_seed)
 ledger.qualitative("nn.pwc.violates", "the soft-penalty NN violates the bounds by > 1e-3 on every "
-                   "seed", source="P5, P7 [3P]", provenance="paper", expected="> 1e-3 every seed",
-                   measured=viol["nn"].tolist(), holds=decisions.violates_every_seed(viol["nn"]))
+                   "seed", source="P5, P7 [3P]", provenance="reconstructed",
+                   expected="> 1e-3 every seed", measured=viol["nn"].tolist(),
+                   samples=ev.samples, decide=ev.decide,
+                   holds=ev.holds, rests_on=ev.rests_on)
+ev = decisions.evidence(viol["hardnet"], decisions.violates_every_seed, one_seed)
 ledger.qualitative("hardnet.pwc.violates", "HardNet-Aff (A = [1; 1], rank 1 < 2 rows) violates by "
                    "> 1e-3 on every seed", source="E7", provenance="derived",
                    expected="> 1e-3 every seed", measured=viol["hardnet"].tolist(),
-                   holds=decisions.violates_every_seed(viol["hardnet"]))
+                   samples=ev.samples, decide=ev.decide,
+                   holds=ev.holds, rests_on=ev.rests_on)
 region = (x_grid > -1) & (x_grid <= 0)
 f_hn = res.raw[1][:, region]                          # HardNet's raw f on (-1, 0]
 usable = (f_hn >= -3) & (f_hn <= 2)
@@ -135,40 +148,63 @@ ledger.exact("posthoc.pwc.not_worse_than_nn", "post-hoc projection never increas
              source="derived: the target lies in the band, and clamping onto an interval holding "
              "it never moves away from it", provenance="derived", expected=cfg.seeds * len(runs),
              measured=int(ok_seeds))
+ev = decisions.evidence(mse["caffnet"], decisions.within_paper_mse, one_seed)
 ledger.statistical("pwc.mse", "CAffNet-FF test MSE: median over seeds <= 0.0020 + 0.0032 (paper)",
                    source="P7, Table 2 (via [3P])", provenance="paper",
                    expected="paper 0.0020 ± 0.0032", measured=(
                        f"median {np.median(mse['caffnet']):.4g}, mean {mse['caffnet'].mean():.4g}, "
                        f"std {mse['caffnet'].std():.4g} over {cfg.seeds} seeds, {cfg.epochs} "
                        f"epochs, lr {cfg.lr:g}"),
-                   holds=decisions.within_paper_mse(mse["caffnet"]),
-                   tolerance="threshold mean + 1 std of the paper, fixed before the run")
+                   samples=ev.samples, decide=ev.decide,
+                   holds=ev.holds, rests_on=ev.rests_on,
+                   tolerance=f"threshold mean + 1 std of the paper, fixed before the run; "
+                             f"{per_seed_note}")
+# at the spec's lr (not the paper's) a plain statistical claim: a failure here is about this
+# schedule, not the paper's statement, which the paper-lr twin compares with
+joint_vs_posthoc = np.stack([mse["caffnet"], mse["posthoc"]], axis=1)      # (seeds, 2)
+ev = decisions.evidence(joint_vs_posthoc,
+                        lambda r: decisions.median_not_worse(r[:, 0], r[:, 1]), one_seed)
 ledger.statistical("pwc.joint_vs_posthoc", "joint training (CAffNet) reaches a median MSE no worse "
-                   "than post-hoc projection of the soft NN", source="P5 (abstract)",
-                   provenance="paper", expected="median CAffNet <= median post-hoc",
+                   f"than post-hoc projection of the soft NN, at lr {cfg.lr:g}",
+                   source="P5 (abstract); the spec's lr, not the paper's",
+                   provenance="reconstructed", expected="median CAffNet <= median post-hoc",
                    measured=f"CAffNet {np.round(mse['caffnet'], 5).tolist()}, post-hoc "
                    f"{np.round(mse['posthoc'], 5).tolist()}",
-                   holds=decisions.median_not_worse(mse["caffnet"], mse["posthoc"]),
-                   tolerance="spec §3.2 rule, fixed before the run (PROTO expected it not met)")
+                   samples=ev.samples, decide=ev.decide,
+                   holds=ev.holds, rests_on=ev.rests_on,
+                   tolerance="spec §3.2 rule, fixed before the run (PROTO expected it not met); "
+                             + per_seed_note)
 if cfg.paper_lr_run:
     _, t_p = evals[cfg.paper_lr]
     mse_p = {m: t_p[t_p.method == m].mse.to_numpy() for m in outs}
+    ev = decisions.evidence(mse_p["caffnet"], decisions.within_paper_mse, one_seed)
     ledger.statistical("pwc.mse_paper_lr", "CAffNet-FF test MSE at the paper's lr: median over "
                        "seeds <= 0.0020 + 0.0032 (paper)", source="P7, Table 2 (via [3P])",
                        provenance="paper", expected="paper 0.0020 ± 0.0032", measured=(
                            f"median {np.median(mse_p['caffnet']):.4g}, mean "
                            f"{mse_p['caffnet'].mean():.4g} over {cfg.seeds} seeds, {cfg.epochs} "
                            f"epochs, lr {cfg.paper_lr:g}"),
-                       holds=decisions.within_paper_mse(mse_p["caffnet"]),
+                       samples=ev.samples, decide=ev.decide,
+                       holds=ev.holds, rests_on=ev.rests_on,
                        tolerance="same rule as caffnet.pwc.mse; this run was added after the "
-                       "lr 1e-3 run")
-    ledger.statistical("pwc.joint_vs_posthoc_paper_lr", "at the paper's lr, CAffNet's median MSE "
-                       "is no worse than post-hoc projection's", source="P5 (abstract)",
-                       provenance="paper", expected="median CAffNet <= median post-hoc",
-                       measured=f"CAffNet {np.round(mse_p['caffnet'], 5).tolist()}, post-hoc "
+                       f"lr 1e-3 run; {per_seed_note}")
+    paper_pairs = np.stack([mse_p["caffnet"], mse_p["posthoc"]], axis=1)   # (seeds, 2)
+    jv = dict(source="P5 (abstract)", provenance="paper",
+              expected="median CAffNet <= median post-hoc",
+              measured=f"CAffNet {np.round(mse_p['caffnet'], 5).tolist()}, post-hoc "
                        f"{np.round(mse_p['posthoc'], 5).tolist()}",
-                       holds=decisions.median_not_worse(mse_p["caffnet"], mse_p["posthoc"]),
-                       tolerance="same rule as caffnet.pwc.joint_vs_posthoc")
+              tolerance="same rule as caffnet.pwc.joint_vs_posthoc; " + per_seed_note)
+    jv_statement = "at the paper's lr, CAffNet's median MSE is no worse than post-hoc projection's"
+    if cfg.seeds >= 2:
+        ledger.compare("pwc.joint_vs_posthoc_paper_lr", jv_statement, **jv, samples=paper_pairs,
+                       decide=lambda r: decisions.median_not_worse(r[:, 0], r[:, 1]),
+                       opposite=lambda r: rules.opposite_beyond(r[:, 1] - r[:, 0]),
+                       power="the paired (per seed) MSE difference post-hoc minus CAffNet beyond "
+                             "2 s.e. below zero over >= 3 seeds")
+    else:
+        ledger.statistical("pwc.joint_vs_posthoc_paper_lr", jv_statement, **jv,
+                           holds=decisions.median_not_worse(mse_p["caffnet"], mse_p["posthoc"]),
+                           rests_on=one_seed)
 else:
     for cid, what in (("pwc.mse_paper_lr", "CAffNet MSE at the paper's lr"),
                       ("pwc.joint_vs_posthoc_paper_lr", "CAffNet vs post-hoc at the paper's lr")):
@@ -176,12 +212,16 @@ else:
                     expected="as caffnet.pwc.mse / joint_vs_posthoc",
                     reason="this profile's lr is already the paper's (no second run)")
 dead = decisions.dead_starts(mse["caffnet"], mse["posthoc"])
+ev = decisions.evidence(joint_vs_posthoc,
+                        lambda r: decisions.dead_starts(r[:, 0], r[:, 1]) == 0, one_seed)
 ledger.qualitative("pwc.dead_start_rate", "no CAffNet seed is a dead start (MSE > 10x the median "
                    "post-hoc MSE of the same seeds; the spec's 10x its own median cannot flag a "
                    "run where every seed is dead, rule changed after the first run): "
                    "the clamp has zero gradient outside the band (E5)", source="E5 (not in the "
                    "paper)", provenance="reconstructed", expected="0 dead starts",
-                   measured=f"{dead} of {cfg.seeds} at lr {cfg.lr:g}", holds=dead == 0)
+                   measured=f"{dead} of {cfg.seeds} at lr {cfg.lr:g}",
+                   samples=ev.samples, decide=ev.decide,
+                   holds=ev.holds, rests_on=ev.rests_on)
 
 # %% [markdown]
 # ## Figures
@@ -230,9 +270,14 @@ nb.finish()
 
 # %% [markdown]
 # **What we saw.** CAffNet stays inside the band to rounding (`caffnet.pwc.zero_violation`) and
-# is exactly the clamp of its raw output (E4); the soft NN and HardNet leave it. How CAffNet's MSE
-# compares with the paper's 0.0020 ± 0.0032 and with post-hoc projection is in `caffnet.pwc.mse`
-# / `caffnet.pwc.joint_vs_posthoc` (lr 1e-3) and their `_paper_lr` twins (lr 1e-4), recorded
-# whatever the outcome; the schedule here is far shorter than the paper's 50,000 epochs. The
-# share of raw outputs outside the band (right panel) is the mechanism: a clamped point has zero
-# gradient (E5). Per-seed numbers: `per_seed.csv`.
+# is exactly the clamp of its raw output (E4; the same check rejects a band off by 0.1,
+# `control.clamp_wrong_band`); the soft NN and HardNet leave it. How CAffNet's MSE compares with
+# the paper's 0.0020 ± 0.0032 and with post-hoc projection is in `caffnet.pwc.mse` /
+# `caffnet.pwc.joint_vs_posthoc` (the spec's lr 1e-3) and their `_paper_lr` twins (the paper's lr
+# 1e-4), each decided on the seeds with its resampling stability and recorded whatever the outcome.
+# Only the paper-lr twin is a comparison with the paper's own setting: it could be a `deviation`
+# only if post-hoc projection were better on every resample beyond 2 s.e. over >= 3 seeds; at the
+# spec's lr a failure says that this schedule stalls in the clamp's dead zone, not that P5 is
+# wrong. The schedule is far shorter than the paper's 50,000 epochs, the budget cut that could
+# decide both MSE claims. The share of raw outputs outside the band (right panel) is the
+# mechanism: a clamped point has zero gradient (E5). Per-seed numbers: `per_seed.csv`.

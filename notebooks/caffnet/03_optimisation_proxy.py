@@ -59,7 +59,7 @@ import pandas as pd
 import torch
 
 from lib.caffnet import decisions, problems, projection, train
-from lib.companion import notebook, plotting
+from lib.companion import notebook, plotting, rules
 
 nb = notebook.start("caffnet/03_optimisation_proxy", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
@@ -128,47 +128,82 @@ ledger.bound("opt.equality_aware_equals_general", f"17-candidate (all equality r
              "inputs and random f, w (max abs diff)", source="E6", provenance="derived",
              measured=float((aware - general).abs().max()), upper=1e-12,
              why="the extra feasible candidates are the same points by other pinvs: rounding")
+# negative control: the equality bound against a right-hand side off by 1e-3 must fail
+_, eq_wrong = problems.residuals(inst, ys["caffnet"].numpy(), x_eval + 1e-3)
+ledger.exact("control.eq_wrong_rhs", "the equality bound rejects CAffNet's outputs against x + "
+             "1e-3 (a wrong constant: the check can fail)",
+             source="negative control of opt.max_eq_violation", provenance="derived",
+             expected=False, measured=bool(eq_wrong.max() <= 1e-10))
+per_input_note = f"{cfg.n_eval} eval inputs of one trained seed (seed {cfg.seed}), resampled"
+
+
+def column(method, col):
+    """One method's per-input values (the eval inputs are the replicates)."""
+    return per_input[per_input.method == method][col].to_numpy()
+
+
 ledger.qualitative("nn.opt.violates_equalities", "the soft NN violates the equalities by > 1e-4",
-                   source="P5", provenance="paper", expected="max |C y - x| > 1e-4",
-                   measured=float(s.loc["nn", "max_eq"]),
-                   holds=decisions.exceeds(s.loc["nn", "max_eq"], decisions.OPT_EQ_VIOLATES))
+                   source="P5", provenance="reconstructed", expected="max |C y - x| > 1e-4",
+                   measured=float(s.loc["nn", "max_eq"]), samples=column("nn", "eq_violation"),
+                   decide=lambda v: decisions.exceeds(float(np.max(v)), decisions.OPT_EQ_VIOLATES))
 hn_viol = float(max(s.loc["hardnet", "max_ineq"], s.loc["hardnet", "max_eq"]))
 ledger.qualitative("hardnet.opt.violates", "HardNet ([G; C], 8 rows > n = 5) violates by > 1e-6",
                    source="E7", provenance="derived", expected="max violation > 1e-6",
                    measured=hn_viol,
-                   holds=decisions.exceeds(hn_viol, decisions.OPT_HARDNET_VIOLATES))
+                   samples=np.maximum(column("hardnet", "ineq_violation"),
+                                      column("hardnet", "eq_violation")),
+                   decide=lambda v: decisions.exceeds(float(np.max(v)),
+                                                      decisions.OPT_HARDNET_VIOLATES))
+# one trained seed: the inputs resample the evaluation, not the training, so a failure here is
+# recorded as a fail, never as the paper's opposite shown
+pair = np.stack([gap["caffnet"], gap["posthoc"], gap["fixed"]], axis=1)    # (inputs, 3)
+trace = pd.DataFrame(curves)
+
+
+def trained(*arms):
+    """The precondition of a comparison: each arm's training objective has stopped falling (less
+    than 5 % over the last quarter of its logged curve; a curve too short to tell has not)."""
+    ok = all(len(trace) >= 16 and rules.converged(trace[a].to_numpy()) for a in arms)
+    return ok, f"the {' and '.join(arms)} arms converged: objective fell by < 5 % over the " \
+               "last quarter"
+
+
 ledger.statistical("opt.gap_vs_posthoc", "CAffNet (learned w) mean optimality gap <= that of the "
                    "post-hoc projected soft NN", source="P5", provenance="paper",
                    expected="mean gap CAffNet <= mean gap post-hoc",
                    measured=f"CAffNet {gap['caffnet'].mean():.4g}, post-hoc "
                    f"{gap['posthoc'].mean():.4g} ({cfg.epochs} epochs, lr {cfg.lr:g})",
-                   holds=decisions.mean_not_worse(gap["caffnet"], gap["posthoc"]),
-                   tolerance="spec §3.3 rule, fixed before the run (PROTO: not met)")
+                   samples=pair, decide=lambda r: decisions.mean_not_worse(r[:, 0], r[:, 1]),
+                   tolerance="spec §3.3 rule, fixed before the run (PROTO: not met); "
+                             + per_input_note, requires=trained("caffnet", "nn"))
 ledger.statistical("opt.learned_w_vs_fixed", "learned null-space branch w: mean gap <= CAffNet "
                    "with w = 0 (fixed orthogonal projection trained end to end)",
                    source="P4 (\"goes beyond fixed orthogonal projections\")", provenance="paper",
                    expected="mean gap learned w <= mean gap w = 0",
                    measured=f"learned {gap['caffnet'].mean():.4g}, fixed {gap['fixed'].mean():.4g}",
-                   holds=decisions.mean_not_worse(gap["caffnet"], gap["fixed"]),
-                   tolerance="spec §3.3 rule, fixed before the run (PROTO: not met)")
-vert_w = float((out["_caff_rank"] == 5).double().mean())
-vert_0 = float((out["_fixed_rank"] == 5).double().mean())
+                   samples=pair, decide=lambda r: decisions.mean_not_worse(r[:, 0], r[:, 2]),
+                   tolerance="spec §3.3 rule, fixed before the run (PROTO: not met); "
+                             + per_input_note, requires=trained("caffnet", "fixed"))
+vertices = np.stack([(out["_caff_rank"] == 5).numpy(), (out["_fixed_rank"] == 5).numpy()],
+                    axis=1).astype(float)                                   # (inputs, 2)
+vert_w, vert_0 = vertices.mean(axis=0)
 ledger.qualitative("opt.vertex_share", "learned w ends on vertices (rank-5 subsets, zero gradient) "
                    "more often than w = 0 (E5 mechanism)", source="E5; spec §3.3",
                    provenance="reconstructed", expected="share(learned w) > share(w = 0)",
-                   measured=f"learned w {vert_w:.3f}, w = 0 {vert_0:.3f}",
-                   holds=decisions.exceeds(vert_w, vert_0))
+                   measured=f"learned w {vert_w:.3f}, w = 0 {vert_0:.3f}", samples=vertices,
+                   decide=lambda r: decisions.exceeds(*r.mean(axis=0)))
 ledger.qualitative("opt.reference.active_inequalities", "some reference optima have an active "
                    "inequality, so the task exercises the inequalities", source="reference solver; "
                    "spec §3.3 (PROTO 26.5%)", provenance="reconstructed", expected="share > 0",
                    measured=f"{active.mean():.3f} ({int(active.sum())} of {cfg.n_eval}); mean "
-                   f"reference objective {obj_ref.mean():.4f}", holds=bool(active.any()))
+                   f"reference objective {obj_ref.mean():.4f}", samples=active,
+                   decide=lambda a: bool(np.any(a)))
 feasible_gaps = np.concatenate([gap[m] for m in ("posthoc", "caffnet", "fixed")])
 ledger.qualitative("opt.reference.not_beaten", "no feasible method output beats the reference "
                    "optimum by more than 1e-7 (a check of the reference solver)",
                    source="reference solver", provenance="derived", expected="min gap >= -1e-7",
-                   measured=float(feasible_gaps.min()),
-                   holds=decisions.reference_not_beaten(feasible_gaps))
+                   measured=float(feasible_gaps.min()), samples=pair,
+                   decide=lambda r: decisions.reference_not_beaten(r.ravel()))
 
 # %% [markdown]
 # ## Figures
@@ -204,9 +239,15 @@ nb.finish()
 # %% [markdown]
 # **What we saw.** CAffNet satisfies the three equalities and five inequalities to rounding on
 # every evaluation input, with either branch; the 17-candidate enumeration gives the same outputs
-# as all 1024. The soft NN and HardNet violate. How the learned $w$ compares with $w \equiv 0$ and
-# with post-hoc projection is in `caffnet.opt.learned_w_vs_fixed` and `caffnet.opt.gap_vs_posthoc`,
-# recorded whatever the outcome; `caffnet.opt.vertex_share` gives the mechanism ([spec §3.3](../../docs/specs/caffnet.md#s3-3)).
+# as all 1024, and the equality bound rejects a right-hand side off by 1e-3
+# (`control.eq_wrong_rhs`). The soft NN and HardNet violate. How the learned $w$ compares with
+# $w \equiv 0$ and with post-hoc projection is in `caffnet.opt.learned_w_vs_fixed` and
+# `caffnet.opt.gap_vs_posthoc`, recorded whatever the outcome on the 200 evaluation inputs of one
+# trained seed, each only where its arms' training objective has stopped falling;
+# `caffnet.opt.vertex_share` gives the mechanism ([spec §3.3](../../docs/specs/caffnet.md#s3-3)). One trained seed cannot
+# show the paper's opposite (the inputs resample the evaluation, not the training), so a failure
+# of P4 here is a fail, not a `deviation`; the spec's prototype found the learned-$w$ gap did not
+# close with 4x more epochs, so the budget cut (400 epochs, 500 inputs) is not what decides it.
 #
 # **Not built: the unicycle control-barrier scenario ([spec §3.4](../../docs/specs/caffnet.md#s3-4)).** Its claims
 # (`caffnet.cbf.*`) are not recorded in any profile: the miniature was built in under an hour
