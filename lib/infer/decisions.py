@@ -27,10 +27,16 @@ def magnitude_error_db(pred: np.ndarray, true: np.ndarray) -> np.ndarray:
     return np.abs(20.0 * np.log10(np.abs(pred) / np.abs(true)))
 
 
+def positive_in_most(diff: np.ndarray) -> bool:
+    """Paired per-seed differences (oriented so that > 0 is the claim's direction) are > 0 in at
+    least ceil(2n/3) of the n seeds (spec NB2: "> 0 in >= 2 of 3 seeds")."""
+    diff = np.asarray(diff, float)
+    return int((diff > 0).sum()) >= seeds_needed(len(diff), SEED_FRACTION)
+
+
 def better_in_most(better: np.ndarray, worse: np.ndarray) -> bool:
     """The paired difference worse - better is > 0 in at least ceil(2n/3) of the n seeds."""
-    diff = np.asarray(worse, float) - np.asarray(better, float)
-    return int((diff > 0).sum()) >= seeds_needed(len(diff), SEED_FRACTION)
+    return positive_in_most(np.asarray(worse, float) - np.asarray(better, float))
 
 
 def decreasing_in_most(r: np.ndarray) -> bool:

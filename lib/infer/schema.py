@@ -99,17 +99,19 @@ class Fields(Cabin):
     features: PosInt = param(32, "spec §1.4: 32 Gaussian Fourier features")
     sigma: Pos = param(6.0, "spec §1.4: Fourier feature scale 6 on [0, 1]^2 plane coordinates")
     width: Annotated[int, Field(ge=4, le=1024)] = param(
-        64, "budget (<= 45 s per notebook on 2 shared cores): width 64 (spec §1.4: 256)")
+        256, "spec §1.4: 2 x 256 (the headline is decided at the spec's size, not under a 4x "
+             "cut; this notebook takes ~4 CPU-min of the 5 a miniature may)")
     depth: Annotated[int, Field(ge=1, le=8)] = param(2, "spec §1.4: 2 hidden layers")
-    steps: PosInt = param(400, "budget: 400 full-batch Adam steps (spec prototype: 1500)")
+    steps: PosInt = param(1500, "spec NB2 prototype: 1500 full-batch Adam steps")
     lr: Annotated[float, Field(gt=0.0, le=0.1)] = param(
-        3e-3, "decision (the spec gives none): Adam 3e-3, so 400 steps fit the training set")
+        1e-3, "decision (the spec gives none): Adam 1e-3 at width 256 over 1500 steps")
     n_seeds: Annotated[int, Field(ge=1, le=10)] = param(3, "spec NB2: 3 seeds")
     kk_lambda: Annotated[float, Field(gt=0.0, le=100.0)] = param(
         1.0, "spec NB2: the F+KK and F+KK+W arms at lambda_KK 1")
     kk_lambdas: list[Annotated[float, Field(gt=0.0, le=100.0)]] = param(
-        [0.1, 1.0], "the r-against-lambda sweep (spec NB2 figure); 10 was stopped for time in "
-                    "the prototype", min_length=1)
+        [1.0], "the r-against-lambda sweep at the spec prototype's lambda 0 and 1 (10 was "
+               "stopped for time there; 0.1 would add a fifth of the training cost; the paper "
+               "profile sweeps 0.1, 1, 10)", min_length=1)
     kk_points: PosInt = param(64, "spec §3 cost note: KK on 64 random query positions ...")
     kk_every: PosInt = param(2, "... every 2nd step")
     band: list[Hz] = param([50.0, 1500.0], "spec §1.3: evaluation band 50-1500 Hz",
@@ -124,14 +126,14 @@ class Fields(Cabin):
         3, "spec NB2: spectra at three held-out microphones")
     SMOKE = {"order": (3, "spec §3 smoke"), "grid": (6, "spec §3 smoke: 6 x 6"),
              "n_train": (12, "spec §3 smoke"), "steps": (50, "spec §3 smoke"),
-             "n_seeds": (1, "spec §3 smoke"), "width": (32, "the code path only (smoke 10 s)"),
-             "kk_lambdas": ([1.0], "one lambda: the code path"),
+             "n_seeds": (2, "two seeds: the resampled-decision path (spec §3 smoke: 1)"),
+             "width": (32, "the code path only (smoke 10 s)"),
+             "lr": (3e-3, "50 steps"),
              "kk_points": (16, "the code path only")}
     PAPER = {"order": (14, "spec §3 paper: order 14"),
              "n_fft": (2048, "order 14 reaches past 512 samples: a 1024-sample causal window"),
              "grid": (24, "spec §3 paper: 24 x 24"), "steps": (4000, "spec §3 paper"),
-             "n_seeds": (5, "spec §3 paper"), "width": (256, "spec §1.4: 2 x 256"),
-             "lr": (1e-3, "a longer schedule"),
+             "n_seeds": (5, "spec §3 paper"),
              "kk_lambdas": ([0.1, 1.0, 10.0], "the sweep with the prototype's stopped arm")}
 
     @model_validator(mode="after")

@@ -39,8 +39,17 @@
 # weight is `decisions.perceptual_density` (ERB-rate density). Q4: the phase error is the
 # wrapped absolute difference (`decisions.phase_error`). One random split for all arms and
 # seeds (`seed`); seeds change the initialisation and Fourier features, shared by every arm of a
-# seed, so arms differ by their loss alone. Sizes cut for the budget (width, steps, learning
-# rate: the parameters cell says which); the paper profile carries the spec's.
+# seed, so arms differ by their loss alone. Sizes: the spec's width 256 and 1,500 full-batch
+# Adam steps. An earlier default cut both 4x (width 64, 400 steps) and the headline then failed
+# on every seed, where the spec's prototype at full size had F 30 % better: a cut that could
+# decide the headline by itself. The paper profile carries the spec's larger grid and longer
+# schedule.
+#
+# **How the claims are decided.** Per-seed paired differences, the spec's rule (> 0 in at least
+# 2 of 3 seeds), with the stability of that decision under resampling the seeds recorded
+# beside it; a decision fewer than 90 % of resamples repeat is inconclusive. A phase
+# comparison becomes a `deviation` only if the arm the paper favours is *worse* beyond 2
+# standard errors over >= 3 seeds (`rules.opposite_beyond`); otherwise it passes or fails.
 #
 # **Look for:** whether F beats T on held-out magnitude and phase; r falling by orders of
 # magnitude with λ (T at rounding level); what KK does to held-out phase; the weighted arm lower
@@ -66,13 +75,13 @@ plane_height = 0.9  # spec §1.3: the plane at height 0.9 m
 n_train = 64  # spec §1.3: 64 training microphones
 features = 32  # spec §1.4: 32 Gaussian Fourier features
 sigma = 6.0  # spec §1.4: Fourier feature scale 6 on [0, 1]^2 plane coordinates
-width = 64  # budget (≤ 45 s per notebook on 2 shared cores): width 64 (spec §1.4: 256)
+width = 256  # spec §1.4: 2 x 256 (the headline is decided at the spec's size, not under a 4x cut; this notebook takes ~4 CPU-min of the 5 a miniature may)
 depth = 2  # spec §1.4: 2 hidden layers
-steps = 400  # budget: 400 full-batch Adam steps (spec prototype: 1500)
-lr = 0.003  # decision (the spec gives none): Adam 3e-3, so 400 steps fit the training set
+steps = 1500  # spec NB2 prototype: 1500 full-batch Adam steps
+lr = 0.001  # decision (the spec gives none): Adam 1e-3 at width 256 over 1500 steps
 n_seeds = 3  # spec NB2: 3 seeds
 kk_lambda = 1.0  # spec NB2: the F+KK and F+KK+W arms at lambda_KK 1
-kk_lambdas = [0.1, 1.0]  # the r-against-lambda sweep (spec NB2 figure); 10 was stopped for time in the prototype
+kk_lambdas = [1.0]  # the r-against-lambda sweep at the spec prototype's lambda 0 and 1 (10 was stopped for time there; 0.1 would add a fifth of the training cost; the paper profile sweeps 0.1, 1, 10)
 kk_points = 64  # spec §3 cost note: KK on 64 random query positions ...
 kk_every = 2  # ... every 2nd step
 band = [50.0, 1500.0]  # spec §1.3: evaluation band 50-1500 Hz
@@ -86,7 +95,7 @@ import numpy as np
 import torch
 
 from lib.companion import notebook, plotting, rules
-from lib.infer import decisions, evaluate, losses, scene, train
+from lib.infer import decisions, evaluate, kk, losses, scene, train
 
 nb = notebook.start("infer/02_field_comparison", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
@@ -130,29 +139,29 @@ ledger.close("field.time_causal", "largest non-causal energy fraction r of T's p
              source="spec §1.4 (T is causal by construction)", provenance="derived",
              expected=0.0, measured=float(r[0].max()), atol=1e-20,
              why="T writes only t < n/2; squared float64 rounding is ~1e-32")
+# negative control: T's spectra delayed by n/2 samples (half of each response wraps into the
+# negative-time half: the causal window removed) must fail the same check
+shift = np.exp(-1j * np.pi * np.arange(run.spectra.shape[-1]))              # e^{-i w n/2}
+r_shifted = kk.kk_residual(torch.as_tensor(run.spectra[0] * shift), cfg.n_fft).numpy()
+ledger.exact("control.noncausal_time_field", "the causality check of field.time_causal rejects "
+             "T's spectra delayed by n/2 samples (non-causal energy put in on purpose)",
+             source="negative control of field.time_causal", provenance="derived",
+             expected=False, measured=bool(float(r_shifted.max()) <= 1e-20))
+mag_diff = col("T", "test_mag_db") - col("F", "test_mag_db")           # (seeds,) > 0: F better
 ledger.statistical("field.freq_vs_time_mag", "held-out magnitude error (dB): F below T, paired "
                    f"by seed ({need}); T per seed, F per seed",
                    source="abstract (I1); spec NB2", provenance="reconstructed",
                    expected=f"F < T in {need} (spec prototype, seed 0: T 4.24, F 2.96 dB)",
-                   measured=per_seed(["T", "F"], "test_mag_db"),
-                   holds=decisions.better_in_most(col("F", "test_mag_db"),
-                                                  col("T", "test_mag_db")))
-f_phase_better = decisions.better_in_most(col("F", "test_phase_rad"), col("T", "test_phase_rad"))
-phase_values = per_seed(["T", "F"], "test_phase_rad")
-if f_phase_better:
-    ledger.statistical("field.freq_vs_time_phase", "held-out phase error (rad): F below T, "
-                       f"paired by seed ({need}); T per seed, F per seed",
-                       source="abstract (I1); spec NB2", provenance="reconstructed",
-                       expected=f"F < T in {need} (spec prototype: 0.679 vs 0.688, a tie)",
-                       measured=phase_values, holds=f_phase_better)
-else:
-    ledger.deviation("field.freq_vs_time_phase", "held-out phase error (rad): F is not below "
-                     f"T in {need}; T per seed, F per seed", source="abstract (I1); spec NB2",
-                     kind="statistical", expected="F lower than T (the abstract's I1)",
-                     measured=phase_values, evidence="paired per-seed differences T - F are "
-                     f"> 0 in fewer than {rules.seeds_needed(cfg.n_seeds, decisions.SEED_FRACTION)} seeds: held-out "
-                     "phase is limited by spatial interpolation, not the output domain",
-                     shown=not f_phase_better)
+                   measured=per_seed(["T", "F"], "test_mag_db"), samples=mag_diff,
+                   decide=decisions.positive_in_most)
+phase_diff = col("T", "test_phase_rad") - col("F", "test_phase_rad")
+ledger.compare("field.freq_vs_time_phase", "held-out phase error (rad): F below T, paired by "
+               f"seed ({need}); T per seed, F per seed", source="abstract (I1); spec NB2",
+               provenance="reconstructed",
+               expected=f"F < T in {need} (spec prototype: 0.679 vs 0.688, a tie)",
+               measured=per_seed(["T", "F"], "test_phase_rad"), samples=phase_diff,
+               decide=decisions.positive_in_most, opposite=rules.opposite_beyond,
+               power="paired difference T - F beyond 2 s.e. below zero over >= 3 seeds")
 
 # %% [markdown]
 # ## KK: causality of the predicted spectra, and what it does to held-out phase
@@ -165,29 +174,22 @@ ledger.statistical("field.kk_causality", "held-out KK residual r of the frequenc
                    f"({need}); means over seeds per lambda",
                    source="abstract (I2); spec NB2", provenance="reconstructed",
                    expected=f"decreasing in {need} (spec prototype: 0.18 at 0, 5.1e-5 at 1)",
-                   measured=list(r_sweep.mean(0)), holds=decisions.decreasing_in_most(r_sweep))
-kk_phase_better = decisions.better_in_most(col(main_kk, "test_phase_rad"),
-                                           col("F", "test_phase_rad"))
-kk_values = per_seed(["F", main_kk], "test_phase_rad")
-if kk_phase_better:
-    ledger.statistical("field.kk_phase", f"held-out phase error (rad): {main_kk} below F, paired "
-                       f"by seed ({need}); F per seed, F+KK per seed",
-                       source="abstract (I2); spec NB2", provenance="reconstructed",
-                       expected=f"F+KK < F in {need} (spec prototype: 0.667 vs 0.679)",
-                       measured=kk_values, holds=kk_phase_better)
-else:
-    ledger.deviation("field.kk_phase", f"held-out phase error (rad): {main_kk} is not below F "
-                     f"in {need}; F per seed, F+KK per seed", source="abstract (I2); spec NB2",
-                     kind="statistical", expected="KK improves phase (the abstract's I2)",
-                     measured=kk_values, evidence="paired per-seed differences F - F+KK are > 0 "
-                     f"in fewer than {rules.seeds_needed(cfg.n_seeds, decisions.SEED_FRACTION)} seeds: KK makes the "
-                     "spectra causal (field.kk_causality), which does not by itself fix spatial "
-                     "interpolation", shown=not kk_phase_better)
-f_gap = col("F", "train_mag_db").mean() / col("F", "test_mag_db").mean()
+                   measured=list(r_sweep.mean(0)), samples=r_sweep,
+                   decide=decisions.decreasing_in_most)
+kk_diff = col("F", "test_phase_rad") - col(main_kk, "test_phase_rad")
+ledger.compare("field.kk_phase", f"held-out phase error (rad): {main_kk} below F, paired "
+               f"by seed ({need}); F per seed, F+KK per seed",
+               source="abstract (I2); spec NB2", provenance="reconstructed",
+               expected=f"F+KK < F in {need} (spec prototype: 0.667 vs 0.679)",
+               measured=per_seed(["F", main_kk], "test_phase_rad"), samples=kk_diff,
+               decide=decisions.positive_in_most, opposite=rules.opposite_beyond,
+               power="paired difference F - F+KK beyond 2 s.e. below zero over >= 3 seeds")
+gap_rows = np.column_stack([col("F", "train_mag_db"), col("F", "test_mag_db")])
 ledger.qualitative("field.f_memorises", "F's training-microphone magnitude error over its "
                    "held-out one (means over seeds)", source="spec NB2 (risk: F memorises)",
                    provenance="reconstructed", expected="< 0.5 (a large train/held-out gap)",
-                   measured=float(f_gap), holds=f_gap < 0.5)
+                   measured=float(gap_rows[:, 0].mean() / gap_rows[:, 1].mean()),
+                   samples=gap_rows, decide=lambda g: g[:, 0].mean() / g[:, 1].mean() < 0.5)
 
 # %% [markdown]
 # ## Weighting: the emphasised bands against the notched crossover band
@@ -197,17 +199,20 @@ fb = cab.freqs[band]
 emph, notch = evaluate.weighted_bins(fb, tuple(cfg.crossover), cfg.notch_weight)
 a_w, a_kk = names.index("F+KK+W"), names.index(main_kk)
 held = mag[:, :, test_idx]                                                # (A, S, M', Kb)
-trade = {k: float(held[a][..., sel].mean()) for k, a, sel in
-         [("emph_w", a_w, emph), ("emph_flat", a_kk, emph), ("notch_w", a_w, notch),
-          ("notch_flat", a_kk, notch)]}
+keys = ("emph_w", "emph_flat", "notch_w", "notch_flat")
+per_seed_trade = np.stack([held[a][..., sel].mean(axis=(-2, -1)) for a, sel in
+                           [(a_w, emph), (a_kk, emph), (a_w, notch), (a_kk, notch)]],
+                          axis=1)                                          # (seeds, 4)
+trade = dict(zip(keys, per_seed_trade.mean(0)))
 ledger.statistical("field.weighting", f"held-out magnitude error (dB) of F+KK+W against {main_kk}"
                    f" in the emphasised bins (weight above flat, {fb[emph].min():.0f}-"
                    f"{fb[emph].max():.0f} Hz) and in the notched {cfg.crossover[0]:g}-"
-                   f"{cfg.crossover[1]:g} Hz band",
+                   f"{cfg.crossover[1]:g} Hz band (means over seeds and held-out microphones)",
                    source="abstract (I3); spec NB2", provenance="reconstructed",
                    expected="W lower where emphasised and higher in the notch",
                    measured="; ".join(f"{k} {v:.4g}" for k, v in trade.items()),
-                   holds=decisions.weighting_tradeoff(**trade))
+                   samples=per_seed_trade,
+                   decide=lambda t: decisions.weighting_tradeoff(*t.mean(0)))
 band_table = evaluate.bands(run, mag, phase, fb, test_idx, cfg.n_bands)
 band_table.to_csv(tables / "bands.csv", index=False, float_format="%.6g")
 gain = {k: 1 - col("F", k).mean() / col("T", k).mean() for k in ("test_mag_db", "test_phase_rad")}
@@ -310,14 +315,34 @@ ax2.legend(fontsize=6)
 nb.save_figure(fig, "kk")
 
 # %%
+status = {c.id.removeprefix("infer."): c.status for c in ledger.claims}
+means = {a: (col(a, "test_mag_db").mean(), col(a, "test_phase_rad").mean()) for a in ("T", "F")}
+print(f"Headline I1 at width {cfg.width}, {cfg.steps} steps, {cfg.n_seeds} seeds: held-out "
+      f"magnitude F < T is `{status['field.freq_vs_time_mag']}`, phase F < T is "
+      f"`{status['field.freq_vs_time_phase']}`. Seed means: T {means['T'][0]:.3g} dB / "
+      f"{means['T'][1]:.3g} rad, F {means['F'][0]:.3g} dB / {means['F'][1]:.3g} rad: the "
+      f"{'frequency' if means['F'][0] < means['T'][0] else 'time'} field has the lower held-out "
+      "magnitude error on this cabin.")
 nb.finish()
 
 # %% [markdown]
-# **What we saw.** The claims table above holds the numbers; the figures show them. Read
-# `field.freq_vs_time_mag` and `field.freq_vs_time_phase` for I1 (whether the frequency field
-# beats the time field here, and by how much: the `field.gap_vs_paper` line sets our relative
-# change beside the paper's 39 % / 51 %, which are on other data and not comparable);
-# `field.kk_causality` and `field.kk_phase` for I2 (the KK term makes the predicted spectra
-# causal by orders of magnitude; whether that moves held-out phase is a separate question,
-# and a `deviation` there says it did not); `field.weighting` and the band figure for I3; and
-# `field.f_memorises` for the train/held-out gap that bounds every held-out comparison here.
+# **What we saw.** The line printed above says in one sentence what this run shows about the
+# headline; the claims table holds the numbers and the figures show them. Plainly: at the
+# spec's sizes, on this simulated cabin, the time-domain field interpolates better than the
+# frequency field between microphones, on magnitude and on phase, on every seed; the
+# miniature does not reproduce I1, and the phase result is recorded as a deviation because
+# the opposite of the paper's direction is shown beyond two standard errors. (The spec's
+# single-seed prototype had F ahead on magnitude against a weaker T.) This is one cabin, one
+# split and our reconstructed fields, not the paper's renderer or data. The paper's
+# headline I1 is `field.freq_vs_time_mag` with `field.freq_vs_time_phase`: their status says
+# whether, at the spec's sizes, the frequency field beats the time field at held-out
+# microphones on magnitude and on phase, seed by seed (the spec's prototype expected a clear
+# magnitude gain and a phase tie). `field.gap_vs_paper` sets our relative change beside the
+# paper's 39 % / 51 %, which are on other data and not comparable. For I2,
+# `field.kk_causality` shows whether the KK term makes the predicted spectra causal, and
+# `field.kk_phase` whether that moves held-out phase (a deviation only if KK makes phase worse
+# beyond the seeds' spread). `field.weighting` and the band figure are I3, and
+# `field.f_memorises` is the train/held-out gap that bounds every held-out comparison here:
+# F fits its training microphones far better than it interpolates between them. Three seeds
+# decide each claim; a decision that does not survive resampling them is inconclusive, not a
+# verdict on the paper.

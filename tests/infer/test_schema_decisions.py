@@ -42,6 +42,14 @@ def test_better_in_most_both_ways():
     assert not decisions.better_in_most([2.0], [2.0])
 
 
+def test_positive_in_most_both_ways():
+    # ceil(2 * 3 / 3) = 2 of 3 seeds; ceil(2 * 4 / 3) = 3 of 4; zero is not positive
+    assert decisions.positive_in_most([0.1, 0.2, -0.5])
+    assert not decisions.positive_in_most([0.1, 0.0, -0.5])
+    assert not decisions.positive_in_most([0.1, 0.2, -0.1, -0.2])
+    assert decisions.positive_in_most([0.1, 0.2, 0.3, -0.2])
+
+
 def test_decreasing_in_most_both_ways():
     assert decisions.decreasing_in_most(np.array([[0.3, 1e-3, 1e-4], [0.3, 2e-3, 1e-3],
                                                   [0.3, 1e-3, 2e-3]]))
