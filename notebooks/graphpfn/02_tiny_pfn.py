@@ -21,16 +21,19 @@
 # classify held-out prior graphs in context against a GCN and an MLP trained per graph.
 #
 # **What a miniature cannot show** ([spec §8](../../docs/specs/graphpfn.md#s8)). P3 and P4 on
-# GraphLand need the GraphPFN checkpoint, LimiX weights, the datasets and GPU time; the paper's
-# numbers could not be read either, so `paper.graphland` is recorded as skipped. LimiX itself is
-# not here: the tiny PFN is an architectural analogue. The karate club is a toy.
+# GraphLand need the GraphPFN checkpoint, LimiX weights, the datasets and GPU time. The paper's
+# tables could not be read, but the authors' repository commits its evaluation reports:
+# `paper.graphland` quotes those numbers as the paper's, each with the file it comes from
+# (`lib/graphpfn/graphland.py`), never as ours. LimiX itself is not here: the tiny PFN is an
+# architectural analogue. The karate club is a toy.
 #
-# **Provenance and the cut.** Architecture and optimiser settings follow the official
-# `model.py` and `pretrain.toml` (read as the reference); the sizes are ours. **Budget cut:**
-# the spec's default is 2 × 120 CPU-s of training (about 2 500-3 500 steps per model); the
-# house budget of about 45 s per notebook allows `steps` = 500 per model. The spec's
-# prototype, at five times that, showed no graph gain; the claims below are recorded whatever
-# they say.
+# **Provenance and sizes.** Architecture and optimiser settings follow the official
+# `model.py` and `pretrain.toml` (read as the reference); the sizes are ours. Both models train
+# for `steps` equal steps, the spec's prototype scale (its 2 × 120 CPU-s were about 2 500-3 500
+# steps per model), and are evaluated on the spec's 150 held-out graphs; the claims on them
+# require both training losses to have converged (`rules.converged`), else they are
+# inconclusive. The spec's prototype, at this scale, showed no graph gain; the claims below are
+# recorded whatever they say.
 #
 # **Decisions where the spec is open.** Equal *steps* for both models (spec D2; their wall
 # times go to the timing table). Both train all weights from the same initialisation (the
@@ -67,12 +70,12 @@ max_nodes = 300  # ... larger ones cropped
 d = 64  # spec NB2: d is 64
 depth = 3  # spec NB2: 3 layers
 heads = 4  # spec §1.3: 4-head GA
-steps = 400  # CUT: equal steps per model (spec D2); the spec's 2 x 120 CPU-s (~2500-3500 steps) do not fit the house budget (~45 s per notebook)
+steps = 3000  # spec NB2 prototype: equal steps per model (spec D2) at the ~2500-3500 steps of its 2 x 120 CPU-s; the mechanism claim needs them (400 steps could not decide it), so this notebook takes ~3 min of the 5 a miniature may
 lr = 0.0003  # pretrain.toml: AdamW 3e-4
 warmup = 50  # pretrain.toml has a warm-up; 50 steps (reconstructed)
 clip = 1.0  # pretrain.toml: clip 1.0
 train_frac = [0.1, 0.5]  # spec NB2: train fraction U(0.1, 0.5)
-n_eval = 100  # CUT: 100 held-out prior graphs (the spec's range is 100-200, its default 150)
+n_eval = 150  # spec NB2 default: 150 held-out prior graphs (range 100-200): the paired gain's replicates
 eval_frac = 0.2  # spec NB2: 20 % of nodes labelled
 label_fracs = [0.05, 0.1, 0.2, 0.4]  # ICL accuracy against label fraction (spec NB2 figure) ...
 n_frac_eval = 50  # ... on the first 50 held-out graphs
@@ -90,8 +93,18 @@ import numpy as np
 import pandas as pd
 import torch
 
-from lib.companion import notebook, plotting
-from lib.graphpfn import baselines, configs, decisions, graph_stats, karate, naive, tiny_pfn, train
+from lib.companion import notebook, plotting, rules
+from lib.graphpfn import (
+    baselines,
+    configs,
+    decisions,
+    graph_stats,
+    graphland,
+    karate,
+    naive,
+    tiny_pfn,
+    train,
+)
 
 nb = notebook.start("graphpfn/02_tiny_pfn", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
@@ -129,6 +142,18 @@ ledger.close("adapter.zero_init", f"before training, graph-PFN (tab-PFN's weight
              "graphs (max |difference|)", source="spec §1.3 [CODE] (P5)", provenance="paper",
              expected=0.0, measured=max(gaps), atol=decisions.ZERO_INIT_ATOL,
              why="spec: <= 1e-6; x + 0 is exact, so 0 is expected")
+# negative control: the same check on a graph-PFN whose GA output projection is NOT zero (one
+# weight set to 0.1) must see the logits move, or the identity above could not have failed
+_, broken = tiny_pfn.pair(cfg.n_features, cfg.classes[1], cfg.d, cfg.depth, cfg.heads, cfg.seed)
+with torch.no_grad():
+    broken.layers[0].ga.out.weight[0, 0] = 0.1
+    broken_gap = max(float((tab(*h.tensors(), h.task.classes) - broken(*h.tensors(), h.task.classes))
+                           [:, : h.task.classes].abs().max()) for h in held_out)
+ledger.exact("control.nonzero_adapter", "the zero-init check rejects a graph-PFN whose GA "
+             "output projection has one non-zero weight (0.1): its logits differ from tab-PFN's "
+             "beyond the tolerance on some held-out graph", source="negative control of "
+             "adapter.zero_init", provenance="derived", expected=False,
+             measured=bool(broken_gap <= decisions.ZERO_INIT_ATOL))
 
 # %% [markdown]
 # ## Training both on the same prior episodes
@@ -171,34 +196,64 @@ acc = pd.DataFrame({
     "edge_homophily": [graph_stats.edge_homophily(h.graph, h.task.y) for h in held_out],
     "adjusted_homophily": [graph_stats.adjusted_homophily(h.graph, h.task.y) for h in held_out]})
 acc.to_csv(tables / "held_out_accuracy.csv", index=False)
-boot_rng = np.random.default_rng([cfg.seed, 3])
 gain = (acc.graph_pfn - acc.tab_pfn).to_numpy()
-mean, lo, hi = decisions.bootstrap_mean_ci(gain, cfg.boot, boot_rng)
+vs = (acc.graph_pfn - acc.gcn).to_numpy()
+
+
+def lower_bound(diff: np.ndarray) -> float:
+    """The lower end of the mean paired difference's 95 % bootstrap interval (its own seeded
+    stream, so a resample of the graphs is judged by the very same rule)."""
+    return decisions.bootstrap_mean_ci(np.asarray(diff), cfg.boot,
+                                       np.random.default_rng([cfg.seed, 3]))[1]
+
+
+mean, lo, hi = decisions.bootstrap_mean_ci(gain, cfg.boot, np.random.default_rng([cfg.seed, 3]))
+trained = (all(rules.converged(losses[k]) for k in ("graph_pfn", "tab_pfn")),
+           "both PFNs converged: the median training loss fell by < 5 % over the last quarter "
+           "of the steps (second half against first half)")
 ledger.statistical("mechanism.graph_helps", f"mean paired accuracy graph-PFN − tab-PFN over "
                    f"{cfg.n_eval} held-out prior graphs ({cfg.eval_frac:.0%} labelled), with its "
                    f"95 % bootstrap interval, after {cfg.steps} equal steps",
                    source="abstract (P2), spec NB2", provenance="reconstructed",
                    expected="lower 95 % bound > 0", measured=f"{mean:+.4f} [{lo:+.4f}, {hi:+.4f}]",
-                   holds=decisions.graph_helps(lo), tolerance="threshold fixed in spec")
-rho, rising = decisions.homophily_trend(gain, acc.adjusted_homophily.to_numpy())
+                   samples=gain, decide=lambda g: decisions.graph_helps(lower_bound(g)),
+                   tolerance="threshold fixed in spec", requires=trained)
+rho, _ = decisions.homophily_trend(gain, acc.adjusted_homophily.to_numpy())
 ledger.statistical("mechanism.homophily_trend", "Spearman correlation of the paired gain "
                    "graph-PFN − tab-PFN with the held-out graphs' adjusted homophily",
                    source="spec NB2", provenance="reconstructed", expected="rho > 0",
-                   measured=round(rho, 4), holds=rising, tolerance="threshold fixed in spec")
-vs = (acc.graph_pfn - acc.gcn).to_numpy()
-m2, lo2, hi2 = decisions.bootstrap_mean_ci(vs, cfg.boot, boot_rng)
+                   measured=round(rho, 4),
+                   samples=np.column_stack([gain, acc.adjusted_homophily.to_numpy()]),
+                   decide=lambda s: decisions.homophily_trend(s[:, 0], s[:, 1])[1],
+                   tolerance="threshold fixed in spec", requires=trained)
+m2, lo2, hi2 = decisions.bootstrap_mean_ci(vs, cfg.boot, np.random.default_rng([cfg.seed, 3]))
 ledger.qualitative("vs_gcn", "graph-PFN in context against a GCN trained from scratch on each "
-                   "held-out prior graph: mean paired accuracy difference and its 95 % interval "
-                   "(the paper's claim is about finetuning on real graphs, which this is not)",
-                   source="abstract (P3, P4), spec NB2", provenance="reconstructed",
-                   expected="reported; pass when the mean difference is > 0",
-                   measured=f"{m2:+.4f} [{lo2:+.4f}, {hi2:+.4f}]", holds=m2 > 0)
-ledger.skip("paper.graphland", "in-context and finetuned accuracy on GraphLand (tolokers-2, "
-            "city-roads, artnet, hm-prices, ...) against G2T-FM and GNNs from scratch",
-            source="abstract (P3, P4)", provenance="paper", kind="statistical",
-            expected="the paper's tables (not readable here)",
-            reason="needs the GraphPFN checkpoint, LimiX weights, the GraphLand downloads and "
-                   "GPU time (spec §8)")
+                   "held-out prior graph: mean paired accuracy difference and its 95 % bootstrap "
+                   "interval (the paper's claim is about finetuning on real graphs, which this "
+                   "is not)", source="abstract (P3, P4), spec NB2", provenance="reconstructed",
+                   expected="lower 95 % bound > 0 (graph-PFN ahead beyond the interval)",
+                   measured=f"{m2:+.4f} [{lo2:+.4f}, {hi2:+.4f}]", samples=vs,
+                   decide=lambda g: lower_bound(g) > 0, requires=trained)
+land = pd.DataFrame(graphland.rows())
+land.to_csv(tables / "graphland_quoted.csv", index=False)
+tuned = land.dropna(subset=["graphpfn_finetune"])
+arms3 = tuned[["graphpfn_finetune", "g2t_fm_finetune", "gcn"]].to_numpy()
+wins = arms3[:, 0] > arms3[:, 1:].max(axis=1)
+ledger.qualitative("paper.graphland", "the paper's GraphLand results as the authors' committed "
+                   "evaluation reports give them (mean test score over 10 seeds; GraphPFN with "
+                   "Laplacian PE): finetuned GraphPFN beats both finetuned G2T-FM and a GCN from "
+                   "scratch on most of the datasets with a finetuned report (P4). Quoted, never "
+                   f"reproduced here: {graphland.REPO}@{graphland.COMMIT[:7]}, files "
+                   "exp/graphpfn-eval/finetune/lappe/<dataset>/evaluation/report.json against "
+                   "exp/g2t_limix/finetune/... and exp/gnn/gcn/... (every file in "
+                   "tables/graphland_quoted.csv)", source="abstract (P4); the authors' "
+                   "repository's evaluation reports", provenance="paper",
+                   expected="more than half of the datasets",
+                   measured=f"{int(wins.sum())} of {len(wins)}: " + ", ".join(
+                       f"{d} {'win' if w else 'no'}" for d, w in zip(tuned.dataset, wins)),
+                   holds=graphland.finetuned_wins(arms3),
+                   rests_on=f"the authors' reports for {len(wins)} datasets (each a 10-seed "
+                            "mean); a count over a fixed benchmark, not a sample")
 
 # %%
 frac_rows = []
@@ -238,7 +293,9 @@ ledger.qualitative("karate", "karate club, mean accuracy over random splits per 
                    measured="; ".join(f"k={kk}: " + ", ".join(f"{c} {kmeans.loc[kk, c]:.3f}"
                                                              for c in kmeans.columns)
                                       for kk in kmeans.index),
-                   holds=bool((kmeans.graph_pfn > 0.5).all()))
+                   samples=kar[["k", "graph_pfn"]].to_numpy(),
+                   decide=lambda s: all(s[s[:, 0] == kk, 1].mean() > 0.5
+                                        for kk in cfg.karate_k if (s[:, 0] == kk).any()))
 
 # %% [markdown]
 # ## Figures
@@ -307,13 +364,17 @@ nb.finish()
 # %% [markdown]
 # **What we saw.** The exact claims hold: GA matches its per-node loop in float64, and the
 # zero-initialised adapters leave the tabular model's logits unchanged on every held-out graph.
-# After the short equal-step training the two PFNs' losses stay close, and the paired gain
-# graph-PFN − tab-PFN (`mechanism.graph_helps`) is small: its sign and interval are in the
-# claim, recorded whatever they say; most held-out graphs show no difference at all (the
-# points on zero in the gain figure), and the gain does rise with homophily
-# (`mechanism.homophily_trend`). The per-graph GCN, MLP and even the majority class are about
-# level with the PFNs on these prior graphs (`vs_gcn`): the held-out tasks carry little graph
-# signal (the GCN − MLP gap, right panel, is centred on zero). On the karate club, where the
-# labels follow the communities, the graph-PFN is far above the tab-PFN (which stays near
-# chance on the PE features) but below a GCN trained on the same few labels (`karate`). None
-# of this is the paper's GraphLand evaluation (`paper.graphland`, skipped).
+# The headline of the miniature is `mechanism.graph_helps`: whether, after equal training on
+# the prior, the graph-PFN beats the tab-PFN on held-out prior graphs beyond the bootstrap
+# interval of the paired gain. Its status in the table above is the answer this run gives
+# (pass: the neighbourhood attention is used; fail: no gain beyond the interval at this scale;
+# inconclusive: a PFN had not converged or the decision does not survive resampling the
+# graphs). `mechanism.homophily_trend` says whether the gain grows with homophily, and
+# `vs_gcn` whether in-context learning beats a GCN trained on each graph beyond the interval.
+# The gain figure's right panel shows how much graph signal the held-out tasks carry at all
+# (the GCN − MLP gap). On the karate club, where the labels follow the communities, compare
+# the graph-PFN with the tab-PFN and the GCN in the karate panel (`karate`). The paper's own
+# GraphLand numbers (`paper.graphland`) are quoted from the authors' reports, not reproduced:
+# no conclusion about them follows from this miniature. Cuts that could decide the mechanism
+# claims by themselves: a PFN of d = 64 and 3 layers trained for `steps` steps on graphs of
+# 50-300 nodes, against LimiX's 12 layers pretrained for 500k steps on 2,000-node graphs.
