@@ -31,10 +31,17 @@
 # reconstructed. D1, the case that should make the strong form fail: no case beyond the spec's
 # perforated Kovasznay flow fitted the time we had (the MAC-referenced porous cell is not built),
 # so the notebook keeps that case and *tests* whether the strong form fails in it
-# (`nb2.pathology`, threshold 5 % fixed in `lib/musa_pinn/decisions.py`). Budget: width 32 (spec
-# 64), 800 steps (spec 2000), 400 collocation and boundary points, 64 discs per step, 2 seeds, and
-# Adam at 5·10⁻³ (spec 10⁻³: at 10⁻³ no arm left the initial plateau within 600 steps). The
-# `paper` profile carries the spec's sizes.
+# (`nb2.pathology`, threshold 5 % fixed in `lib/musa_pinn/decisions.py`: our line, not the
+# paper's). Budget: width 32 (spec 64), 1200 steps (spec 2000), 400 collocation and boundary
+# points, 64 discs per step, the spec's 3 seeds, and Adam at 5·10⁻³ (spec 10⁻³: at 10⁻³ no arm
+# left the initial plateau within 600 steps). The `paper` profile carries the spec's sizes.
+#
+# **How the claims are decided.** Every comparison is paired over seeds: a difference counts
+# when its mean lies beyond 2 standard errors (`rules.beyond`, >= 3 seeds), and its stability
+# under resampling the seeds is recorded. A comparison needs its arms trained: an arm whose
+# seed-mean error was still falling by more than 5 % over the last quarter of the steps
+# (`rules.converged`) makes the claim inconclusive, never a pass. `nb2.error` becomes a
+# deviation only if weak2 is *worse* than strong beyond 2 standard errors.
 #
 # **What to look for.** Error curves that sit on a plateau, then drop; whether the weak arms drop
 # earlier or further than the strong one; where in the channels the errors sit.
@@ -50,7 +57,7 @@ meso_fraction = 0.8  # spec §1.4 [RECON]: meso radius 0.8 d(x)
 meso_r_min = 0.01  # decision (spec §7 Q2): meso discs no smaller than 0.01, so that none degenerates to a point near a wall
 width = 32  # budget (≤ 45 s per notebook on 2 shared cores): width 32 (spec 64)
 depth = 4  # spec NB2: 4 hidden tanh layers
-steps = 800  # budget (≤ 2 min per paper on 2 idle cores): 800 Adam steps (spec 2000; paper profile 6000)
+steps = 1200  # budget (a miniature may take up to 5 min where its headline needs it): 1200 Adam steps, so that the strong arm can converge before it is judged (at 800, nb2.pathology passed only because the strong arm was still falling; spec 2000, paper profile 6000)
 lr = 0.005  # budget decision (spec NB2: 1e-3 over 2000 steps): at 1e-3 no arm left the initial plateau (rel L2(u) ~0.59) within 600 steps; at 5e-3 all arms did by ~400
 decay_at = [0.6, 0.85]  # spec NB2: decay at 60% and 85% of the steps
 gamma = 0.3  # spec NB2: learning-rate decay x0.3
@@ -64,7 +71,7 @@ quad = 16  # spec §1.3: Q is 16 trapezoidal nodes per circle (NB1: ~1e-10 exact
 pool_factor = 20  # spec §1.4: pools of 20x the per-step count of each scale
 stage_switch = 0.3  # spec §1.4 [RECON]: continuity first for 30% of the steps
 stage_weight = 0.1  # spec §1.4 [RECON]: momentum weight 0.1 in the first stage
-n_seeds = 2  # spec §6 allows 2 seeds when the budget needs it (paired CI needs ≥ 2)
+n_seeds = 3  # spec NB2: 3 seeds (a paired difference beyond 2 s.e. needs ≥ 3)
 ablations = True  # spec NB2 optional: weak2 without meso, without small discs
 n_eval = 20000  # spec NB2: 20k interior points
 n_curve = 2000  # decision: interior points of the error-against-step curve
@@ -81,7 +88,7 @@ import numpy as np
 import pandas as pd
 import torch
 
-from lib.companion import notebook, plotting
+from lib.companion import notebook, plotting, rules
 from lib.musa_pinn import decisions, geometry, kovasznay, metrics, train
 
 nb = notebook.start("musa_pinn/02_strong_vs_weak", globals())
@@ -148,59 +155,75 @@ def per_seed(arm: str, col: str) -> list[float]:
     return res[res.arm == arm].sort_values("seed")[col].tolist()
 
 
+def tail_curve(arm: str) -> np.ndarray:
+    """The seed-mean rel L2(u) curve of one arm (history points in step order)."""
+    return history[history.arm == arm].groupby("step").err_u.mean().to_numpy()
+
+
+def paired(base: str, other: str, col: str) -> np.ndarray:
+    """Per-seed differences base - other of one column (positive: `other` lower)."""
+    return np.asarray(per_seed(base, col)) - np.asarray(per_seed(other, col))
+
+
 err_s, err_w2 = per_seed("strong", "err_u"), per_seed("weak2", "err_u")
 learned = (all(decisions.trained(per_seed(a, "err_u")) for a in ("strong", "weak", "weak2")),
            f"every seed of strong, weak and weak2 has rel L2(u) < {decisions.TRAINED_MAX}")
-paired = (learned[0] and cfg.n_seeds >= 2, learned[1] + "; >= 2 seeds (paired se)")
+strong_done = (learned[0] and rules.converged(tail_curve("strong")),
+               learned[1] + "; the strong arm converged: its seed-mean rel L2(u) fell by < 5 % "
+               "over the last quarter of the steps")
+both_done = (strong_done[0] and rules.converged(tail_curve("weak2")),
+             strong_done[1] + "; so did weak2's")
 ledger.statistical("nb2.pathology", "the strong-form PINN fails in this domain at this budget "
-                   "(seed-mean rel L2(u))", source="abstract M1 via spec §2, D1",
-                   provenance="paper", expected=f">= {decisions.PATHOLOGY_MIN}",
-                   measured=float(np.mean(err_s)), holds=decisions.strong_fails(err_s),
-                   requires=learned)
-gain, se = decisions.paired_gain(err_s, err_w2)
-m2 = dict(statement="weak2 (two-stage, three scales) has lower rel L2(u) than strong, paired "
-                    "over seeds at equal steps", source="abstract M2 via spec NB2",
-          expected=f"mean(strong - weak2) > {decisions.SE_FACTOR:g} se",
-          measured=f"strong {np.mean(err_s):.4g}, weak2 {np.mean(err_w2):.4g}; paired gain "
-                   f"{gain:.3g} +- {se:.2g} (se, {cfg.n_seeds} seeds, {cfg.steps} steps)")
-if decisions.lower_paired(err_w2, err_s) or not paired[0]:
-    ledger.statistical("nb2.error", **m2, provenance="paper",
-                       holds=decisions.lower_paired(err_w2, err_s), requires=paired)
-else:
-    ledger.deviation("nb2.error", **m2, kind="statistical",
-                     evidence="in this 2-D case at matched steps the weak form with the two-stage "
-                              "schedule is not more accurate than the strong form on the seed mean",
-                     shown=decisions.not_lower(err_w2, err_s))
-mass_s = per_seed("strong", "mass_flux")
-mass_w = {a: per_seed(a, "mass_flux") for a in ("weak", "weak2")}
+                   "(seed-mean rel L2(u) of a converged strong arm)",
+                   source="abstract M1 via spec §2, D1 (the 5 % line is ours)",
+                   provenance="reconstructed", expected=f">= {decisions.PATHOLOGY_MIN}",
+                   measured=float(np.mean(err_s)), samples=err_s,
+                   decide=decisions.strong_fails, requires=strong_done)
+gain = paired("strong", "weak2", "err_u")
+ledger.compare("nb2.error", "weak2 (two-stage, three scales) has lower rel L2(u) than strong, "
+               "paired over seeds at equal steps", source="abstract M2 via spec NB2",
+               provenance="reconstructed",
+               expected="mean(strong - weak2) > 2 se over >= 3 seeds",
+               measured=f"strong {np.mean(err_s):.4g}, weak2 {np.mean(err_w2):.4g}; paired gain "
+                        f"{gain.mean():.3g} (per seed {', '.join(f'{g:.3g}' for g in gain)}; "
+                        f"{cfg.n_seeds} seeds, {cfg.steps} steps)",
+               samples=gain, decide=rules.beyond, opposite=rules.opposite_beyond,
+               power="paired difference strong - weak2 beyond 2 s.e. below zero over >= 3 "
+                     "seeds, both arms converged", requires=both_done)
+mass = np.column_stack([paired("strong", a, "mass_flux") for a in ("weak", "weak2")])
 ledger.statistical("nb2.mass", "mean |continuity flux| on held-out discs (r = "
                    f"{cfg.r_held}): both weak arms below strong, paired over seeds",
-                   source="abstract M3 via spec NB2", provenance="paper",
-                   expected=f"mean(strong - weak) > {decisions.SE_FACTOR:g} se, both weak arms",
-                   measured=f"strong {np.mean(mass_s):.4g}, " + ", ".join(
-                       f"{a} {np.mean(v):.4g}" for a, v in mass_w.items()),
-                   holds=all(decisions.lower_paired(v, mass_s) for v in mass_w.values()),
-                   requires=paired)
-line_s, line_w2 = per_seed("strong", "line_flux"), per_seed("weak2", "line_flux")
+                   source="abstract M3 via spec NB2", provenance="reconstructed",
+                   expected="mean(strong - weak) > 2 se over >= 3 seeds, both weak arms",
+                   measured=f"strong {np.mean(per_seed('strong', 'mass_flux')):.4g}, " + ", ".join(
+                       f"{a} {np.mean(per_seed(a, 'mass_flux')):.4g}" for a in ("weak", "weak2")),
+                   samples=mass, decide=lambda m: all(rules.beyond(m[:, j]) for j in range(2)),
+                   requires=both_done)
+line = paired("strong", "weak2", "line_flux")
 ledger.statistical("nb2.line_flux", f"error of the net flux through x = {cfg.x_line}: weak2 "
                    "below strong, paired over seeds", source="abstract M3 via spec NB2",
-                   provenance="paper",
-                   expected=f"mean(strong - weak2) > {decisions.SE_FACTOR:g} se",
-                   measured=f"strong {np.mean(line_s):.4g}, weak2 {np.mean(line_w2):.4g}",
-                   holds=decisions.lower_paired(line_w2, line_s), requires=paired)
+                   provenance="reconstructed",
+                   expected="mean(strong - weak2) > 2 se over >= 3 seeds",
+                   measured=f"strong {np.mean(per_seed('strong', 'line_flux')):.4g}, weak2 "
+                            f"{np.mean(per_seed('weak2', 'line_flux')):.4g}",
+                   samples=line, decide=rules.beyond, requires=both_done)
 if cfg.ablations:
     abl = {a: float(np.mean(per_seed(a, "err_u"))) for a in ("weak2_no_meso", "weak2_no_small")}
+    ablated = np.column_stack([per_seed(a, "err_u")
+                               for a in ("weak2", "weak2_no_meso", "weak2_no_small")])
     ledger.qualitative("nb2.scales", "the ablation table: removing the meso or the small scale "
                        "raises weak2's seed-mean rel L2(u)", source="abstract M2 (hierarchical "
-                       "control volumes) via spec NB2", provenance="paper",
-                       expected="both ablations above weak2",
+                       "control volumes) via spec NB2", provenance="reconstructed",
+                       expected="both ablations' seed means above weak2's",
                        measured=f"weak2 {np.mean(err_w2):.4g}, " + ", ".join(
                            f"{a} {v:.4g}" for a, v in abl.items()),
-                       holds=all(v > np.mean(err_w2) for v in abl.values()), requires=learned)
+                       samples=ablated,
+                       decide=lambda e: bool((e[:, 1:].mean(0) > e[:, 0].mean()).all()),
+                       requires=both_done)
 else:
     ledger.skip("nb2.scales", "the ablation table of the three scales", source="spec NB2",
-                provenance="paper", kind="qualitative", expected="both ablations above weak2",
-                reason="ablations = false in this run")
+                provenance="reconstructed", kind="qualitative",
+                expected="both ablations above weak2", reason="ablations = false in this run")
 reduction = 1 - np.mean(err_w2) / np.mean(err_s)
 ledger.skip("nb2.vs_paper", "relative error reduction of the weak form over the strong form",
             source="abstract M2 ('up to 93 %', 3-D TPMS against their baselines)",
@@ -275,12 +298,16 @@ nb.finish()
 # %% [markdown]
 # **What we saw** (the claims table and the figures hold the numbers; our miniature's, never the
 # paper's). Every arm first sits on a plateau while the net fits the boundary data, then drops;
-# the two-stage arms leave the plateau first, right after the stage switch, but at equal steps
-# the strong form ends lowest in u, v and p, so `nb2.error` is recorded as a deviation, and the
-# weak arms do not balance mass better on held-out discs (`nb2.mass` fails). Whether the strong
-# form "fails" here (`nb2.pathology`) is decided at the 5 % line by an arm that is mostly short of
-# steps, not one stuck in the channels: the error maps put every arm's error at the inflow wall
-# (x = −0.5, where e^{λx} is largest), not in the narrow passages. Within the weak form the scales
-# matter: dropping the meso or the small discs raises weak2's error (`nb2.scales`), and the
-# single-stage weak arm is the worst of all. The weak arms cost a fraction of the strong arm's
-# time per member-step (results/timings/, not a claim: a time differs on every run).
+# the two-stage arms leave the plateau first, right after the stage switch. The headline M2 is
+# `nb2.error`: its status above says whether, at equal steps, weak2 ends below the strong form
+# beyond the seeds' spread (pass), above it beyond that spread (deviation), neither (fail), or
+# whether an arm had not converged or the decision does not survive resampling the seeds
+# (inconclusive). `nb2.pathology` asks whether the converged strong form misses by 5 % or more;
+# if it does not, this domain does not show the pathology the paper targets, and no weak-form
+# gain here could be read as the paper's fix (spec D1: a case where the strong form fails is
+# not built). The error maps show where each arm's error sits: read them for whether it is in
+# the narrow passages or at the inflow wall (x = −0.5, where e^{λx} is largest). `nb2.mass`,
+# `nb2.line_flux` and `nb2.scales` are decided by the same paired rule. The weak arms cost a
+# fraction of the strong arm's time per member-step (results/timings/, not a claim: a time
+# differs on every run). Budget cuts that could decide these verdicts: width 32 against 64 and
+# 1200 steps against 2000.

@@ -47,7 +47,7 @@ def test_line_flux_of_kovasznay_is_two():
     (schema.Flux, {"q_fine": 12}, "q_fine = 12 is not in quads"),
     (schema.Flux, {"r_min": 0.2, "r_max": 0.1}, "r_min = 0.2 exceeds r_max"),
     (schema.Flux, {"quads": [4, 16, 8]}, "falls from 16 to 8"),
-    (schema.Arms, {"eval_every": 900}, "eval_every = 900 exceeds steps"),
+    (schema.Arms, {"eval_every": 1300}, "eval_every = 1300 exceeds steps"),
     (schema.Arms, {"decay_at": [0.8, 0.6]}, "does not rise"),
     (schema.Arms, {"r_small": 0.2}, "r_small = 0.2 is not below r_large"),
     (schema.Flux, {"r_max": 0.3}, "r_max = 0.3 leaves too few places"),
