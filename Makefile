@@ -35,7 +35,7 @@ else
   SMOKE_ARGS :=
 endif
 
-.PHONY: setup data repro plan status test checks path lint generated unit nbval report-smoke browser chromium report lab bench sync clean
+.PHONY: setup data repro verify plan status test checks path lint generated unit nbval report-smoke browser chromium report lab bench sync clean
 
 setup: $(STAMP)
 
@@ -59,6 +59,11 @@ repro: data
 	$(if $(PAPER),$(PY) -m lib.companion.claims && $(PY) -m lib.companion.report)
 	@$(PY) -m lib.companion.timings
 	@echo "book: results/report/index.html   claims: results/CLAIMS.md"
+
+# Re-run the pipeline (or one paper's part) in a fresh clone of HEAD and compare every output
+# with dvc.lock: the files that differ and the claims whose status would change; exit 1 on any
+verify: setup
+	@$(PY) -m lib.companion.verify $(if $(PAPER),--paper $(PAPER))
 
 # What `make repro` would run, in order, without running it (also on a fresh clone: see
 # lib/companion/plan.py); which stages' inputs changed since their last run
@@ -121,7 +126,7 @@ report: setup
 # default viewer of .py files; a module of lib/ opens with right-click, Open With, Editor)
 lab: setup
 	JUPYTER_CONFIG_PATH=$(abspath .jupyter)$(if $(JUPYTER_CONFIG_PATH),:$(JUPYTER_CONFIG_PATH)) \
-	  $(BIN)/jupyter lab --notebook-dir=. $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
+	  $(PY) -m lib.companion.numerics $(BIN)/jupyter lab --notebook-dir=. $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
 # Every benchmark's cost curves into results/bench/, then the book's performance page shows them
 bench: setup

@@ -1,4 +1,5 @@
-"""pytest-xdist plugin for `make nbval`: the smoke notebooks of one paper run on one worker.
+"""pytest-xdist plugin for `make nbval`: the smoke notebooks of one paper run on one worker,
+with the CPU libraries pinned (lib/companion/numerics.py) as under the runner.
 
 A notebook may read what an earlier notebook of its paper wrote (ptnas/03 reads 02's tables),
 so the scheduler is xdist's loadscope with one scope per paper instead of per file: a scope runs
@@ -7,6 +8,10 @@ on one worker, in collection order, which is the notebooks' order.
 from __future__ import annotations
 
 from xdist.scheduler import LoadScopeScheduling
+
+from lib.companion import numerics
+
+numerics.pin()          # nbval's kernels start from this process: one CPU code path for them too
 
 
 def paper_scope(nodeid: str) -> str | None:

@@ -25,7 +25,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from lib.companion import claims, papers, params, paths, plotting
+from lib.companion import claims, numerics, papers, params, paths, plotting
 
 
 @dataclass
@@ -148,6 +148,10 @@ def start(notebook: str, namespace: Mapping[str, Any]) -> Notebook:
     end_with_runner()
     one_torch_thread()
     lab = interactive_outputs(notebook)
+    if numerics.drift() and not numerics.native():
+        print("This kernel's CPU libraries chose their own code paths (start JupyterLab with "
+              "`make lab` to pin them, lib/companion/numerics.py): its numbers may differ from "
+              "dvc.lock's in the last bits, and training may carry that further.")
     if lab is not None:
         print(f"An interactive run: this notebook's figures, tables and claims go to "
               f"{lab.relative_to(paths.ROOT)}/{notebook.split('/')[0]}/; results/ stays as "

@@ -30,7 +30,7 @@ from pathlib import Path
 import jupytext
 import nbformat
 
-from lib.companion import datafiles, papers, params, paths, runs, staging, tables, yamlio
+from lib.companion import datafiles, numerics, papers, params, paths, runs, staging, tables, yamlio
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 VOLATILE_CELL_KEYS = ("execution", "papermill")
@@ -231,6 +231,7 @@ def execute(notebook: str, cfg: params.NotebookParams, out: Path | None) -> int:
     runs.write(notebook, "running", cfg.profile)
     os.environ[paths.STAGING_ENV] = f"{notebook}={folder}"
     os.environ["COMPANION_RUNNER_PID"] = str(os.getpid())     # the kernel ends with this process
+    numerics.pin()                       # the kernel and what it starts take one CPU code path
     end_with_parents(watched_ancestors())
     start = time.perf_counter()
     try:

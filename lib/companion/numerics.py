@@ -1,0 +1,72 @@
+"""One CPU code path on every x86-64 machine: the settings that pin the numerical libraries.
+
+Training amplifies last-bit differences, and the CPU libraries choose their kernels by the CPU they
+find: ATen's vectorised kernels by CPU capability, MKL's matrix products (which torch's CPU
+`matmul` uses) and oneDNN's by instruction set, OpenBLAS's (numpy's) by core type, numpy's own
+loops by SIMD extension, and all of them by thread count. Each is read once, when the library
+loads, so the settings must be in the environment of the process that imports them: the runner
+puts them there for the notebook kernel it starts (and everything that kernel starts), the test
+session for nbval's kernels, `make` for every command it runs.
+
+AVX2 is the pinned level: every x86-64 CPU since 2013 (Intel Haswell, AMD Excavator/Zen) has it,
+and a machine with AVX-512 is held to it. What no setting pins (another CPU architecture: ARM,
+Apple silicon; another build of torch or numpy) is in the README.
+
+`COMPANION_NUMERICS=native` leaves the machine's own choices: for measuring what the pinning
+changes and costs, never for results to commit.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping, MutableMapping
+
+PINNED: dict[str, str] = {
+    "ATEN_CPU_CAPABILITY": "avx2",             # torch's vectorised CPU kernels
+    "MKL_CBWR": "AVX2",                        # MKL's conditional numerical reproducibility
+    "ONEDNN_MAX_CPU_ISA": "AVX2",              # oneDNN (torch's convolutions)
+    "OPENBLAS_CORETYPE": "Haswell",            # numpy's OpenBLAS kernels
+    "NPY_DISABLE_CPU_FEATURES": "X86_V4 AVX512_ICL AVX512_SPR",   # numpy's loops: no AVX-512
+    "OMP_NUM_THREADS": "1",
+    "MKL_NUM_THREADS": "1",
+    "OPENBLAS_NUM_THREADS": "1",
+}
+SWITCH = "COMPANION_NUMERICS"
+
+
+def native(env: Mapping[str, str] | None = None) -> bool:
+    """True when the environment asks for the machine's own code paths (SWITCH=native)."""
+    return (os.environ if env is None else env).get(SWITCH, "pinned") == "native"
+
+
+def pin(env: MutableMapping[str, str] | None = None) -> MutableMapping[str, str]:
+    """Put the pinned settings into `env` (default: this process's environment, for the
+    processes it starts), overriding what was there, unless it asks for native code paths."""
+    env = os.environ if env is None else env
+    if env.get(SWITCH, "pinned") not in ("pinned", "native"):
+        raise ValueError(f"{SWITCH}={env[SWITCH]!r}: allowed values are 'pinned' (the default) "
+                         "and 'native'")
+    if not native(env):
+        env.update(PINNED)
+    return env
+
+
+def drift(env: Mapping[str, str] | None = None) -> dict[str, str | None]:
+    """The pinned settings this environment lacks or sets otherwise: {name: value found}."""
+    env = os.environ if env is None else env
+    return {k: env.get(k) for k, v in PINNED.items() if env.get(k) != v}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m lib.companion.numerics CMD [ARGS]`: run CMD with the pinned settings (`make
+    lab` starts JupyterLab so); with no CMD, print them as shell exports (for `eval`)."""
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv:
+        for key, value in PINNED.items():
+            print(f"export {key}='{value}'")
+        return 0
+    os.execvpe(argv[0], argv, dict(pin(dict(os.environ))))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
