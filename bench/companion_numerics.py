@@ -58,6 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         copy = smoke.make_copy(scratch / "copy")
         shutil.copyfile(paths.ROOT / "data.dvc", copy / "data.dvc")
+        (copy / "dvc-remote").symlink_to(paths.ROOT / "dvc-remote")
         sizes = list(range(1, len(STAGES) + 1))
         c = benchmark.curve("stages", sizes,
                             lambda k: {"native": run_stages(copy, k, True),

@@ -33,6 +33,7 @@ OTHER_CPU = {"ATEN_CPU_CAPABILITY": "default", "MKL_CBWR": "COMPATIBLE",
 def copy(tmp_path_factory) -> Path:
     target = smoke.make_copy(tmp_path_factory.mktemp("numerics") / "copy")
     shutil.copyfile(paths.ROOT / "data.dvc", target / "data.dvc")    # the data check reads it
+    (target / "dvc-remote").symlink_to(paths.ROOT / "dvc-remote")     # and its manifest
     return target
 
 

@@ -77,3 +77,13 @@ def test_tail_median_and_convergence():
     assert rules.converged([1.0 / (1 + t) for t in range(100)] + [0.0101] * 100)
     with pytest.raises(ValueError, match="too short"):
         rules.converged([1.0, 0.5, 0.2])
+
+
+def test_evidence_hands_over_replicates_or_the_single_run():
+    rule = lambda s: sum(s) > 0                                             # noqa: E731
+    assert rules.evidence([1.0, -0.5], rule, "one seed") == {"samples": [1.0, -0.5],
+                                                               "decide": rule}
+    assert rules.evidence([-1.0], rule, "one seed (seed 0)") == {"holds": False,
+                                                                  "rests_on": "one seed (seed 0)"}
+    with pytest.raises(ValueError, match="nothing"):
+        rules.evidence([], rule, "none")

@@ -3,8 +3,7 @@ fixed before the run. Pure functions of measured numbers; tests/ann2snn_cka/test
 shows each both ways."""
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -60,20 +59,3 @@ def cv(values: Sequence[float]) -> float:
     return float(v.std() / v.mean()) if v.mean() > 0 else float("nan")
 
 
-class Evidence(NamedTuple):
-    """The ledger's evidence arguments, passed one by one (samples=ev.samples, decide=ev.decide,
-    holds=ev.holds, rests_on=ev.rests_on): the replicates with their rule, or one run's decision
-    with what it rests on; the other pair is None / empty."""
-
-    samples: Any
-    decide: Callable[[Any], Any] | None
-    holds: bool | None
-    rests_on: str
-
-
-def evidence(samples, decide, one: str) -> Evidence:
-    """The replicates with their rule when there are two or more, else the single run's decision
-    with what it rests on (`one`, e.g. "one seed (seed 0)")."""
-    if len(samples) >= 2:
-        return Evidence(samples, decide, None, "")
-    return Evidence(None, None, bool(decide(samples)), one)

@@ -6,8 +6,7 @@ trains or reads files (tests/caffnet/test_decisions.py checks each rule on hand-
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -89,20 +88,3 @@ def reference_not_beaten(gaps: Sequence[float], slack: float = REFERENCE_SLACK) 
     return bool(nonempty_finite(gaps, "gaps").min() >= -slack)
 
 
-class Evidence(NamedTuple):
-    """The ledger's evidence arguments, passed one by one (samples=ev.samples, decide=ev.decide,
-    holds=ev.holds, rests_on=ev.rests_on): the replicates with their rule, or one run's decision
-    with what it rests on; the other pair is None / empty."""
-
-    samples: Any
-    decide: Callable[[Any], Any] | None
-    holds: bool | None
-    rests_on: str
-
-
-def evidence(samples, decide, one: str) -> Evidence:
-    """The replicates with their rule when there are two or more, else the single run's decision
-    with what it rests on (`one`, e.g. "one seed (seed 0)")."""
-    if len(samples) >= 2:
-        return Evidence(samples, decide, None, "")
-    return Evidence(None, None, bool(decide(samples)), one)

@@ -2,7 +2,7 @@
 run. Pure functions of measured numbers; tests/calpro/test_decisions.py shows each both ways."""
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 from scipy import stats
@@ -34,14 +34,6 @@ def covers_seeds(coverages: Sequence[float], a: float, variances: Sequence[float
     """id_validity for one arm: the seed mean of coverage >= 1 - a - 3 SE, the SE counting both
     the calibration draw and the test sampling of every seed (`seed_mean_se`)."""
     return covers(float(np.mean(coverages)), a, seed_mean_se(variances))
-
-
-def evidence(samples: np.ndarray, decide: Callable[[np.ndarray], bool], what: str) -> dict:
-    """The ledger's evidence for a claim decided on per-seed rows: the rows with the rule (the
-    ledger resamples them) or, with one seed, the decision with what it rests on."""
-    if len(samples) >= 2:
-        return {"samples": samples, "decide": decide}
-    return {"holds": bool(decide(samples)), "rests_on": what}
 
 
 def near(measured: float, expected: float, tol: float) -> bool:

@@ -5,7 +5,8 @@ the caller's, fixed in its paper's decisions module. tests/test_rules.py checks 
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -76,3 +77,15 @@ def converged(curve: Sequence[float], share: float = 0.25, rel: float = 0.05) ->
     half = t.size // 2
     first, second = float(np.median(t[:half])), float(np.median(t[half:]))
     return second >= first - rel * abs(first)
+
+
+def evidence(samples: Sequence, decide: Callable[[Any], Any], single: str) -> dict:
+    """A claim's evidence arguments (for `ledger.statistical(..., **evidence(...))`): the
+    replicates with the rule deciding on them when there are two or more (the ledger resamples
+    them for the decision's stability), else the rule's decision on the one replicate and what it
+    rests on (`single`, e.g. "one seed (seed 0)": a profile that runs one seed)."""
+    if len(samples) == 0:
+        raise ValueError("no replicates to decide on: a claim over nothing cannot fail")
+    if len(samples) >= 2:
+        return {"samples": samples, "decide": decide}
+    return {"holds": bool(decide(samples)), "rests_on": single}

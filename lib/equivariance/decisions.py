@@ -243,15 +243,6 @@ def beats_baselines(accuracies: Sequence[float], reconstruction_errors: Sequence
             and all(e < base_error for e in reconstruction_errors))
 
 
-def evidence(samples, decide, single: str) -> dict:
-    """The evidence arguments of a ledger claim: the replicates with the rule deciding on them
-    (resampled by the ledger for the decision's stability) or, where a profile runs a single
-    replicate (the smoke profile's one seed), the rule's decision on it and what it rests on."""
-    if len(samples) >= 2:
-        return {"samples": samples, "decide": decide}
-    return {"holds": bool(decide(samples)), "rests_on": single}
-
-
 def converged_arms(history: pd.DataFrame, conditions: Sequence[str], metric: str = "rel_mse",
                    rel: float = 0.05) -> bool:
     """Has every condition's median curve over seeds (`metric` per checkpoint) stopped falling

@@ -87,11 +87,3 @@ def query_token(graph) -> int:
     return len(graph.blocks)
 
 
-def evidence(samples, decide, single: str) -> dict:
-    """The ledger's evidence arguments for a claim decided by `decide` on replicates (rows of
-    `samples`, e.g. seeds): the replicates with their rule, resampled by the ledger for the
-    decision's stability; or, with a single replicate (the smoke profile's one seed), the rule's
-    decision on it and `single`, what that decision rests on."""
-    if len(samples) >= 2:
-        return {"samples": samples, "decide": decide}
-    return {"holds": bool(decide(samples)), "rests_on": single}

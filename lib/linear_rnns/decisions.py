@@ -40,17 +40,6 @@ def _in_enough_seeds(hits: Sequence[bool]) -> bool:
     return sum(hits) >= seeds_needed(len(hits), SEED_FRACTION)
 
 
-def seed_evidence(samples, decide, single: str) -> dict:
-    """The evidence arguments of a ledger claim decided per seed: the replicates with their rule
-    (`samples=`, `decide=`, resampled for the decision's stability) when there are two or more,
-    else the one seed's decision with what it rests on (`holds=`, `rests_on=single`)."""
-    if len(samples) >= 2:
-        return {"samples": samples, "decide": decide}
-    if len(samples) == 0:
-        raise ValueError("no seeds to decide on: a claim over zero seeds cannot fail")
-    return {"holds": bool(decide(samples)), "rests_on": single}
-
-
 def misfits(id_accuracy: dict[tuple[str, int], float],
             floor: float = FITS_IN_DISTRIBUTION) -> list[str]:
     """The (family, seed) runs whose in-distribution accuracy is below `floor` ("every model fits

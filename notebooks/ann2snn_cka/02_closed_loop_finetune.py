@@ -270,7 +270,7 @@ one_seed = f"one seed (seed {cfg.seed}), {cfg.steps} steps"
 have = {"kl_cka", "kl_only"} <= set(cfg.arms)
 if 4 in cfg.T_ft and "kl_cka" in cfg.arms:
     gains = accs(4, "kl_cka", 4) - reference[0.0][3]                 # (seeds,)
-    ev = decisions.evidence(
+    ev = rules.evidence(
         gains, lambda g: decisions.gains_every_seed(g, 0.0, decisions.CLOSES_GAP), one_seed)
     ledger.statistical("ft.closes_gap", "KL + CKA fine-tuning at T_ft = 4 raises accuracy at T = 4 "
                        f"by >= {decisions.CLOSES_GAP} over the open-loop SNN (v0 = 0), every seed",
@@ -278,8 +278,7 @@ if 4 in cfg.T_ft and "kl_cka" in cfg.arms:
                        expected=f"gain >= {decisions.CLOSES_GAP} every seed",
                        measured=f"open loop {reference[0.0][3]:.3f}; fine-tuned "
                                 f"{[round(a, 3) for a in accs(4, 'kl_cka', 4)]}",
-                       samples=ev.samples, decide=ev.decide,
-                       holds=ev.holds, rests_on=ev.rests_on,
+                       **ev,
                        tolerance=per_seed, requires=budget)
 else:
     ledger.skip("ft.closes_gap", "KL + CKA at T_ft = 4 closes >= 0.30 of the gap",
@@ -289,15 +288,14 @@ else:
 if "kl_cka" in cfg.arms:
     fid = np.stack([accs(T, "kl_cka", T) / acc_ann for T in cfg.T_ft], axis=1)  # (seeds, T_ft)
     floors = np.array([decisions.fidelity_threshold(T) for T in cfg.T_ft])
-    ev = decisions.evidence(fid, lambda f: bool((f.mean(axis=0) >= floors).all()), one_seed)
+    ev = rules.evidence(fid, lambda f: bool((f.mean(axis=0) >= floors).all()), one_seed)
     ledger.statistical("ft.fidelity_at_Tft", "after KL + CKA fine-tuning the SNN keeps, at its "
                        "T_ft, >= 0.80 of the ANN's accuracy below T = 8 and >= 0.99 from T = 8 "
                        "(P2's '> 99 %' at the miniature's scale; seed mean)",
                        source="abstract P2 via spec NB02", provenance="reconstructed",
                        expected={T: decisions.fidelity_threshold(T) for T in cfg.T_ft},
                        measured={T: round(float(r), 4) for T, r in zip(cfg.T_ft, fid.mean(0))},
-                       samples=ev.samples, decide=ev.decide,
-                       holds=ev.holds, rests_on=ev.rests_on,
+                       **ev,
                        tolerance=per_seed, requires=budget)
 else:
     ledger.skip("ft.fidelity_at_Tft", "KL + CKA keeps >= 0.80 / 0.99 of the ANN's accuracy",
@@ -328,14 +326,13 @@ low_T = [T for T in cfg.T_ft if T < 32]
 if have and T_top >= 32 and low_T:
     kept = np.stack([accs(T, "kl_cka", 32) - accs(T, "kl_only", 32) for T in low_T],
                     axis=1)                                            # (seeds, T_ft < 32)
-    ev = decisions.evidence(kept, lambda k: bool((k.mean(axis=0) >= 0).all()), one_seed)
+    ev = rules.evidence(kept, lambda k: bool((k.mean(axis=0) >= 0).all()), one_seed)
     ledger.statistical("ft.local_retains_high_T", "fine-tuned below T = 32, KL + CKA keeps at least "
                        "KL-only's accuracy at evaluation T = 32 (mean over seeds): the local term "
                        "resists the drift of low-T fine-tuning", source="derived from P3/P4, spec NB02",
                        provenance="reconstructed", expected="difference >= 0 for every T_ft < 32",
                        measured={T: round(float(d), 4) for T, d in zip(low_T, kept.mean(0))},
-                       samples=ev.samples, decide=ev.decide,
-                       holds=ev.holds, rests_on=ev.rests_on,
+                       **ev,
                        tolerance=per_seed,
                        requires=(all(arms_converged(T, "kl_cka", "kl_only")[0] for T in low_T),
                                  arms_converged(low_T[0], "kl_cka", "kl_only")[1]))
@@ -356,15 +353,14 @@ if len(cfg.T_ft) >= 2:
         return decisions.cv(np.concatenate([r[low] for r in rows])) > decisions.cv(
             np.concatenate([r[high] for r in rows]))
 
-    ev = decisions.evidence(norms, pooled_cv_falls, one_seed)
+    ev = rules.evidence(norms, pooled_cv_falls, one_seed)
     ledger.qualitative("ft.global_grad_unstable_low_T", "the KL term's gradient on the output "
                        "weights varies more from step to step at the lowest T_ft than at the "
                        "highest (coefficient of variation over steps and seeds, KL-only)",
                        source="abstract P3 via spec NB02 F2.3", provenance="paper",
                        expected=f"cv(T_ft = {low}) > cv(T_ft = {high})",
                        measured={T: round(v, 4) for T, v in spread.items()},
-                       samples=ev.samples, decide=ev.decide,
-                       holds=ev.holds, rests_on=ev.rests_on, requires=budget)
+                       **ev, requires=budget)
 else:
     ledger.skip("ft.global_grad_unstable_low_T", "global (KL) gradients are less stable at low "
                 "T", source="abstract P3 via spec NB02 F2.3", provenance="paper",

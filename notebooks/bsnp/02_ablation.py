@@ -142,14 +142,13 @@ learned = (all(decisions.trained(v) for v in base.mnse[[n for n in base.index
            f"every learned-decoder run has MNSE <= {decisions.TRAINED_MNSE_MAX} (it learned)")
 r2 = np.array([[base.r2_off[f"bsnp_{s}"], base.r2_off[f"data_{s}"]] for s in seeds])
 r2_b, r2_d = r2.mean(axis=0)
-ev = decisions.evidence(r2, lambda r: decisions.residual_lowered(*r.mean(axis=0)), one_seed)
+ev = rules.evidence(r2, lambda r: decisions.residual_lowered(*r.mean(axis=0)), one_seed)
 ledger.statistical("physics.lowers_residual", "off-grid mean-field residual r^2 (197 points, "
                    "posterior-mean latent): BSNP against the data-only NP, seed mean",
                    source="spec A1 (mechanism of the physics term)", provenance="reconstructed",
                    expected=f"r2(BSNP) <= {decisions.RESIDUAL_RATIO_MAX} r2(data)",
                    measured=f"BSNP {r2_b:.4g}, data {r2_d:.4g} (ratio {r2_b / r2_d:.3g})",
-                   samples=ev.samples, decide=ev.decide,
-                   holds=ev.holds, rests_on=ev.rests_on,
+                   **ev,
                    tolerance=per_seed, requires=learned)
 enough_seeds = cfg.n_seeds >= 2
 se = decisions.standard_error(mnse_b, mnse_d) if enough_seeds else float("nan")
@@ -190,14 +189,13 @@ else:
                 expected="MNSE(BSNP) < MNSE(data) - 2 se",
                 reason=f"{cfg.steps} steps in this profile; the paper profile runs 20k")
 ecps = np.array([base.ecp90[f"bsnp_{s}"] for s in seeds])
-ev = decisions.evidence(ecps, lambda e: decisions.calibrated(float(np.mean(e))), one_seed)
+ev = rules.evidence(ecps, lambda e: decisions.calibrated(float(np.mean(e))), one_seed)
 ledger.statistical("calibration.bsnp_ecp", "BSNP's 90% predictive band covers about 90% of the "
                    "noise-free test targets (seed mean)", source="abstract P2/P3 via spec A3",
                    provenance="reconstructed",
                    expected=f"ECP90 in [{decisions.ECP_LOW}, {decisions.ECP_HIGH}]",
                    measured=float(ecps.mean()),
-                   samples=ev.samples, decide=ev.decide,
-                   holds=ev.holds, rests_on=ev.rests_on,
+                   **ev,
                    tolerance=per_seed, requires=learned)
 # A4 on the test tasks: columns [inside(sample), inside(BSNP), width(sample), width(BSNP)]
 a4_rows = np.stack([tasks_of["sample_0"][:, COL["inside"]], tasks_of["bsnp_0"][:, COL["inside"]],

@@ -114,18 +114,16 @@ ledger.exact("control.clamp_wrong_band", "the clamp check rejects clamp(f, max l
              measured=bool(np.abs(res.out[2] - np.clip(res.raw[2], lo, hi - 0.1)).max() <= 1e-12))
 per_seed_note = f"{cfg.seeds} seeds, resampled" if cfg.seeds >= 2 else "one seed"
 one_seed = f"one seed (seed {cfg.seed}), {cfg.epochs} epochs"
-ev = decisions.evidence(viol["nn"], decisions.violates_every_seed, one_seed)
+ev = rules.evidence(viol["nn"], decisions.violates_every_seed, one_seed)
 ledger.qualitative("nn.pwc.violates", "the soft-penalty NN violates the bounds by > 1e-3 on every "
                    "seed", source="P5, P7 [3P]", provenance="reconstructed",
                    expected="> 1e-3 every seed", measured=viol["nn"].tolist(),
-                   samples=ev.samples, decide=ev.decide,
-                   holds=ev.holds, rests_on=ev.rests_on)
-ev = decisions.evidence(viol["hardnet"], decisions.violates_every_seed, one_seed)
+                   **ev)
+ev = rules.evidence(viol["hardnet"], decisions.violates_every_seed, one_seed)
 ledger.qualitative("hardnet.pwc.violates", "HardNet-Aff (A = [1; 1], rank 1 < 2 rows) violates by "
                    "> 1e-3 on every seed", source="E7", provenance="derived",
                    expected="> 1e-3 every seed", measured=viol["hardnet"].tolist(),
-                   samples=ev.samples, decide=ev.decide,
-                   holds=ev.holds, rests_on=ev.rests_on)
+                   **ev)
 region = (x_grid > -1) & (x_grid <= 0)
 f_hn = res.raw[1][:, region]                          # HardNet's raw f on (-1, 0]
 usable = (f_hn >= -3) & (f_hn <= 2)
@@ -148,21 +146,20 @@ ledger.exact("posthoc.pwc.not_worse_than_nn", "post-hoc projection never increas
              source="derived: the target lies in the band, and clamping onto an interval holding "
              "it never moves away from it", provenance="derived", expected=cfg.seeds * len(runs),
              measured=int(ok_seeds))
-ev = decisions.evidence(mse["caffnet"], decisions.within_paper_mse, one_seed)
+ev = rules.evidence(mse["caffnet"], decisions.within_paper_mse, one_seed)
 ledger.statistical("pwc.mse", "CAffNet-FF test MSE: median over seeds <= 0.0020 + 0.0032 (paper)",
                    source="P7, Table 2 (via [3P])", provenance="paper",
                    expected="paper 0.0020 ± 0.0032", measured=(
                        f"median {np.median(mse['caffnet']):.4g}, mean {mse['caffnet'].mean():.4g}, "
                        f"std {mse['caffnet'].std():.4g} over {cfg.seeds} seeds, {cfg.epochs} "
                        f"epochs, lr {cfg.lr:g}"),
-                   samples=ev.samples, decide=ev.decide,
-                   holds=ev.holds, rests_on=ev.rests_on,
+                   **ev,
                    tolerance=f"threshold mean + 1 std of the paper, fixed before the run; "
                              f"{per_seed_note}")
 # at the spec's lr (not the paper's) a plain statistical claim: a failure here is about this
 # schedule, not the paper's statement, which the paper-lr twin compares with
 joint_vs_posthoc = np.stack([mse["caffnet"], mse["posthoc"]], axis=1)      # (seeds, 2)
-ev = decisions.evidence(joint_vs_posthoc,
+ev = rules.evidence(joint_vs_posthoc,
                         lambda r: decisions.median_not_worse(r[:, 0], r[:, 1]), one_seed)
 ledger.statistical("pwc.joint_vs_posthoc", "joint training (CAffNet) reaches a median MSE no worse "
                    f"than post-hoc projection of the soft NN, at lr {cfg.lr:g}",
@@ -170,22 +167,20 @@ ledger.statistical("pwc.joint_vs_posthoc", "joint training (CAffNet) reaches a m
                    provenance="reconstructed", expected="median CAffNet <= median post-hoc",
                    measured=f"CAffNet {np.round(mse['caffnet'], 5).tolist()}, post-hoc "
                    f"{np.round(mse['posthoc'], 5).tolist()}",
-                   samples=ev.samples, decide=ev.decide,
-                   holds=ev.holds, rests_on=ev.rests_on,
+                   **ev,
                    tolerance="spec §3.2 rule, fixed before the run (PROTO expected it not met); "
                              + per_seed_note)
 if cfg.paper_lr_run:
     _, t_p = evals[cfg.paper_lr]
     mse_p = {m: t_p[t_p.method == m].mse.to_numpy() for m in outs}
-    ev = decisions.evidence(mse_p["caffnet"], decisions.within_paper_mse, one_seed)
+    ev = rules.evidence(mse_p["caffnet"], decisions.within_paper_mse, one_seed)
     ledger.statistical("pwc.mse_paper_lr", "CAffNet-FF test MSE at the paper's lr: median over "
                        "seeds <= 0.0020 + 0.0032 (paper)", source="P7, Table 2 (via [3P])",
                        provenance="paper", expected="paper 0.0020 ± 0.0032", measured=(
                            f"median {np.median(mse_p['caffnet']):.4g}, mean "
                            f"{mse_p['caffnet'].mean():.4g} over {cfg.seeds} seeds, {cfg.epochs} "
                            f"epochs, lr {cfg.paper_lr:g}"),
-                       samples=ev.samples, decide=ev.decide,
-                       holds=ev.holds, rests_on=ev.rests_on,
+                       **ev,
                        tolerance="same rule as caffnet.pwc.mse; this run was added after the "
                        f"lr 1e-3 run; {per_seed_note}")
     paper_pairs = np.stack([mse_p["caffnet"], mse_p["posthoc"]], axis=1)   # (seeds, 2)
@@ -212,7 +207,7 @@ else:
                     expected="as caffnet.pwc.mse / joint_vs_posthoc",
                     reason="this profile's lr is already the paper's (no second run)")
 dead = decisions.dead_starts(mse["caffnet"], mse["posthoc"])
-ev = decisions.evidence(joint_vs_posthoc,
+ev = rules.evidence(joint_vs_posthoc,
                         lambda r: decisions.dead_starts(r[:, 0], r[:, 1]) == 0, one_seed)
 ledger.qualitative("pwc.dead_start_rate", "no CAffNet seed is a dead start (MSE > 10x the median "
                    "post-hoc MSE of the same seeds; the spec's 10x its own median cannot flag a "
@@ -220,8 +215,7 @@ ledger.qualitative("pwc.dead_start_rate", "no CAffNet seed is a dead start (MSE 
                    "the clamp has zero gradient outside the band (E5)", source="E5 (not in the "
                    "paper)", provenance="reconstructed", expected="0 dead starts",
                    measured=f"{dead} of {cfg.seeds} at lr {cfg.lr:g}",
-                   samples=ev.samples, decide=ev.decide,
-                   holds=ev.holds, rests_on=ev.rests_on)
+                   **ev)
 
 # %% [markdown]
 # ## Figures

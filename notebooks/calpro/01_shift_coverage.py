@@ -223,8 +223,8 @@ def dr(arm, i):
 
 
 def ev(rule):
-    """Evidence for a rule on seed indices (see decisions.evidence)."""
-    return decisions.evidence(idx, lambda j: bool(rule(j[:, 0])), one_seed)
+    """Evidence for a rule on seed indices (see rules.evidence)."""
+    return rules.evidence(idx, lambda j: bool(rule(j[:, 0])), one_seed)
 
 
 # id_validity's SE (spec: 3 SE; the variance counts both draws): per seed, the calibration

@@ -75,7 +75,7 @@ import pandas as pd
 import torch
 
 from lib.calpro import chains, conformal, decisions, experiment, shift, train
-from lib.companion import notebook, plotting
+from lib.companion import notebook, plotting, rules
 
 nb = notebook.start("calpro/02_sensitivity_bound", globals())
 cfg, ledger, tables = nb.cfg, nb.ledger, nb.tables
@@ -205,7 +205,7 @@ ledger.statistical("shift.gap_grows", "vanilla's coverage gap grows with the shi
                    provenance="reconstructed",
                    expected=f"Spearman(p, gap) >= {decisions.RANK_MIN} (the threshold ours)",
                    measured=f"rho {rho:.3f}; gaps " + ", ".join(f"{g:.3f}" for g in v.values),
-                   **decisions.evidence(G.to_numpy(), lambda g: decisions.grows(
+                   **rules.evidence(G.to_numpy(), lambda g: decisions.grows(
                        list(G.columns), list(g.mean(0)))[1], f"one seed (seed {seeds[0]})"))
 n_train = experiment.make_splits(design, seeds[0])["train"].n
 pb = []

@@ -152,16 +152,16 @@ one = "one seed (this profile runs one student per condition)"
 ledger.statistical("e4.aug.fit", f"iso+aug students fit the teacher (rel. MSE < {cfg.fit_ok:g})",
                    source=src, provenance="reconstructed", expected=f">= {need} of {len(a)} seeds",
                    measured=a.rel_mse.round(8).tolist(),
-                   **decisions.evidence(a.rel_mse.tolist(), lambda s: decisions.enough_below(s, cfg.fit_ok), one))
+                   **rules.evidence(a.rel_mse.tolist(), lambda s: decisions.enough_below(s, cfg.fit_ok), one))
 ledger.statistical("e4.aug.lv1", f"iso+aug students' layer 1 is linearly equivariant (LV < {cfg.lv_ok:g})",
                    source=src, provenance="reconstructed", expected=f">= {need} of {len(a)} seeds",
                    measured=a.lv1.round(5).tolist(),
-                   **decisions.evidence(a.lv1.tolist(), lambda s: decisions.enough_below(s, cfg.lv_ok), one))
+                   **rules.evidence(a.lv1.tolist(), lambda s: decisions.enough_below(s, cfg.lv_ok), one))
 for name in controls:
     ledger.statistical(f"e4.aug.control_{name}", f"control transformation {name} is far from equivariant (LV > {cfg.control_min:g})",
                        source=src, provenance="reconstructed", expected=f">= {need} of {len(a)} seeds",
                        measured=a[f"control_{name}"].round(4).tolist(),
-                       **decisions.evidence(a[f"control_{name}"].tolist(),
+                       **rules.evidence(a[f"control_{name}"].tolist(),
                                             lambda s: decisions.enough_above(s, cfg.control_min), one))
 hom_ok = [decisions.projected_action_planted((r.hom_failing1, r.hom_failing2), (r.char1, r.char2), planted)
           for r in a.itertuples()]
@@ -169,7 +169,7 @@ ledger.statistical("e4.aug.projected_action", "projected signed permutations for
                    source="spec §4 E4, §1.8 (characters)", provenance="reconstructed",
                    expected=f">= {need} of {len(a)} seeds; characters {planted}",
                    measured=[(int(r.hom_failing1), r.char1) for r in a.itertuples()],
-                   **decisions.evidence(hom_ok, decisions.enough_seeds, one))
+                   **rules.evidence(hom_ok, decisions.enough_seeds, one))
 last = history[history.step == history.step.max()]
 allp = history[history.step > 0]
 rho_s, rho_all = decisions.spearman(last.rel_mse, last.lv1), decisions.spearman(allp.equivariance, allp.lv1)
@@ -189,7 +189,7 @@ final_w = final_w.sort_values("seed")
 ledger.statistical("e4.wide.fit", f"wider students {cfg.wide_widths} also fit the teacher (rel. MSE < {cfg.fit_ok:g})",
                    source="spec §3.3 (wider tanh student)", provenance="reconstructed",
                    expected=f">= {rules.seeds_needed(len(final_w), decisions.SEED_SHARE)} of {len(final_w)} seeds", measured=final_w.rel_mse.round(8).tolist(),
-                   **decisions.evidence(final_w.rel_mse.tolist(), lambda s: decisions.enough_below(s, cfg.fit_ok), one))
+                   **rules.evidence(final_w.rel_mse.tolist(), lambda s: decisions.enough_below(s, cfg.fit_ok), one))
 trained_wide = (decisions.converged_arms(history, ["iso+aug"]) and decisions.converged_arms(history_w, ["iso+aug"]),
                 "both arms trained: the matched and the wide iso+aug students' median test-MSE curves fell by "
                 "< 5 % over their last quarter")
@@ -198,7 +198,7 @@ ledger.statistical("e4.wide.less_monomial", "wider students' layer-1 action is f
                    expected="median off-support (wide) > median off-support (matched, iso+aug), seeds resampled",
                    measured={"wide": float(f"{final_w.off_support1.median():.3g}"),
                              "matched": float(f"{a.off_support1.median():.3g}")},
-                   **decisions.evidence(np.column_stack([final_w.off_support1, a.off_support1]),
+                   **rules.evidence(np.column_stack([final_w.off_support1, a.off_support1]),
                                         lambda d: decisions.median_greater(d[:, 0], d[:, 1]), one),
                    requires=trained_wide)
 pen = final[final.condition == f"aniso+penalty{lam_star:g}"].sort_values("seed")
@@ -212,7 +212,7 @@ ledger.statistical("e4.penalty_vs_none", "a soft equivariance penalty (no augmen
                    measured={"lambda": lam_star,
                              "penalty": (float(f"{pen.equivariance.median():.3g}"), float(f"{pen.lv1.median():.3g}")),
                              "none": (float(f"{plain.equivariance.median():.3g}"), float(f"{plain.lv1.median():.3g}"))},
-                   **decisions.evidence(np.column_stack([pen.equivariance, pen.lv1, plain.equivariance, plain.lv1]),
+                   **rules.evidence(np.column_stack([pen.equivariance, pen.lv1, plain.equivariance, plain.lv1]),
                                         lambda d: decisions.medians_lower(d, [(0, 2), (1, 3)]), one),
                    requires=trained_pen)
 summary = final.groupby("condition")[["rel_mse", "equivariance", "lv1", "lv2"]].median()
@@ -229,7 +229,7 @@ ledger.qualitative("e4.conditions", "per condition, the median student's layer 1
                    expected="LV1 < lv_ok iff rel. MSE < fit_ok, for every condition's (rel. MSE, LV1) median "
                             "(seeds resampled)",
                    measured={c: (float(f"{r.rel_mse:.3g}"), float(f"{r.lv1:.3g}")) for c, r in summary.iterrows()},
-                   **decisions.evidence(per_seed, lambda d: decisions.structure_tracks_fit(
+                   **rules.evidence(per_seed, lambda d: decisions.structure_tracks_fit(
                        np.median(d[:, :, 0], axis=0), np.median(d[:, :, 1], axis=0), cfg.fit_ok, cfg.lv_ok), one),
                    requires=(fits_somewhere and all_trained,
                              f"some condition without augmentation on the non-invariant law fits "

@@ -52,7 +52,7 @@ tol = 1e-10  # float64 tolerance for the target's exact equivariance
 import numpy as np
 import torch
 
-from lib.companion import notebook, plotting
+from lib.companion import notebook, plotting, rules
 from lib.equivariance import construct, decisions, experiments, groups, latent, mlp
 
 nb = notebook.start("equivariance/05_activation_comparison", globals())
@@ -133,7 +133,7 @@ ledger.qualitative("e5.tanh_clearest", "with its own teacher, tanh shows the mos
                    source=src, provenance="reconstructed",
                    expected="median tanh off-support <= ReLU's, GELU's (spec expectation), seeds resampled",
                    measured={a: float(f"{v:.3g}") for a, v in t_off.items()},
-                   **decisions.evidence(by_seed(lambda a: f"{a}/teacher", "off_support1"),
+                   **rules.evidence(by_seed(lambda a: f"{a}/teacher", "off_support1"),
                                         lambda d: decisions.smallest_median(d, ACTS, "tanh"), one),
                    requires=(all(fits_own.values()),
                              f"a student of every activation fits its teacher (rel. MSE < {fit_ok:g}): "
@@ -147,7 +147,7 @@ for a in ACTS:
                        expected="LV1 < lv_ok for every fitting student (spec §3.3 prototypes: tanh 1e-5 to 3e-5 / "
                                 "0.006-0.008)",
                        measured={"rel_mse": own.rel_mse.round(6).tolist(), "lv1": own.lv1.round(4).tolist()},
-                       **decisions.evidence(own[["rel_mse", "lv1"]].to_numpy(float),
+                       **rules.evidence(own[["rel_mse", "lv1"]].to_numpy(float),
                                             lambda d: decisions.fitted_are_equivariant(d[:, 0], d[:, 1], fit_ok, lv_ok),
                                             one),
                        requires=(decisions.any_below(own.rel_mse, fit_ok),
@@ -158,7 +158,7 @@ ledger.statistical("e5.generic_report", "generic target: tanh's layer-1 LV error
                    source=src, provenance="reconstructed",
                    expected="median tanh LV1 <= ReLU's, GELU's (spec §4 E5 expectation: tanh clearest), seeds resampled",
                    measured={a: float(f"{v:.3g}") for a, v in g_lv.items()},
-                   **decisions.evidence(by_seed(lambda a: f"{a}/generic", "lv1"),
+                   **rules.evidence(by_seed(lambda a: f"{a}/generic", "lv1"),
                                         lambda d: decisions.smallest_median(d, ACTS, "tanh"), one),
                    requires=(all(decisions.any_below([m], fit_ok) for m in g_fit),
                              f"every activation's median student fits the generic target (rel. MSE < {fit_ok:g}): "
@@ -169,7 +169,7 @@ ledger.statistical("e5.gelu_bypass", "GELU students develop bypass pairs (act(z)
                    source="spec §2.1 GELU row, §4 E5", provenance="reconstructed",
                    expected="at least one bypass pair in some GELU student (students resampled)",
                    measured=gelu.bypass_pairs1.tolist(),
-                   **decisions.evidence(gelu.bypass_pairs1.tolist(), decisions.any_positive, one))
+                   **rules.evidence(gelu.bypass_pairs1.tolist(), decisions.any_positive, one))
 relu = final[final.act == "relu"]
 ledger.statistical("e5.relu_dead_units", f"ReLU students carry (nearly) dead units: active on < {decisions.RARE_SHARE:g} "
                    "of the evaluation inputs",
@@ -178,7 +178,7 @@ ledger.statistical("e5.relu_dead_units", f"ReLU students carry (nearly) dead uni
                             "(students resampled)",
                    measured={"min_active_share": relu.min_active_share1.round(4).tolist(),
                              "never_active": relu.dead1.tolist()},
-                   **decisions.evidence(relu.min_active_share1.tolist(), decisions.rarely_active, one))
+                   **rules.evidence(relu.min_active_share1.tolist(), decisions.rarely_active, one))
 rho_s = decisions.spearman(final.rel_mse, final.lv1)
 ledger.statistical("e5.lv_tracks_fit", "over all activations and targets, LV error rises with fit error (Spearman > 0.5)",
                    source="spec §3.3 conclusion", provenance="reconstructed",

@@ -148,7 +148,7 @@ for task in WIDTHS:
                            expected="both medians below the control's (paper: yes), seeds resampled",
                            measured={"f1": round(float(lr_err[0]), 4), "f2": round(float(lr_err[1]), 4),
                                      "control_f1": round(float(control), 4)},
-                           **decisions.evidence(rows, lambda d: decisions.below_control(
+                           **rules.evidence(rows, lambda d: decisions.below_control(
                                list(np.median(d[:, :2], axis=0)), float(np.median(d[:, 2]))), one),
                            requires=trained)
     t1, g1 = noise.loc[(task, "f1", "left-right"), "tanh"], noise.loc[(task, "f1", "left-right"), "gelu"]
@@ -174,7 +174,7 @@ ledger.qualitative("e6.filter_types", "tanh autoencoder filters split into self-
                    expected=f"all three types present in >= {rules.seeds_needed(len(type_counts), decisions.SEED_SHARE)} "
                             f"of {len(type_counts)} tanh autoencoders",
                    measured=type_counts,
-                   **decisions.evidence(type_counts, lambda s: decisions.enough_seeds(
+                   **rules.evidence(type_counts, lambda s: decisions.enough_seeds(
                        [decisions.all_filter_types(c) for c in s]), one),
                    requires=(fitted["autoencoder"], "every autoencoder beats the rank-32 linear (PCA) reconstruction"))
 perf_rows = np.column_stack([np.reshape(acc, (cfg.n_seeds, 2)), np.reshape(fe, (cfg.n_seeds, 2))])  # (seeds, 4)
@@ -185,7 +185,7 @@ ledger.statistical("e6.task_performance", "the networks are trained to a fit: ev
                    expected=f"accuracy > {base['accuracy']:.3g} and relative reconstruction error < {base['ae_error']:.3g} "
                             "(linear baselines on the same split; seeds resampled)",
                    measured={"accuracy": [round(v, 3) for v in acc], "ae_error": [round(v, 3) for v in fe]},
-                   **decisions.evidence(perf_rows, lambda d: decisions.beats_baselines(
+                   **rules.evidence(perf_rows, lambda d: decisions.beats_baselines(
                        d[:, :2].ravel(), [1.0], base["accuracy"], 1.0) and decisions.beats_baselines(
                        [1.0], d[:, 2:].ravel(), 0.0, base["ae_error"]), one))
 

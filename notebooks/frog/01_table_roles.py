@@ -71,7 +71,7 @@ import numpy as np
 import pandas as pd
 import torch
 
-from lib.companion import notebook, plotting
+from lib.companion import notebook, plotting, rules
 from lib.frog import decisions, gnn, naive, rdb, roles, train
 from lib.frog import experiment as ex
 
@@ -240,7 +240,7 @@ ledger.statistical(
     "at K = 2", source="spec §3 [PROTO] (roles barely matter when both paths fit)",
     provenance="reconstructed", expected="gap(co-purchase) > gap(direct)",
     measured=f"co-purchase {d_co.mean():.4f}, direct {d_direct.mean():.4f}",
-    **decisions.evidence(np.stack([d_co, d_direct], axis=1),          # (seeds, task)
+    **rules.evidence(np.stack([d_co, d_direct], axis=1),          # (seeds, task)
                          lambda d: decisions.role_matters_more(float(d[:, 0].mean()),
                                                                float(d[:, 1].mean())),
                          "one seed (seed 0)"),
@@ -258,7 +258,7 @@ ledger.statistical(
     expected="p > 0.5 and accuracy(gate) >= accuracy(node)",
     measured=f"p {p_co:.4f}; gate {means.loc['copurchase', 'gate']:.4f} vs node "
              f"{means.loc['copurchase', 'node']:.4f}",
-    **decisions.evidence(gate_seeds, lambda g: decisions.gate_selects(*g.mean(0)),
+    **rules.evidence(gate_seeds, lambda g: decisions.gate_selects(*g.mean(0)),
                          "one seed (seed 0)"),
     requires=learned["copurchase"])
 gated = results[results.run.str.startswith("gate")].pivot_table(
@@ -274,7 +274,7 @@ ledger.qualitative(
              f"{gated.tx_energy['gate'].mean():.4g}; accuracy change "
              + ", ".join(f"{t} {means.loc[t, 'gate+FD'] - means.loc[t, 'gate']:+.4f}"
                          for t in ex.TASKS),
-    **decisions.evidence(gated.fd_r2[["gate+FD", "gate"]].to_numpy(),  # (replicas, with/without)
+    **rules.evidence(gated.fd_r2[["gate+FD", "gate"]].to_numpy(),  # (replicas, with/without)
                          lambda r: decisions.fd_consistent(r[:, 0], r[:, 1]), "one replica"))
 ledger.skip("paper.relbench", "FROG outperforms existing approaches on RelBench tasks and shows "
             "how table roles affect them (claim F4)", source="abstract [READ]", provenance="paper",

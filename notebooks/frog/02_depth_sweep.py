@@ -51,7 +51,7 @@ depths = [1, 2, 3, 4]  # spec §3 NB1: K in {1, 2, 3, 4}
 # %%
 import numpy as np
 
-from lib.companion import notebook, plotting
+from lib.companion import notebook, plotting, rules
 from lib.frog import decisions, train
 from lib.frog import experiment as ex
 
@@ -81,7 +81,7 @@ ledger.statistical(
     source="spec §3 NB1 (frog.roles.depth), §1.2", provenance="reconstructed",
     expected="gap(K = 4) < gap(K = 2)",
     measured=f"K = 4: {gap.loc[('copurchase', 4)]:.4f}; K = 2: {gap.loc[('copurchase', 2)]:.4f}",
-    **decisions.evidence(
+    **rules.evidence(
         np.stack([(acc.edge - acc.node).loc[("copurchase", k)].to_numpy() for k in (4, 2)],
                  axis=1),                                             # (seeds, K = 4 / K = 2)
         lambda g: decisions.catches_up(float(g[:, 0].mean()), float(g[:, 1].mean())),

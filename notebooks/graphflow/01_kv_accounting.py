@@ -72,7 +72,7 @@ import pandas as pd
 import torch
 from tqdm.auto import tqdm
 
-from lib.companion import notebook, plotting
+from lib.companion import notebook, plotting, rules
 from lib.graphflow import cache, decisions, naive, wgraph
 from lib.graphflow.decoder import Decoder, Sizes
 from lib.graphflow.schema import INDEX_BYTES
@@ -266,7 +266,7 @@ ledger.statistical("C.error", f"C's relative logit error (mean over {cfg.n_eval}
                    source="spec §3 (reconstructed C; prototype 8.0e-3, 3.4e-3, 1e-16)",
                    provenance="reconstructed", expected="non-increasing in rho, last < first, "
                    "every seed", measured=tuple(tuple(f"{e:.3g}" for e in row) for row in per_seed),
-                   **decisions.evidence(per_seed, decisions.falls_within_seeds,
+                   **rules.evidence(per_seed, decisions.falls_within_seeds,
                                         f"one decoder init (seed {cfg.seed})"),
                    tolerance=f"{cfg.n_seeds} seeds, resampled",
                    requires=(len(cfg.rhos) >= 2 and cfg.layers >= 2, "at least two rho and a "

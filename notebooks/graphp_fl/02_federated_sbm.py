@@ -149,7 +149,7 @@ ledger.statistical("topology.denoise", "mean edge precision of A~ against the SB
                    expected="prec(A~) > prec(A) at every r > 0",
                    measured={f"r={r:g}": f"{row.prec_rect:.3f} vs {row.prec_obs:.3f}"
                              for r, row in noisy.iterrows()},
-                   **decisions.evidence(prec_seeds, lambda p: decisions.denoises(
+                   **rules.evidence(prec_seeds, lambda p: decisions.denoises(
                        p[:, :, 1].mean(0), p[:, :, 0].mean(0)), "one seed (seed 0)"))
 wide = per.pivot_table(index=["seed", "client", "noise"], columns="arm", values="acc").reset_index()
 wide["gain"] = wide["frpa_topo"] - wide["frpa"]
@@ -177,7 +177,7 @@ ledger.statistical("frpa.forgetting", "mean forgetting (accuracy drop on arrival
                    provenance="reconstructed", expected="FRPA < FedAvg",
                    measured=f"FRPA {forget['frpa'].mean():.3f} vs FedAvg "
                             f"{forget['fedavg'].mean():.3f}",
-                   **decisions.evidence(np.stack([forget["frpa"], forget["fedavg"]], axis=1),
+                   **rules.evidence(np.stack([forget["frpa"], forget["fedavg"]], axis=1),
                                         lambda f: decisions.forgets_less(f[:, 0], f[:, 1]),
                                         "one seed (seed 0)"),
                    requires=(bool(learned), "local-only accuracy >= chance + 0.2"))

@@ -250,7 +250,7 @@ for task in T.TASKS:
                        expected="no (family, seed) below the floor",
                        measured=f"below: {bad or 'none'}; ID accuracy min {part.accuracy.min():.3f}, "
                        f"majority {part.majority.iloc[0]:.3f}",
-                       **decisions.seed_evidence(per_seed, lambda a: not (a < decisions.FITS_IN_DISTRIBUTION).any(),
+                       **rules.evidence(per_seed, lambda a: not (a < decisions.FITS_IN_DISTRIBUTION).any(),
                                                  f"one seed ({part.seed.iloc[0]})"))
 fits.pivot_table(index=["task", "family"], columns="seed", values="accuracy").round(3)
 
@@ -289,7 +289,7 @@ for task, w, lo, strict, source in train.expected_pairs():
                        measured=f"gaps {r.gaps}; winner ID gap {r.winner_id_gap}, OOD gaps over "
                        f"majority {r.pair_ood_gaps}",
                        requires=(r.precondition, PRECONDITION[r.strict]),
-                       **decisions.seed_evidence(np.array(r.gaps), lambda g, m=r.margin: decisions.ordering_holds(list(g), m),
+                       **rules.evidence(np.array(r.gaps), lambda g, m=r.margin: decisions.ordering_holds(list(g), m),
                                                  "one seed"))
 high = f">= {decisions.RNN_HIGH} in >= {rules.seeds_needed(cfg.n_seeds, decisions.SEED_FRACTION)} of {cfg.n_seeds} seeds"
 HIGH = dict(statement=f"DGC: the nonlinear RNN is >= {decisions.RNN_HIGH} accurate on every bin",
@@ -298,7 +298,7 @@ if dgc_task and "rnn" in cfg.families:
     rnn = acc[(acc.task == dgc_task) & (acc.family == "rnn")].groupby("seed").accuracy.min()
     ledger.statistical("dgc.rnn_high_all_bins", **HIGH, expected=high,
                        measured=f"{dgc_task}: min over bins per seed {rnn.round(3).tolist()}",
-                       **decisions.seed_evidence(rnn.to_numpy(), lambda a: decisions.high_in_enough_seeds(list(a)),
+                       **rules.evidence(rnn.to_numpy(), lambda a: decisions.high_in_enough_seeds(list(a)),
                                                  f"one seed ({rnn.index[0]})"))
 else:
     ledger.skip("dgc.rnn_high_all_bins", **HIGH, kind="statistical", expected=high,
@@ -313,7 +313,7 @@ for r in learned.itertuples():
                        "orderings compare untrained models)",
                        source="spec §6.5 [I] (compare against per-bin majority baselines)", provenance="reconstructed",
                        expected=f">= {decisions.LEARNED_MARGIN}", measured=f"{r.best} {r.gap:.3f}",
-                       **decisions.seed_evidence(id_gaps, lambda g: decisions.beats_majority(float(g.mean(axis=0).max())),
+                       **rules.evidence(id_gaps, lambda g: decisions.beats_majority(float(g.mean(axis=0).max())),
                                                  "one seed"))
 checks
 

@@ -28,9 +28,3 @@ def test_coefficient_of_variation():
     assert d.cv([1.0, 1.0]) == 0.0 and math.isclose(d.cv([1.0, 3.0]), 0.5)
 
 
-def test_evidence_hands_over_replicates_or_the_one_run():
-    from lib.ann2snn_cka.decisions import evidence
-    rule = lambda v: sum(v) > 1                                      # noqa: E731
-    assert evidence([1, 2], rule, "one seed") == ([1, 2], rule, None, "")
-    assert evidence([2], rule, "one seed (seed 0)") == (None, None, True, "one seed (seed 0)")
-    assert evidence([0], rule, "one seed").holds is False

@@ -25,15 +25,6 @@ def test_standard_error_needs_two_seeds():
         d.lower_by_se([0.1], [0.2])
 
 
-def test_evidence_hands_over_replicates_or_the_one_run():
-    from lib.bsnp.decisions import evidence
-    rule = lambda v: sum(v) > 1                                      # noqa: E731
-    assert evidence([1, 2], rule, "one seed") == ([1, 2], rule, None, "")
-    assert evidence([2], rule, "one seed (seed 0)") == (None, None, True, "one seed (seed 0)")
-    assert evidence([0], rule, "one seed").holds is False
-
-
-
 def test_pooled_mnse_is_summed_error_over_summed_reference():
     import numpy as np
 

@@ -67,9 +67,3 @@ def test_reference_not_beaten():
     assert not decisions.reference_not_beaten([0.1, -1e-6])
 
 
-def test_evidence_hands_over_replicates_or_the_one_run():
-    from lib.caffnet.decisions import evidence
-    rule = lambda v: sum(v) > 1                                      # noqa: E731
-    assert evidence([1, 2], rule, "one seed") == ([1, 2], rule, None, "")
-    assert evidence([2], rule, "one seed (seed 0)") == (None, None, True, "one seed (seed 0)")
-    assert evidence([0], rule, "one seed").holds is False

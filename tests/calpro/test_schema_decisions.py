@@ -42,9 +42,3 @@ def test_covers_seeds_counts_every_variance():
     assert not decisions.covers_seeds([0.885] * 3, 0.1, [0.004 ** 2 * 3] * 3)
 
 
-def test_evidence_rows_or_one_seed():
-    import numpy as np
-    ev = decisions.evidence(np.array([[1.0], [2.0]]), lambda r: r.mean() > 1, "one seed")
-    assert ev["decide"](ev["samples"])
-    assert decisions.evidence(np.array([[1.0]]), lambda r: r.mean() > 1, "one seed") == \
-        {"holds": False, "rests_on": "one seed"}

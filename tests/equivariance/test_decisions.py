@@ -245,12 +245,6 @@ def test_control_orthogonal_is_orthogonal():
     assert_close("Q^T Q", np.eye(9), Q.T @ Q, rtol=0, atol=1e-12)   # float64 QR
 
 
-def test_evidence_hands_over_replicates_or_says_what_one_rests_on():
-    rule = lambda s: min(s) > 0                                       # noqa: E731
-    assert D.evidence([1.0, 2.0], rule, "one seed") == {"samples": [1.0, 2.0], "decide": rule}
-    assert D.evidence([-1.0], rule, "one seed") == {"holds": False, "rests_on": "one seed"}
-
-
 def _history(curves):
     import pandas as pd
     return pd.DataFrame([{"condition": c, "seed": s, "step": 10 * i, "rel_mse": v}

@@ -49,9 +49,3 @@ def test_fd_residual_per_replica():
     assert decisions.fd_residual(pred, h).tolist() == [2.0, 8.0]
 
 
-def test_evidence_resamples_replicates_and_names_a_single_one():
-    rule = lambda s: sum(s) > 0                                             # noqa: E731
-    assert decisions.evidence([1.0, 2.0], rule, "one seed") == {"samples": [1.0, 2.0],
-                                                                "decide": rule}
-    assert decisions.evidence([-1.0], rule, "one seed") == {"holds": False,
-                                                           "rests_on": "one seed"}

@@ -32,9 +32,3 @@ def test_monotone_rule_both_ways():
     assert not decisions.non_decreasing([2.0, 1.5])
 
 
-def test_evidence_resamples_replicates_and_names_a_single_one():
-    rule = lambda s: sum(s) > 0                                             # noqa: E731
-    assert decisions.evidence([1.0, 2.0], rule, "one seed") == {"samples": [1.0, 2.0],
-                                                                "decide": rule}
-    assert decisions.evidence([-1.0], rule, "one seed") == {"holds": False,
-                                                           "rests_on": "one seed"}

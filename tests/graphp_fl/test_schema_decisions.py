@@ -42,9 +42,3 @@ def test_fisher_scale_has_unit_mean():
     assert torch.allclose(mean, torch.ones(3))
 
 
-def test_evidence_resamples_replicates_and_names_a_single_one():
-    rule = lambda s: sum(s) > 0                                             # noqa: E731
-    assert decisions.evidence([1.0, 2.0], rule, "one seed") == {"samples": [1.0, 2.0],
-                                                                "decide": rule}
-    assert decisions.evidence([-1.0], rule, "one seed") == {"holds": False,
-                                                           "rests_on": "one seed"}

@@ -172,12 +172,3 @@ def test_bin_specific_cut():
     assert not decisions.bin_specific_cut([0.56], [0.55], 0.55)         # fails on both
 
 
-def test_seed_evidence_resamples_two_seeds_or_more_and_names_a_single_one():
-    import numpy as np
-    rule = lambda g: decisions.ordering_holds(list(g), 0.15)          # noqa: E731
-    many = decisions.seed_evidence(np.array([0.2, 0.3, 0.0]), rule, "one seed")
-    assert set(many) == {"samples", "decide"} and many["decide"](many["samples"])
-    one = decisions.seed_evidence(np.array([0.0]), rule, "one seed (0)")
-    assert one == {"holds": False, "rests_on": "one seed (0)"}
-    with pytest.raises(ValueError, match="zero seeds"):
-        decisions.seed_evidence(np.array([]), rule, "none")
