@@ -31,13 +31,16 @@ def closed_form_gap(archs: Sequence[Arch], d_in: int, d_out: int, seed: int, bat
 def masked_vs_separate(archs: Sequence[Arch], split: Split, seed: int, batch: int, lr: float,
                        pad_widths: Sequence[int], separate_seed: int | None = None
                        ) -> tuple[float, bool]:
-    """(max |logit difference|, identical test argmax) after one epoch, masked vs separate.
-    `separate_seed` (a negative control) trains the separate nets from another seed."""
+    """(max |logit difference| / max(1, max |logit|), identical test argmax) after one epoch,
+    masked vs separate. The difference is taken relative to the logits' size because float32
+    rounding is relative to what it rounds. `separate_seed` (a negative control) trains the
+    separate nets from another seed."""
     masked = train_masked(archs, split, seed, (1,), batch, lr, pad_widths).test_logits
     alone = torch.stack(naive.train_separate(
         archs, split, seed if separate_seed is None else separate_seed, 1, batch, lr))
-    return float((masked - alone).abs().max()), bool((masked.argmax(-1) == alone.argmax(-1))
-                                                     .all())
+    scale = max(1.0, float(alone.abs().max()))
+    return (float((masked - alone).abs().max()) / scale,
+            bool((masked.argmax(-1) == alone.argmax(-1)).all()))
 
 
 def sh_mismatches(n_instances: int, rng: np.random.Generator, epochs: Sequence[int],
