@@ -2,8 +2,8 @@
 
     python bench/companion_numerics.py [--repeats 1] [--cap 600]
 
-Runs the first k of a fixed list of default-profile stages (torch training through MKL, numpy
-linear algebra, a mixed one) through the runner in a scratch copy of the project, left native
+Runs the first k of a fixed list of default-profile stages (numpy linear algebra, numpy on real
+data, torch training through MKL) through the runner in a scratch copy of the project, left native
 (COMPANION_NUMERICS=native: the machine's own code paths and thread counts) and pinned, the two
 alternating. Before timing, each side's run must record the same claim ids (the pinning moves
 last bits, never what a notebook checks). The ratio native/pinned at the largest k is the cost:
@@ -24,8 +24,9 @@ from pathlib import Path
 
 from lib.companion import benchmark, numerics, paths, smoke
 
-STAGES = ("caffnet/02_piecewise_fit", "equivariance/06_mirror_fashion_mnist",
-          "sbayfdnn/03_consistency")
+# cheapest first: the first stage runs at every k
+STAGES = ("gd_perceptron/02_linear_lower_bound", "equivariance/06_mirror_fashion_mnist",
+          "caffnet/02_piecewise_fit")
 
 
 def run_stages(copy: Path, k: int, native: bool):
