@@ -1,6 +1,6 @@
 """Benchmark: what the pinned CPU numerics (lib/companion/numerics.py) cost the default profile.
 
-    python bench/companion_numerics.py [--repeats 1] [--cap 600]
+    python bench/companion_numerics.py [--repeats 1] [--cap 600] [--stages 3]
 
 Runs the first k of a fixed list of default-profile stages (numpy linear algebra, numpy on real
 data, torch training through MKL) through the runner in a scratch copy of the project, left native
@@ -54,13 +54,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeats", type=int, default=1)
     parser.add_argument("--cap", type=float, default=600.0)
+    parser.add_argument("--stages", type=int, default=len(STAGES),
+                        choices=range(1, len(STAGES) + 1),
+                        help="time the first 1..k stages (default: all)")
     args = parser.parse_args(argv)
     scratch = Path(tempfile.mkdtemp(prefix="numerics-bench-"))
     try:
         copy = smoke.make_copy(scratch / "copy")
         shutil.copyfile(paths.ROOT / "data.dvc", copy / "data.dvc")
         (copy / "dvc-remote").symlink_to(paths.ROOT / "dvc-remote")
-        sizes = list(range(1, len(STAGES) + 1))
+        sizes = list(range(1, args.stages + 1))
         c = benchmark.curve("stages", sizes,
                             lambda k: {"native": run_stages(copy, k, True),
                                        "pinned": run_stages(copy, k, False)},
