@@ -120,7 +120,7 @@ def synflow(net: nn.Sequential, d_in: int) -> float:
     net64 = build_mlp([(m.weight.detach().T.abs().double(), m.bias.detach().abs().double())
                        for m in net if isinstance(m, nn.Linear)], torch.float64)
     net64(torch.ones(1, d_in, dtype=torch.float64)).sum().backward()
-    return float(sum((m.weight * m.weight.grad).abs().sum() for m in net64
+    return float(sum((m.weight.detach() * m.weight.grad).abs().sum() for m in net64
                      if isinstance(m, nn.Linear)))
 
 
