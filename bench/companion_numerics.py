@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -31,8 +30,7 @@ STAGES = ("gd_perceptron/02_linear_lower_bound", "equivariance/06_mirror_fashion
 
 def run_stages(copy: Path, k: int, native: bool):
     """A Run: the first k stages, default profile, in the copy; returns their claim ids."""
-    env = {key: v for key, v in os.environ.items()
-           if key not in numerics.PINNED and key != numerics.SWITCH}
+    env = numerics.unpinned_env()
     env["PATH"] = f"{Path(sys.executable).parent}:{env.get('PATH', '')}"
     if native:
         env[numerics.SWITCH] = "native"

@@ -40,8 +40,7 @@ def copy(tmp_path_factory) -> Path:
 def outputs(copy: Path, notebook: str, extra: dict[str, str]) -> dict[str, str]:
     """Run the notebook (smoke) in the copy with `extra` in a clean environment; the md5 of
     every output file of its stage."""
-    env = {k: v for k, v in os.environ.items()
-           if k not in numerics.PINNED and k != numerics.SWITCH}
+    env = numerics.unpinned_env()
     env.update(extra, PATH=f"{Path(sys.executable).parent}:{env.get('PATH', '')}")
     done = subprocess.run([sys.executable, "-m", "lib.companion.runner",
                            f"notebooks/{notebook}.py", "--profile", "smoke"],

@@ -51,6 +51,13 @@ def pin(env: MutableMapping[str, str] | None = None) -> MutableMapping[str, str]
     return env
 
 
+def unpinned_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
+    """A copy of `env` (default: this process's) without the pinned settings or the switch: the
+    environment a process starts in when nobody pinned it (for tests and benchmarks)."""
+    env = os.environ if env is None else env
+    return {k: v for k, v in env.items() if k not in PINNED and k != SWITCH}
+
+
 def drift(env: Mapping[str, str] | None = None) -> dict[str, str | None]:
     """The pinned settings this environment lacks or sets otherwise: {name: value found}."""
     env = os.environ if env is None else env
