@@ -87,3 +87,12 @@ def test_evidence_hands_over_replicates_or_the_single_run():
                                                                   "rests_on": "one seed (seed 0)"}
     with pytest.raises(ValueError, match="nothing"):
         rules.evidence([], rule, "none")
+
+
+def test_evidence_by_index_resamples_indices_or_rests_on_one():
+    vals = np.array([3.0, 1.0, 2.0])
+    ev = rules.evidence_by_index(3, lambda i: np.median(vals[i]) >= 2)
+    assert (ev["samples"][:, 0] == [0, 1, 2]).all() and ev["decide"](ev["samples"])
+    assert not ev["decide"](np.array([[1], [1], [2]]))       # a resample deciding otherwise
+    assert rules.evidence_by_index(1, lambda i: vals[i][0] > 2, "seed") == {
+        "holds": True, "rests_on": "one seed (the profile's only one)"}

@@ -89,3 +89,12 @@ def evidence(samples: Sequence, decide: Callable[[Any], Any], single: str) -> di
     if len(samples) >= 2:
         return {"samples": samples, "decide": decide}
     return {"holds": bool(decide(samples)), "rests_on": single}
+
+
+def evidence_by_index(n: int, decide: Callable[[np.ndarray], Any],
+                      what: str = "replicate") -> dict:
+    """`evidence` for replicates held in several arrays at once: their indices 0..n-1 are the
+    samples, and `decide` gets the indices a resample drew (one array of them)."""
+    rows = np.arange(n)[:, None]                              # (n, 1): the ledger resamples rows
+    return evidence(rows, lambda i: bool(decide(i[:, 0])),
+                    f"one {what} (the profile's only one)")

@@ -6,7 +6,7 @@ here trains or reads files (tests/sbayfdnn/test_decisions.py checks each rule on
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -65,17 +65,6 @@ def in_range(value: float, bounds: tuple[float, float] = COVERAGE_RANGE) -> bool
     """C2: a coverage inside the closed range."""
     v = float(nonempty_finite([value], "value")[0])
     return bounds[0] <= v <= bounds[1]
-
-
-def evidence(n_reps: int, decide: Callable[[np.ndarray], bool],
-             what: str = "replication") -> dict:
-    """The ledger's evidence for a claim decided on replications: their indices as rows (the
-    ledger resamples rows) with the rule applied to the indices drawn, or, with a single
-    replication, the decision with what it rests on (one run cannot be resampled)."""
-    idx = np.arange(n_reps)[:, None]                          # (reps, 1)
-    if n_reps >= 2:
-        return {"samples": idx, "decide": lambda i: bool(decide(i[:, 0]))}
-    return {"holds": bool(decide(idx[:, 0])), "rests_on": f"one {what} (the profile's only one)"}
 
 
 def improves(first: Sequence[float], last: Sequence[float], k: float = 2.0) -> bool:

@@ -96,13 +96,3 @@ def miniature_accuracy(acc: float) -> bool:
 
 def near_paper(acc: float) -> bool:
     return acc >= PAPER_ACC_NEAR
-
-
-def evidence(n: int, decide, what: str = "seed") -> dict:
-    """The ledger's evidence for a claim decided on n replicates (seeds, runs): their indices as
-    rows (the ledger resamples rows) with the rule applied to the indices drawn, or, with a single
-    one, the decision with what it rests on (one run cannot be resampled)."""
-    idx = np.arange(n)[:, None]                               # (n, 1)
-    if n >= 2:
-        return {"samples": idx, "decide": lambda i: bool(decide(i[:, 0]))}
-    return {"holds": bool(decide(idx[:, 0])), "rests_on": f"one {what} (the profile's only one)"}

@@ -77,7 +77,7 @@ lasso_alphas = 30  # spec §4: 30 alphas
 # %%
 import numpy as np
 
-from lib.companion import notebook, plotting
+from lib.companion import notebook, plotting, rules
 from lib.sbayfdnn import basis, comparison, decisions, metrics
 
 nb = notebook.start("sbayfdnn/02_simulation", globals())
@@ -112,7 +112,7 @@ def per_link(key: str, method: str) -> dict[str, float]:
 # %%
 SB, FLM, FDNN = "sBayFDNN", "FLM + lasso", "FDNN"
 # every claim is decided on the replications (paired across methods by replication) and its
-# decision resampled over them: `decisions.evidence` hands the ledger their indices and the rule
+# decision resampled over them: `rules.evidence_by_index` hands the ledger their indices and the rule
 
 
 def on(i, link, method, key):
@@ -139,7 +139,7 @@ ledger.statistical("region.covers", "sBayFDNN's region covers R: median TPR >= 0
                    provenance="reconstructed",
                    expected="median TPR >= 0.9, every link (PROTO: 1.0 in 9/9)",
                    measured=f"median TPR per link {per_link('tpr', SB)}",
-                   **decisions.evidence(cfg.reps, lambda i: all(
+                   **rules.evidence_by_index(cfg.reps, lambda i: all(
                        decisions.covers(on(i, lk, SB, "tpr")) for lk in cfg.links)),
                    tolerance="spec R1 threshold 0.9")
 ledger.statistical("region.tight", f"sBayFDNN's region is tight: median IoU >= oracle IoU "
@@ -148,7 +148,7 @@ ledger.statistical("region.tight", f"sBayFDNN's region is tight: median IoU >= o
                    provenance="reconstructed",
                    expected=f"IoU >= {oracle - decisions.IOU_SLACK:.3f}, FPR <= 0.15",
                    measured=f"median IoU {per_link('iou', SB)}, median FPR {per_link('fpr', SB)}",
-                   **decisions.evidence(cfg.reps, lambda i: all(
+                   **rules.evidence_by_index(cfg.reps, lambda i: all(
                        decisions.tight(on(i, lk, SB, "iou"), on(i, lk, SB, "fpr"), oracle)
                        for lk in cfg.links)),
                    tolerance="spec R2: oracle - 0.20, FPR 0.15")
@@ -156,7 +156,7 @@ ledger.statistical("region.vs_flm", "sBayFDNN's regions are more precise than FL
                    "median IoU strictly higher for every link", source="P3 (abstract); spec R3",
                    provenance="paper", expected="median IoU sBayFDNN > FLM, every link",
                    measured=f"sBayFDNN {per_link('iou', SB)}, FLM {per_link('iou', FLM)}",
-                   **decisions.evidence(cfg.reps, vs_flm), tolerance="spec R3 (strict)")
+                   **rules.evidence_by_index(cfg.reps, vs_flm), tolerance="spec R3 (strict)")
 if "square" in cfg.links:
     flm_sq = col("square", FLM, "n_selected")
     ledger.qualitative("flm.square_selects_nothing", "under the square link FLM + lasso selects "
@@ -165,7 +165,7 @@ if "square" in cfg.links:
                        source="spec §3 [PROTO] (not a claim of the paper)",
                        provenance="reconstructed", expected="0 bases selected, every replication",
                        measured=f"bases selected per replication {flm_sq.tolist()}",
-                       **decisions.evidence(cfg.reps, lambda i: bool((flm_sq[i] == 0).all())))
+                       **rules.evidence_by_index(cfg.reps, lambda i: bool((flm_sq[i] == 0).all())))
 else:
     ledger.skip("flm.square_selects_nothing", "FLM + lasso selects nothing under the square link",
                 source="spec §3 [PROTO]", provenance="reconstructed", kind="qualitative",
@@ -179,7 +179,7 @@ if nonlinear:
                        provenance="reconstructed",
                        expected="ratio <= 0.5 for every nonlinear link",
                        measured=f"ratios {ratios}; sBayFDNN {per_link('mse', SB)}, FLM "
-                       f"{per_link('mse', FLM)}", **decisions.evidence(cfg.reps, beats_flm),
+                       f"{per_link('mse', FLM)}", **rules.evidence_by_index(cfg.reps, beats_flm),
                        tolerance="spec R4 ratio 0.5")
 else:
     ledger.skip("mse.nonlinear_vs_flm", "sBayFDNN beats FLM under nonlinear links",
@@ -192,7 +192,7 @@ if "linear" in cfg.links:
                        expected="median MSE sBayFDNN <= 5 x FLM",
                        measured=f"sBayFDNN {col('linear', SB, 'mse').round(5).tolist()}, FLM "
                        f"{col('linear', FLM, 'mse').round(5).tolist()}",
-                       **decisions.evidence(cfg.reps, lambda i: decisions.ratio_at_most(
+                       **rules.evidence_by_index(cfg.reps, lambda i: decisions.ratio_at_most(
                            on(i, "linear", SB, "mse"), on(i, "linear", FLM, "mse"),
                            decisions.LINEAR_MSE_FACTOR)),
                        tolerance="spec R5 factor 5")
@@ -207,7 +207,7 @@ ledger.statistical("mse.vs_fdnn", "the sparsity prior costs no accuracy against 
                    source="spec R6 (reconstructed)", provenance="reconstructed",
                    expected="ratio <= 1.5, every link",
                    measured=f"sBayFDNN {per_link('mse', SB)}, FDNN {per_link('mse', FDNN)}",
-                   **decisions.evidence(cfg.reps, lambda i: all(decisions.ratio_at_most(
+                   **rules.evidence_by_index(cfg.reps, lambda i: all(decisions.ratio_at_most(
                        on(i, lk, SB, "mse"), on(i, lk, FDNN, "mse"), decisions.FDNN_MSE_FACTOR)
                        for lk in cfg.links)), tolerance="spec R6 factor 1.5",
                    requires=(fdnn_learned, "the FDNN learned: median test MSE < 0.5 every link"))
@@ -220,7 +220,7 @@ if nonlinear:
                        measured=f"on all {cfg.reps} replications: region.vs_flm's rule "
                        f"{vs_flm(np.arange(cfg.reps))}, mse.nonlinear_vs_flm's rule "
                        f"{beats_flm(np.arange(cfg.reps))}",
-                       **decisions.evidence(cfg.reps, lambda i: vs_flm(i) and beats_flm(i)))
+                       **rules.evidence_by_index(cfg.reps, lambda i: vs_flm(i) and beats_flm(i)))
 else:
     ledger.skip("beyond_existing", "'capabilities fundamentally beyond existing approaches'",
                 source="spec R7", provenance="paper", kind="qualitative",

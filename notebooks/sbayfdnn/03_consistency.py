@@ -78,7 +78,7 @@ interval_noise = "residual"  # decision: noise variance of the interval is MAP t
 # %%
 import numpy as np
 
-from lib.companion import notebook, plotting
+from lib.companion import notebook, plotting, rules
 from lib.sbayfdnn import basis, consistency, decisions
 
 nb = notebook.start("sbayfdnn/03_consistency", globals())
@@ -129,7 +129,7 @@ if trend and 1.0 in cfg.snrs:
                        measured=f"n {cfg.ns}: median IoU {medians(1.0, 'iou')}, median FPR "
                        f"{medians(1.0, 'fpr')}, P(Rhat contains R) {medians(1.0, 'p_covers')}; "
                        f"mean IoU gain {float((iou1[:, -1] - iou1[:, 0]).mean()):.3f}",
-                       **decisions.evidence(cfg.reps, lambda i: decisions.improves(
+                       **rules.evidence_by_index(cfg.reps, lambda i: decisions.improves(
                            iou1[i, 0], iou1[i, -1]) and decisions.not_shown_rising(
                            fpr1[i, 0], fpr1[i, -1])),
                        tolerance=f"2 s.e. over {cfg.reps} replications, first against last n "
@@ -145,7 +145,7 @@ if trend and 5.0 in cfg.snrs:
                        "contraction, in spirit); spec C1 (the rule ours)",
                        provenance="reconstructed", expected="strictly decreasing",
                        measured=f"n {cfg.ns}: median MSE {medians(5.0, 'mse')}; median IoU "
-                       f"{medians(5.0, 'iou')}", **decisions.evidence(
+                       f"{medians(5.0, 'iou')}", **rules.evidence_by_index(
                            cfg.reps, lambda i: decisions.decreasing(np.median(mse5[i], 0))),
                        tolerance="spec C1 rule, strict")
 else:
@@ -159,7 +159,7 @@ ledger.statistical("laplace.coverage", f"the {cfg.level:.0%} Laplace predictive 
                    "(SNR, n)", source="spec C2 (reconstructed; 'quantified uncertainty', P1)",
                    provenance="reconstructed", expected="every median coverage in [0.8, 0.97]",
                    measured=f"(snr, n) {list(zip(summary.snr, summary.n))}: coverage {cov}",
-                   **decisions.evidence(cfg.reps, lambda i: all(
+                   **rules.evidence_by_index(cfg.reps, lambda i: all(
                        decisions.in_range(c) for c in np.median(cov_rep[i], 0))),
                    tolerance="spec C2 range, fixed before the run")
 

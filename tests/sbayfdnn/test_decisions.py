@@ -1,6 +1,5 @@
 """Each rule of lib/sbayfdnn/decisions.py on hand-built inputs: one that holds, one that does
 not. Expected outcomes follow from the rule's statement, never from a run."""
-import numpy as np
 import pytest
 
 from lib.sbayfdnn import decisions
@@ -52,11 +51,3 @@ def test_improves_and_not_shown_rising():
     assert not decisions.improves([0.5, 0.6], [0.9, 1.0])         # two replications: no power
     assert decisions.not_shown_rising(last, first)                  # falls: not rising
     assert not decisions.not_shown_rising(first, last)
-
-
-def test_evidence_indices_or_one_replication():
-    vals = np.array([3.0, 1.0, 2.0])
-    ev = decisions.evidence(3, lambda i: np.median(vals[i]) >= 2)
-    assert ev["decide"](ev["samples"])
-    assert decisions.evidence(1, lambda i: vals[i][0] > 2) == {
-        "holds": True, "rests_on": "one replication (the profile's only one)"}

@@ -1,6 +1,5 @@
 """lib/ttfs_snn/decisions.py: each rule on hand-built numbers, both ways."""
 
-import numpy as np
 
 from lib.companion import rules
 from lib.ttfs_snn import decisions as d
@@ -42,11 +41,3 @@ def test_accuracy_rules():
     assert d.miniature_accuracy(0.70) and not d.miniature_accuracy(0.69)
     assert d.near_paper(0.924) and not d.near_paper(0.92)
     assert d.full_epoch(79) and not d.full_epoch(78)
-
-
-def test_evidence_resamples_indices_or_rests_on_one():
-    vals = np.array([1.0, 2.0, 3.0])
-    ev = d.evidence(3, lambda i: vals[i].mean() > 0)
-    assert (ev["samples"][:, 0] == [0, 1, 2]).all() and ev["decide"](ev["samples"])
-    one = d.evidence(1, lambda i: vals[i].mean() > 1)
-    assert one == {"holds": False, "rests_on": "one seed (the profile's only one)"}
