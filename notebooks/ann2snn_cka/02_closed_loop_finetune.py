@@ -442,8 +442,8 @@ nb.finish()
 # **What we saw** (the numbers are those printed above and in `tables/02_closed_loop_finetune/`;
 # our miniature's). In the default profile: T_ft = 4, 100 steps, two seeds.
 #
-# - *Closed-loop fine-tuning closes most of the T = 4 gap* (`ft.closes_gap`, `ft.fidelity_at_Tft`):
-#   every seed moves from near chance to most of the ANN's accuracy.
+# - *Does closed-loop fine-tuning close the T = 4 gap?* (`ft.closes_gap`, `ft.fidelity_at_Tft`):
+#   the open-loop and fine-tuned accuracy of each seed are printed above, beside the ANN's.
 # - *The local term at low T* (P3, `ft.local_helps_low_T`): the mean paired difference between
 #   KL + CKA and KL-only at T_ft is small against the spread between seeds (the spec's prototype
 #   tied). With two seeds no opposite can be shown (that needs >= 3 paired differences beyond 2
@@ -451,9 +451,9 @@ nb.finish()
 #   two seeds are the budget cut that could decide it (the paper profile runs five). It is decided
 #   only where both arms' training loss has stopped falling; after the spec's 100 steps it may not
 #   have, and then the claim is inconclusive (so is `ft.local_retains_high_T`). Where the local
-#   term clearly matters is away from T_ft: fine-tuning at T = 4 over-specialises (accuracy at
-#   T = 32 falls well below the open-loop SNN's), and KL + CKA keeps more of it than KL-only
-#   (`ft.local_retains_high_T`).
+#   term may matter is away from T_ft: fine-tuning at T = 4 can over-specialise (compare the
+#   accuracy at T = 32 with the open-loop SNN's in the table), and `ft.local_retains_high_T`
+#   records whether KL + CKA keeps more of it than KL-only.
 # - *The released CKA loss* (`deviation`): detaching the norms leaves the value but the gradient's
 #   cosine with the features is far from 0: it is not CKA's gradient.
 # - The CIFAR-10 numbers (96.38 % vs 96.39 %) are quoted, not run; the gradient-stability probe

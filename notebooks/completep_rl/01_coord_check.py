@@ -300,16 +300,16 @@ nb.save_figure(fig, "depth")
 nb.finish()
 
 # %% [markdown]
-# **What we saw.** The claims table above and the two figures carry the numbers. CompleteP's
-# one-step changes stay flat in width and depth within the spec's bounds; NTK's grow with width
-# and with depth. Whether NTK's fitted width slopes reach the spec's windows is recorded in
+# **What we saw.** The claims table above and the two figures carry the numbers. Whether
+# CompleteP's one-step changes stay flat in width and depth within the spec's bounds, and NTK's
+# grow with width and with depth, is each claim's status there. Whether NTK's fitted width slopes reach the spec's windows is recorded in
 # `coord.width_ntk_h` and `coord.width_ntk_f`: over 32 → 2048 the Θ(1) input-layer part of Δh
 # still weighs at the small widths, so the fitted Δh/h slope can sit below the asymptotic ½.
 # The paper's RL claims are notebook 2's.
 #
-# **What this shows about the paper's headline.** The mechanism under it, not the headline: one
-# Adam step's effect stays flat in width and depth under CompleteP (the bounds) and grows under
-# NTK (the statistical claims, fitted on the mean over the initialisations and resampled over
+# **What this shows about the paper's headline.** The mechanism under it, not the headline:
+# whether one Adam step's effect stays flat in width and depth under CompleteP (the bounds) and
+# grows under NTK (the statistical claims, fitted on the mean over the initialisations and resampled over
 # them, their stability beside them). No size here is cut from the spec's NB1. The negative
 # controls (`control.*`) show that the exact checks reject a broken input. Whether the best
 # learning rate transfers is notebook 2's question.

@@ -195,13 +195,13 @@ nb.finish()
 # %% [markdown]
 # **What we saw.** See `tables/06_mirror_fashion_mnist/paper_vs_ours.csv`,
 # `task_performance.csv` and the `e6.*` records. In the default profile (`steps` Adam steps on
-# `n_train` images, `n_seeds` models per first activation) no autoencoder beats the rank-32 linear
-# (PCA) reconstruction and the classifiers do not all beat the least-squares linear classifier
-# (`e6.task_performance` fails): the networks are not trained to a fit, so every mirror claim is
-# recorded `inconclusive` rather than read as a failure to reproduce the paper. The numbers are
-# still in the tables: first-layer LV errors on noise stay large for both activations, only
-# somewhat below the up–down control, far from the paper's 0.03 for tanh, and the autoencoder's
-# second layer is more mirror-equivariant than its first. The `paper` profile (all 20 000
+# `n_train` images, `n_seeds` models per first activation) `e6.task_performance` says whether
+# every autoencoder beats the rank-32 linear (PCA) reconstruction and every classifier the
+# least-squares linear classifier. Where it fails, the networks are not trained to a fit, so every
+# mirror claim is recorded `inconclusive` rather than read as a failure to reproduce the paper.
+# The numbers are still in the tables: compare the first-layer LV errors on noise with the
+# up–down control and with the paper's 0.03 for tanh, and the second layer's with the first's.
+# The `paper` profile (all 20 000
 # training images, longer training, five seeds) is the run meant to reach a fit; it is beyond the
 # default budget. Data set, image size, widths and the soft-loss weight differ from the unknown
 # originals, so even a fitted comparison stays exploratory ([spec §4](../../docs/specs/equivariance.md#s4) E6).

@@ -225,8 +225,8 @@ nb.finish()
 # %% [markdown]
 # **What we saw.** The Thm 4.1 iterates match the published values exactly, and GD's loss at
 # $t=1$ grows with $\gamma$ while the second iterate already separates. Fitting $n$ to the
-# published 308 iterations of LR+GD picks $n\approx1000$ points, not the $n\approx300$ the spec
-# guessed (`tables/01_reduction/worst_case_fit.csv`; a fit, so not a claim). The test of the fit
+# published 308 iterations of LR+GD picks the $n$ in `tables/01_reduction/worst_case_fit.csv`
+# (the spec guessed $n\approx300$; a fit, so not a claim). The test of the fit
 # is the Normalized LR+GD row, which it reproduces or not as `worst_case.all_rows_reproduced`
 # records (`tables/01_reduction/table1_worst_case.csv`).
 # The GD-GP gap collapses to float64 rounding once the scale saturates the sigmoid.

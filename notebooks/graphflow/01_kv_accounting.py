@@ -365,12 +365,12 @@ nb.finish()
 
 # %% [markdown]
 # **What we saw** (our miniature's numbers, never the paper's; the values are in the claims
-# table above and in `tables/01_kv_accounting/`). Every exact check held: the counts agree with
-# their plain loops, the real tensors hold what the formulas say, shared caching leaves the
-# outputs bit for bit unchanged, and the residual is zero at layer 0 and vanishes at ρ = 1. On
-# this synthetic wGraph exact prefix sharing saves little (see `ratio.4x`): two workflows share
-# only up to the first op where they differ, and most differ early. The differential cache
-# passes 4x at small ρ, at an error the frontier figure shows; whether such an error is
+# table above and in `tables/01_kv_accounting/`). The exact checks say whether the counts agree
+# with their plain loops, the real tensors hold what the formulas say, shared caching leaves the
+# outputs bit for bit unchanged, and the residual is zero at layer 0 and vanishes at ρ = 1. How
+# much exact prefix sharing saves on this synthetic wGraph is in `ratio.4x`: two workflows share
+# only up to the first op where they differ. `ratio.4x` also gives the smallest ρ at which the
+# differential cache reaches 4x, at an error the frontier figure shows; whether such an error is
 # harmless for an LLM's answers is what this miniature cannot say. The negative control
 # (`control.prefix_count_rejects_shifted_positions`) shows the trie count can fail: one
 # workflow moved by one position no longer shares its prefixes.

@@ -33,10 +33,10 @@
 #
 # **What it cannot show ([spec §8](../../docs/specs/ptnas.md#s8)).** NAS-Bench-Tabular's values or its Figures 6-7 themselves.
 #
-# **Look for:** digits where bigger trains better; the synthetic task where the best nets are small
-# and the low-fidelity ranks are anti-correlated with the final ones (B2 fails there, which is why
-# SH-based search fails there in 03); the noise ceiling τ(val, test) against which the proxies of
-# 03 are read.
+# **Look for:** digits where bigger trains better; whether on the synthetic task the best nets are
+# small and the low-fidelity ranks agree with the final ones (B2, `bench.low_fidelity_agrees`; the
+# spec's prototype had them anti-correlated there, which would make SH-based search fail in 03);
+# the noise ceiling τ(val, test) against which the proxies of 03 are read.
 
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
@@ -171,10 +171,11 @@ ax.legend()
 nb.save_figure(fig, "fidelity")
 
 # %% [markdown]
-# **Reading.** On digits the bench behaves as SH assumes (ranks at short training agree with the
-# final ones) and bigger nets train better; on the synthetic task the ranks at 1-9 epochs are
-# anti-correlated with those at 27, so any size-like proxy and any low-fidelity filter is expected
-# to fail there in 03_proxies_search. The noise ceiling bounds what a proxy's τ can reach.
+# **Reading.** `bench.low_fidelity_agrees` says, per data set, whether the bench behaves as SH
+# assumes (ranks at short training agree with the final ones); the fidelity figure shows the τ
+# at each epoch. Where the ranks at short training do not agree with those at the last epoch,
+# any size-like proxy and any low-fidelity filter is expected to fail in 03_proxies_search. The
+# noise ceiling bounds what a proxy's τ can reach.
 
 # %%
 nb.finish()

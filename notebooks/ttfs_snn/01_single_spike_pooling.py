@@ -356,27 +356,24 @@ nb.save_figure(fig, "training")
 nb.finish()
 
 # %% [markdown]
-# **What we saw** (default profile: 256 held-out images, T = 8 and 16, seed 0; the numbers of
-# `tables/01_single_spike_pooling/` and the ledger, properties of our reconstructed model).
+# **What we saw** (the numbers are in `tables/01_single_spike_pooling/` and the ledger; they
+# are properties of our reconstructed model, and the spec's prototype figures are its own).
 #
 # - *One spike per neuron, exactly* (D1): no neuron of any layer, arm or T fires twice; the
-#   vectorised kernel and the closed form equal the per-step recurrence on all 6 567 552
-#   neuron-steps of the network's own currents.
+#   vectorised kernel and the closed form equal the per-step recurrence on every neuron-step
+#   of the network's own currents.
 # - *Average pooling keeps the spike mass at most 1* (P3): masses on 0, ¼, ½, ¾, 1 and never
 #   above; k²·mass equals the number of window neurons that fired, unit by unit. It does forward
-#   graded values over several steps: 35 % (pool 1) and 40 % (pool 2) of the units are active at
-#   more than one step at T = 8, 44 % and 50 % at T = 16, one quarter at a time.
+#   graded values over several steps, one quarter at a time (the share of units active at more
+#   than one step is in the table).
 # - *Max pooling breaks the single-spike property* (P3): a max-pooled unit carries one spike per
-#   distinct firing step of its window, up to min(k², T) = 4; 35 % (pool 1) and 54 % (pool 2)
-#   of the units carry at least two at T = 8, 44 % and 63 % at T = 16 (the spec's prototype:
-#   35 % and 53 %).
+#   distinct firing step of its window, up to min(k², T) = 4; the share of units that carry at
+#   least two is in the table (the spec's prototype: 35 % and 53 %).
 # - *First-spike pooling* forwards exactly one binary spike per active window, at its earliest.
-# - *Downstream firing*: with ETTFS-init set for each arm, the layers after the pools fire at
-#   0.68 / 0.47 / 0.39 (avg), 0.67 / 0.51 / 0.53 (max), 0.72 / 0.58 / 0.44 (first) at T = 8
-#   (layers 2-4). The init in place rebalances most of what the spec's prototype saw (max
-#   0.90 / 0.97 / 0.75 against avg 0.73 / 0.58 / 0.53).
-# - *F1.4, one epoch on 1 000 images* (8 steps, one seed): avg 0.446, max 0.478, first 0.454 on
-#   500 held-out images, so `pool.accuracy_order` fails. At this size the order says nothing
-#   about the paper's advice; the spec's prototype had avg 0.623, max 0.565 and first 0.645 after
-#   an epoch on 10 000 images (the paper profile's run).
-
+# - *Downstream firing*: with ETTFS-init set for each arm, the firing fractions of the layers
+#   after the pools are in the firing figure. The init in place rebalances most of what the
+#   spec's prototype saw (max 0.90 / 0.97 / 0.75 against avg 0.73 / 0.58 / 0.53).
+# - *F1.4, one short epoch* (one seed): the test accuracies are in the training figure and
+#   `pool.accuracy_order` records whether the paper's order holds. At this size the order says
+#   nothing about the paper's advice; the spec's prototype had avg 0.623, max 0.565 and first
+#   0.645 after an epoch on 10 000 images (the paper profile's run).
