@@ -143,7 +143,8 @@ class Noise(Shared):
     T_high: Steps = param(16, "spec NB03: evaluated at T_ft and at T = 16")
     v0_list: list[V0] = param([0.0, 0.5], "spec NB03: the converted SNN with v0 = 0 and 1/2",
                               min_length=1)
-    noise_seed: Annotated[int, Field(ge=0)] = param(
+    # <= 4,294,967,295: a 32-bit seed, what every generator here accepts
+    noise_seed: Annotated[int, Field(ge=0, le=4294967295)] = param(
         1000, "the noise draw's seed, offset from `seed` (one draw per sigma for all models)")
     SMOKE = {"sigmas": ([0.0, 0.3], "spec NB03 smoke: {0, 0.3}"),
              "n_test": (200, "200 test images"), "T_high": (8, "T <= 8")}

@@ -21,13 +21,17 @@ class Family(NotebookParams):
 
     n_grid: Grid = param(128, "the release's 128 interior grid points (spec §1.2)")
     fd_sizes: list[Grid] = param([31, 63, 127, 255], "spec D1: n = 31 ... 255", min_length=2)
-    n_quad: Annotated[int, Field(ge=1001)] = param(
+    # <= 2,000,000: 10x the paper profile's 200,001
+    n_quad: Annotated[int, Field(ge=1001, le=2000000)] = param(
         200_001, "spec D1: quadrature reference on 2e5 points")
-    n_check: PosInt = param(1000, "spec D3: random x of the manufactured residual check")
-    mc_draws: Annotated[int, Field(ge=1000)] = param(
+    # <= 5,000: 5x the paper profile's 1,000
+    n_check: PosInt = param(1000, "spec D3: random x of the manufactured residual check", le=5000)
+    # <= 5,000,000: 5x the paper profile's 1,000,000
+    mc_draws: Annotated[int, Field(ge=1000, le=5000000)] = param(
         1_000_000, "spec D4: Monte-Carlo eps draws of the sample-level identity")
     noise: Noise = param(0.05, "context noise, a fraction of max|u| per task (spec §1.2)")
-    noise_draws: Annotated[int, Field(ge=100)] = param(10_000, "spec D5: draws of y - u")
+    # <= 50,000: 5x the paper profile's 10,000
+    noise_draws: Annotated[int, Field(ge=100, le=50000)] = param(10_000, "spec D5: draws of y - u")
     n_lambda_side: Annotated[int, Field(ge=2, le=9)] = param(5, "spec F1.1: 5 x 5 lambda grid")
     SMOKE = {
         "n_quad": (20_001, "coarser quadrature: still 1e-8 below the FD errors"),
@@ -41,29 +45,43 @@ class Family(NotebookParams):
 class Training(NotebookParams):
     """Keys shared by the notebooks that train models (spec §3 profiles, default model)."""
 
-    n_train: Annotated[int, Field(ge=8)] = param(4000, "spec §3 default: 4,000 train tasks")
-    n_test: Annotated[int, Field(ge=4)] = param(
+    # <= 50,000: 5x the paper profile's 10,000
+    n_train: Annotated[int, Field(ge=8, le=50000)] = param(
+        4000, "spec §3 default: 4,000 train tasks")
+    # <= 5,000: 5x the paper profile's 1,000
+    n_test: Annotated[int, Field(ge=4, le=5000)] = param(
         128, "budget (<= 3 min per paper on 2 cores): 128 test tasks (spec §3 default 400) "
              "cut every evaluation threefold; A2's standard error is over seeds, not tasks")
+    # <= 100,000: 5x the paper profile's 20,000
     steps: PosInt = param(
         300, "budget (<= 3 min per paper on 2 cores, 8 runs in 02): 300 steps (spec §3 "
-             "default 600); the >= 1,000-step tests are the paper profile's")
+             "default 600); the >= 1,000-step tests are the paper profile's", le=10**5)
+    # <= 500: 10x the paper profile's 50
     batch: PosInt = param(
         8, "budget (<= 3 min per paper on 2 cores): 8 tasks per step (spec §3 default 16) cut "
-           "a step's time by a quarter")
+           "a step's time by a quarter", le=500)
     grid: Annotated[int, Field(ge=4, le=256)] = param(32, "encoder grid M = 32 (spec §1.4)")
-    channels: list[PosInt] = param([32, 32, 32], "spec §3 default CNN", min_length=1)
-    latent: PosInt = param(16, "spec §3 default latent size")
-    hidden: PosInt = param(32, "spec §3 default decoder head width")
-    rho0: Pos = param(0.15, "initial RBF length-scale (release, spec §1.4)")
+    # <= 512: each 4x the paper's 128
+    channels: list[Annotated[int, Field(ge=1, le=512)]] = param(
+        [32, 32, 32], "spec §3 default CNN", min_length=1)
+    # <= 1,000: 7.8x the paper profile's 128
+    latent: PosInt = param(16, "spec §3 default latent size", le=1000)
+    # <= 1,000: 7.8x the paper profile's 128
+    hidden: PosInt = param(32, "spec §3 default decoder head width", le=1000)
+    # <= 2: 13.3x the paper profile's 0.15
+    rho0: Pos = param(0.15, "initial RBF length-scale (release, spec §1.4)", le=2.0)
     lr: Annotated[float, Field(gt=0.0, le=0.1)] = param(1e-3, "spec §3 default: Adam 1e-3")
-    n_r: Annotated[int, Field(ge=2)] = param(32, "collocation points per task (spec §3 default)")
+    # <= 500: 5x the paper profile's 100
+    n_r: Annotated[int, Field(ge=2, le=500)] = param(
+        32, "collocation points per task (spec §3 default)")
     beta: NonNeg = param(0.3, "physics weight (release, spec §1.5)")
     beta0: NonNeg = param(0.05, "boundary weight (release, spec §1.5)")
     noise: Noise = param(0.05, "training and test context noise, fraction of max|u|")
-    nc_low: Annotated[int, Field(ge=1)] = param(10, "context size range low (release)")
+    # <= 128: as nc_high, which bounds it (nc_low <= nc_high)
+    nc_low: Annotated[int, Field(ge=1, le=128)] = param(10, "context size range low (release)")
     nc_high: Annotated[int, Field(ge=1, le=128)] = param(50, "context size range high (release)")
-    z_samples: PosInt = param(20, "latent samples per prediction (spec §3 default)")
+    # <= 500: 10x the paper profile's 50
+    z_samples: PosInt = param(20, "latent samples per prediction (spec §3 default)", le=500)
     fresh_splits: bool = param(
         True, "decision (spec §3): fresh context/target split per draw; paper: the release's "
               "per-task split")
@@ -98,23 +116,32 @@ class Ablation(Training):
     # issue 42: the headline A2 (BSNP against the data-only NP) was decided by the budget cut
     # (300 steps of batch 8, 2 seeds: BSNP far worse; the spec's prototype at 600 x 16 had it
     # better), so 02 runs the spec's default size; this notebook then takes about 4 minutes
+    # <= 100,000: 5x the paper profile's 20,000
     steps: PosInt = param(
         600, "spec §3 default: 600 steps (the headline A2 needs the spec's size, issue 42; "
-             "the >= 1,000-step test is the paper profile's)")
-    batch: PosInt = param(16, "spec §3 default: 16 tasks per step (the headline A2 needs it)")
+             "the >= 1,000-step test is the paper profile's)", le=10**5)
+    # <= 500: 10x the paper profile's 50
+    batch: PosInt = param(
+        16, "spec §3 default: 16 tasks per step (the headline A2 needs it)", le=500)
     n_seeds: Annotated[int, Field(ge=1, le=10)] = param(
         3, "spec A2: 3 seeds (the decision's stability and a paired opposite need >= 3)")
-    n_fixed: Annotated[int, Field(ge=2)] = param(
+    # <= 50: 6.2x the paper profile's 8
+    n_fixed: Annotated[int, Field(ge=2, le=50)] = param(
         8, "decision (spec §7 Q3): the fixed arm's grid; 8 is where overfitting should show")
     stress_rho: Annotated[float, Field(gt=0.0, le=1.0)] = param(
         0.03, "spec A5: decoder length-scale fixed at 0.03 in the rough setting")
+    # <= 20,000: 5x the paper profile's 4,000
     stress_steps: PosInt = param(
         200, "budget: 200 steps for the two rough-decoder arms (spec §3.1: 400); the overfitting "
-             "ratio is read after the same schedule for both arms")
+             "ratio is read after the same schedule for both arms", le=20000)
     high_noise: Noise = param(0.15, "spec NB2: also evaluated at 15% noise")
-    sparse_nc: Annotated[int, Field(ge=1)] = param(3, "spec NB2: also evaluated at N_c = 3")
-    grad_eps: Annotated[int, Field(ge=2)] = param(256, "spec A6: eps samples of the MC loss")
-    grad_checks: PosInt = param(10, "spec A6: batches whose gradients are compared")
+    # <= 20: 6.7x the paper profile's 3
+    sparse_nc: Annotated[int, Field(ge=1, le=20)] = param(3, "spec NB2: also evaluated at N_c = 3")
+    # <= 2,000: 7.8x the paper profile's 256
+    grad_eps: Annotated[int, Field(ge=2, le=2000)] = param(
+        256, "spec A6: eps samples of the MC loss")
+    # <= 50: 5x the paper profile's 10
+    grad_checks: PosInt = param(10, "spec A6: batches whose gradients are compared", le=50)
     SMOKE = {**Training.SMOKE, "stress_steps": (4, "the code path only (smoke budget)"),
              "n_seeds": (2, "two seeds: the resampled path (smoke budget)"),
              "grad_checks": (1, "one batch: the code path (smoke budget)")}
@@ -127,7 +154,8 @@ class Sparsity(Training):
 
     DISTINCT = ("nc_list", "noise_list")
     INCREASING = ("nc_list", "noise_list")
-    nc_low: Annotated[int, Field(ge=1)] = param(
+    # <= 128: as nc_high, which bounds it (nc_low <= nc_high)
+    nc_low: Annotated[int, Field(ge=1, le=128)] = param(
         3, "decision (spec N2): train on N_c in [3, 50] so N_c = 3 is in distribution; 10 "
            "gives 02_ablation's seed-0 pair")
     nc_list: list[Annotated[int, Field(ge=1, le=128)]] = param(

@@ -19,10 +19,12 @@ class Guarantee(NotebookParams):
 
     n_instances: Annotated[int, Field(ge=5, le=5000)] = param(
         200, "spec §3.1: 200 random instances per family (default)")
+    # <= 5,000: as n_instances, which bounds it (naive_instances <= n_instances)
     naive_instances: PosInt = param(
-        10, "instances per family checked against the plain-loop reference (scipy, slow)")
+        10, "instances per family checked against the plain-loop reference (scipy, slow)", le=5000)
+    # <= 5,000: as n_instances, which bounds it (certificate_instances <= n_instances)
     certificate_instances: PosInt = param(
-        20, "instances per family given a KKT (nnls) and an SLSQP certificate (w zero)")
+        20, "instances per family given a KKT (nnls) and an SLSQP certificate (w zero)", le=5000)
     w_scale: Annotated[float, Field(gt=0.0, le=1e4)] = param(
         1e3, "spec §5 test 2: w scaled up to 1e3 in the any-w feasibility check")
     SMOKE = {
@@ -56,7 +58,9 @@ class Piecewise(NotebookParams):
         50, "spec §1.5: 50 training inputs uniform on [-2, 2]")
     n_grid: Annotated[int, Field(ge=10, le=100000)] = param(
         400, "spec §1.5: 400 evaluation inputs on a uniform grid")
-    log_every: PosInt = param(50, "epochs between logs of the share of raw outputs outside")
+    # <= 5,000: 5x the paper profile's 1,000
+    log_every: PosInt = param(
+        50, "epochs between logs of the share of raw outputs outside", le=5000)
     penalty_weight: Annotated[float, Field(ge=0.0, le=1e6)] = param(
         100.0, "spec §1.4: task + 100 * penalty for the soft NN and HardNet")
     penalty_reduction: Literal["sum", "mean"] = param(
@@ -81,7 +85,8 @@ class Optimisation(NotebookParams):
 
     AT_MOST = (("log_every", "epochs"),)
 
-    instance_seed: Annotated[int, Field(ge=0)] = param(
+    # <= 4,294,967,295: a 32-bit seed, what every generator here accepts
+    instance_seed: Annotated[int, Field(ge=0, le=4294967295)] = param(
         1, "spec §1.5: numpy.random.seed(1), the official code's instance")
     n_train: Annotated[int, Field(ge=8, le=100000)] = param(
         500, "decision: 500 training inputs (spec 1000; halved to fit 3 CPU minutes)")
@@ -96,7 +101,8 @@ class Optimisation(NotebookParams):
            "BFGS multi-start, SLSQP polish)")
     general_inputs: Annotated[int, Field(ge=2, le=5000)] = param(
         100, "inputs on which the 17-candidate enumeration is checked against all 1024")
-    log_every: PosInt = param(10, "epochs between points of the training curves")
+    # <= 100,000: as epochs, which bounds it (log_every <= epochs)
+    log_every: PosInt = param(10, "epochs between points of the training curves", le=100000)
     penalty_weight: Annotated[float, Field(ge=0.0, le=1e6)] = param(
         100.0, "spec §1.4: task + 100 * penalty for the soft NN and HardNet")
     penalty_reduction: Literal["sum", "mean"] = param(

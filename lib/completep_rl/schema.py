@@ -37,7 +37,8 @@ class CoordCheck(NotebookParams):
     ntk_variant: Literal["adam_fixed_lr", "adam_lazy"] = param(
         "adam_fixed_lr", "spec §1.2 open point: the NTK arm keeps eta fixed across width")
     check_width: Width = param(24, "the naive-loop check's width (small: the loop is per point)")
-    check_points: Annotated[int, Field(ge=1)] = param(
+    # <= 65,536: as n_points, which bounds it (check_points <= n_points)
+    check_points: Annotated[int, Field(ge=1, le=65536)] = param(
         32, "points of the naive-loop check (its cost is linear in them)")
     SMOKE = {"widths": ([32, 128], "spec §3 sizes: smoke N in {32, 128}"),
              "depths": ([1, 2], "spec §3 sizes: smoke L in {1, 2}"),

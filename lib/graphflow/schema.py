@@ -36,8 +36,9 @@ class Accounting(NotebookParams):
     vocab: Annotated[int, Field(ge=8, le=4096)] = param(
         256, "reconstructed: a small vocabulary; the first graph_layers * ops_per_layer ids are "
              "the ops' marker tokens")
-    workflows: list[PosInt] = param([10, 20, 40, 80, 160], "spec F1: W, nested workflow sets",
-                                    min_length=1)
+    # <= 5,000: each 7.8x the paper profile's 640
+    workflows: list[Annotated[int, Field(ge=1, le=5000)]] = param(
+        [10, 20, 40, 80, 160], "spec F1: W, nested workflow sets", min_length=1)
     layers: Annotated[int, Field(ge=1, le=8)] = param(2, "spec §3 default: 2 decoder layers")
     d_model: Annotated[int, Field(ge=4, le=512)] = param(64, "spec §3 default: d = 64")
     heads: Annotated[int, Field(ge=1, le=16)] = param(4, "reconstructed: 4 heads of d/4")
@@ -51,11 +52,14 @@ class Accounting(NotebookParams):
     tau_quantiles: list[Quantile] = param(
         [0.0, 0.5, 0.9], "spec F2: path pruning at tau = 0, q50, q90 of the residual norms",
         min_length=1)
+    # <= 200: 5x the paper profile's 40
     error_workflows: PosInt = param(
-        40, "spec §3 prototype: C's residuals and memory on the first 40 workflows ...")
-    n_eval: PosInt = param(10, "... its error on 10 of them (spec: mean over 10 workflows)")
+        40, "spec §3 prototype: C's residuals and memory on the first 40 workflows ...", le=200)
+    # <= 200: as error_workflows, which bounds it (n_eval <= error_workflows)
+    n_eval: PosInt = param(10, "... its error on 10 of them (spec: mean over 10 workflows)", le=200)
+    # <= 50: 5x the paper profile's 10
     n_check: PosInt = param(
-        10, "workflows recomputed token by token (naive, about 0.5 s each) for prefix.exact")
+        10, "workflows recomputed token by token (naive, about 0.5 s each) for prefix.exact", le=50)
     n_seeds: Annotated[int, Field(ge=1, le=10)] = param(
         3, "decoder inits (seed, seed + 1, ...) for C.error's 'monotone within seeds'")
     SMOKE = {

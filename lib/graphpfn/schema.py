@@ -24,12 +24,14 @@ class PriorKeys(NotebookParams):
     DISTINCT = ("divisors",)
     sbm_nodes: Pair = param([2000, 2500], "configs: min/max_sbm_nodes (all 40 alike)")
     first_level: Pair = param([2, 3], "configs: min/max_first_level_sbm_graphs (all alike)")
-    group_families: list[Annotated[list[Annotated[int, Field(ge=1)]],
+    # <= 5,000: each 5x the paper profile's 1,000
+    group_families: list[Annotated[list[Annotated[int, Field(ge=1, le=5000)]],
                                    Field(min_length=4, max_length=4)]] = param(
         [[1, 25, 25, 1000], [10, 100, 10, 250]],
         "configs: [min_groups, max_groups, min_group_size, max_group_size], the two families",
         min_length=1)
-    pa_families: list[Annotated[list[Annotated[int, Field(ge=1)]],
+    # <= 5,000: each 5x the paper profile's 1,000
+    pa_families: list[Annotated[list[Annotated[int, Field(ge=1, le=5000)]],
                                 Field(min_length=3, max_length=3)]] = param(
         [[400, 500, 2], [800, 1000, 4]], "configs: [min_ba_nodes, max_ba_nodes, max_ba_deg]",
         min_length=1)

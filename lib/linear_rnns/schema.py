@@ -13,7 +13,9 @@ Task = Literal["dgc", "imm_f2", "imm_z_zero", "imm_z_pos", "s5", "parity", "dgc_
                "imm_z_paper"]
 Family = Literal["rnn", "gru", "diag_pos", "diag_neg", "pd", "deltanet", "rwkv7", "transformer"]
 SETTING_KEYS = ("d", "layers", "steps", "batch", "lr", "weight_decay", "clip")  # train.SETTING_KEYS
-Bin = Annotated[list[PosInt], Field(min_length=2, max_length=2)]
+# a length bin [lo, hi]; lengths <= 3,000: 10x the longest bin of any profile (300), and a
+# sequence of 3,000 tokens at batch 256 and d = 256 is 0.8 GB of float32 activations per layer
+Bin = Annotated[list[Annotated[int, Field(ge=1, le=3000)]], Field(min_length=2, max_length=2)]
 
 
 def check_bins(name: str, bins: list[list[int]]) -> None:
@@ -33,27 +35,35 @@ class Scans(NotebookParams):
 
     DISTINCT = ("exact_T", "exact_dims", "circuit_T", "circuit_dims")
 
-    exact_T: list[PosInt] = param(
+    # <= 500: each 7.8x the paper profile's 64
+    exact_T: list[Annotated[int, Field(ge=1, le=500)]] = param(
         [1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 31, 32, 33, 63, 64],
         "spec §7.2: T in 1..64 (powers, odd, neighbours)",
         min_length=1)
-    exact_dims: list[PosInt] = param([1, 2, 3, 5], "spec §7.2: d in {1, 2, 3, 5}", min_length=1)
+    # <= 50: each 10x the paper profile's 5
+    exact_dims: list[Annotated[int, Field(ge=1, le=50)]] = param(
+        [1, 2, 3, 5], "spec §7.2: d in {1, 2, 3, 5}", min_length=1)
+    # <= 50: 8.3x the paper profile's 6
     exact_seeds: PosInt = param(
-        6, "random Fraction instances per (T, d, family); spec's 50 costs minutes")
+        6, "random Fraction instances per (T, d, family); spec's 50 costs minutes", le=50)
     grid_T_max: Annotated[int, Field(ge=1, le=256)] = param(
         64, "spec §7.2: every T in 1..64")
-    grid_seeds: PosInt = param(50, "spec §7.2: 50 instances per (T, d, family)")
+    # <= 500: 10x the paper profile's 50
+    grid_seeds: PosInt = param(50, "spec §7.2: 50 instances per (T, d, family)", le=500)
     grid_entries: Literal["int", "fraction"] = param(
         "int", "decision: Python ints (exact, ~1 min); Fractions take ~17 min on 2 cores")
     float_log2_T: Annotated[int, Field(ge=1, le=20)] = param(
         16, "spec §7.2: float64 rel. err <= 1e-10 up to T = 2^16")
-    float_d: PosInt = param(4, "spec §5 [V]: d = 4")
+    float_d: PosInt = param(4, "spec §5 [V]: d = 4", le=20)  # <= 20: 5x the paper profile's 4
     count_log2_T_max: Annotated[int, Field(ge=1, le=24)] = param(
         16, "round counts for T up to 2^16 (scalar pairs: cheap)")
-    circuit_T: list[PosInt] = param(
+    # <= 2,000: each 7.8x the paper profile's 256
+    circuit_T: list[Annotated[int, Field(ge=1, le=2000)]] = param(
         [1, 2, 3, 5, 8, 16, 33, 64, 100, 256], "spec §5 check 2: DAG depth for T <= 256",
         min_length=2)
-    circuit_dims: list[PosInt] = param([1, 2, 3, 4], "spec §7.2: d <= 4", min_length=1)
+    # <= 20: each 5x the paper profile's 4
+    circuit_dims: list[Annotated[int, Field(ge=1, le=20)]] = param(
+        [1, 2, 3, 4], "spec §7.2: d <= 4", min_length=1)
     tent_k_max: Annotated[int, Field(ge=1, le=20)] = param(
         12, "spec §5: tau^k has 2^k pieces for k <= 12")
     SMOKE = {
@@ -80,11 +90,14 @@ class LComplete(NotebookParams):
 
     k_max: Annotated[int, Field(ge=1, le=7)] = param(
         6, "spec §4.1: exhaustive k <= 6 (29,367 instances)")
-    n_random: PosInt = param(1000, "spec §7.2: >= 1000 random instances")
-    random_k_max: Annotated[int, Field(ge=2)] = param(40, "spec §7.2: k <= 40")
+    # <= 5,000: 5x the paper profile's 1,000
+    n_random: PosInt = param(1000, "spec §7.2: >= 1000 random instances", le=5000)
+    # <= 200: 5x the paper profile's 40
+    random_k_max: Annotated[int, Field(ge=2, le=200)] = param(40, "spec §7.2: k <= 40")
     p_edge: Annotated[float, Field(gt=0.0, le=1.0)] = param(
         0.8, "decision: most vertices have an out-edge (long paths)")
-    chain_ks: list[PosInt] = param(
+    # <= 2,000: each 6.7x the paper profile's 300
+    chain_ks: list[Annotated[int, Field(ge=1, le=2000)]] = param(
         [100, 200, 300], "spec §4.1: chains of 100/200/300 vertices", min_length=1)
     reduction_n_max: Annotated[int, Field(ge=1, le=5)] = param(
         5, "spec §4.2: exhaustive up to |V| <= 5 (205,014 from |V| = 1; S1's 205,012 is 2..5)")
@@ -100,14 +113,21 @@ class LComplete(NotebookParams):
 class PDNC1(NotebookParams):
     """05_pd_equals_nc1: DFA/DWFA -> PD LRNN, S5 word problem, PD closure (spec §4.5)."""
 
-    n_automata: PosInt = param(6, "random DFAs (and as many DWFAs)")
+    # <= 50: 8.3x the paper profile's 6
+    n_automata: PosInt = param(6, "random DFAs (and as many DWFAs)", le=50)
     max_states: Annotated[int, Field(ge=1, le=64)] = param(10, "spec §7.2: n <= 10")
     max_sigma: Annotated[int, Field(ge=1, le=16)] = param(4, "spec §7.2: |Sigma| <= 4")
-    n_words: PosInt = param(1000, "spec §7.2: 1000 strings per automaton")
-    dwfa_words: PosInt = param(150, "DWFA words (Fraction weight products of length 200 are slow)")
-    max_len: PosInt = param(200, "spec §7.2: length <= 200")
-    s5_words: PosInt = param(1000, "spec §7.2: 1000 S5 words")
-    closure_products: PosInt = param(1000, "spec §7.2: PD closure on 1000 products")
+    # <= 5,000: 5x the paper profile's 1,000
+    n_words: PosInt = param(1000, "spec §7.2: 1000 strings per automaton", le=5000)
+    # <= 1,000: 6.7x the paper profile's 150
+    dwfa_words: PosInt = param(
+        150, "DWFA words (Fraction weight products of length 200 are slow)", le=1000)
+    # <= 1,000: 5x the paper profile's 200
+    max_len: PosInt = param(200, "spec §7.2: length <= 200", le=1000)
+    # <= 5,000: 5x the paper profile's 1,000
+    s5_words: PosInt = param(1000, "spec §7.2: 1000 S5 words", le=5000)
+    # <= 5,000: 5x the paper profile's 1,000
+    closure_products: PosInt = param(1000, "spec §7.2: PD closure on 1000 products", le=5000)
     closure_d: Annotated[int, Field(ge=1, le=32)] = param(6, "size of the closure check")
     SMOKE = {
         "n_automata": (2, "two automata"),
@@ -122,11 +142,16 @@ class PDNC1(NotebookParams):
 class Arithmetic(NotebookParams):
     """04_arithmetic_circuits: unrolled form, Q -> Z lift and its typo, bit growth (§2.6, §5)."""
 
-    n_instances: PosInt = param(200, "random rational LRNNs for the unrolled form and the lift")
-    max_T: PosInt = param(12, "random LRNNs of up to 12 steps")
+    # <= 1,000: 5x the paper profile's 200
+    n_instances: PosInt = param(
+        200, "random rational LRNNs for the unrolled form and the lift", le=1000)
+    # <= 100: 8.3x the paper profile's 12
+    max_T: PosInt = param(12, "random LRNNs of up to 12 steps", le=100)
     max_d: Annotated[int, Field(ge=1, le=8)] = param(4, "state sizes d <= 4")
-    n_streams: PosInt = param(200, "IMM streams over {-1, 0, 1} for bit growth")
-    bits_T: PosInt = param(40, "spec §5: bits <= ceil(T log2 3) + 1")
+    # <= 1,000: 5x the paper profile's 200
+    n_streams: PosInt = param(200, "IMM streams over {-1, 0, 1} for bit growth", le=1000)
+    # <= 200: 5x the paper profile's 40
+    bits_T: PosInt = param(40, "spec §5: bits <= ceil(T log2 3) + 1", le=200)
     SMOKE = {
         "n_instances": (10, "a few instances"),
         "n_streams": (10, "a few streams"),
@@ -137,11 +162,12 @@ class Arithmetic(NotebookParams):
 class SingleLayer(NotebookParams):
     """07_single_layer_hankel: 1-layer LRNN = WFA, Hankel ranks, the thresholding gap (§4.7)."""
 
-    n_wfas: PosInt = param(5, "random WFAs over Q")
+    n_wfas: PosInt = param(5, "random WFAs over Q", le=50)  # <= 50: 10x the paper profile's 5
     max_states: Annotated[int, Field(ge=1, le=8)] = param(6, "spec §7.2: n <= 6")
     sigma: Annotated[int, Field(ge=1, le=4)] = param(2, "binary alphabet")
-    n_words: PosInt = param(200, "words per WFA (1000 in total)")
-    max_len: PosInt = param(12, "word length <= 12")
+    # <= 1,000: 5x the paper profile's 200
+    n_words: PosInt = param(200, "words per WFA (1000 in total)", le=1000)
+    max_len: PosInt = param(12, "word length <= 12", le=100)  # <= 100: 8.3x the paper profile's 12
     hankel_len: Annotated[int, Field(ge=1, le=4)] = param(
         3, "Hankel blocks over words of length <= 3")
     score_N_max: Annotated[int, Field(ge=3, le=60)] = param(
@@ -161,25 +187,32 @@ class DPLR(NotebookParams):
     INCREASING = ("rwkv_product_lengths", "rwkv_product_entries", "deltanet_product_lengths",
                   "transvection_dims")
 
-    imm_streams: PosInt = param(1000, "spec §7.2: IMM on 1000 streams")
+    # <= 5,000: 5x the paper profile's 1,000
+    imm_streams: PosInt = param(1000, "spec §7.2: IMM on 1000 streams", le=5000)
     imm_max_N: Annotated[int, Field(ge=1, le=35)] = param(30, "spec §7.2: N <= 30")
-    wfa_count: PosInt = param(5, "random WFAs over Q")
+    wfa_count: PosInt = param(5, "random WFAs over Q", le=50)  # <= 50: 10x the paper profile's 5
     wfa_max_states: Annotated[int, Field(ge=1, le=8)] = param(6, "spec §7.2: n <= 6")
-    wfa_words: PosInt = param(200, "1000 words in total (spec §7.2)")
-    wfa_max_len: PosInt = param(10, "word length <= 10")
-    householder_matrices: PosInt = param(20, "spec §7.2: 694-step program on 20 random matrices")
-    router_max_order: Annotated[int, Field(ge=6)] = param(
+    # <= 1,000: 5x the paper profile's 200
+    wfa_words: PosInt = param(200, "1000 words in total (spec §7.2)", le=1000)
+    wfa_max_len: PosInt = param(10, "word length <= 10", le=50)  # <= 50: 5x the paper profile's 10
+    # <= 100: 5x the paper profile's 20
+    householder_matrices: PosInt = param(
+        20, "spec §7.2: 694-step program on 20 random matrices", le=100)
+    # <= 10,000: 7.1x the paper profile's 1,404
+    router_max_order: Annotated[int, Field(ge=6, le=10000)] = param(
         1404, "spec §4.6: the router needs period 1404")
     rwkv_product_lengths: list[Annotated[int, Field(ge=1, le=64)]] = param(
         [1, 2, 3, 5, 8, 13, 21], "S1 audit: product lengths 1..21 (Fibonacci)", min_length=1)
-    rwkv_product_streams: PosInt = param(20, "S1 audit: 20 streams per (length, alphabet)")
+    # <= 100: 5x the paper profile's 20
+    rwkv_product_streams: PosInt = param(20, "S1 audit: 20 streams per (length, alphabet)", le=100)
     rwkv_product_entries: list[Annotated[int, Field(ge=1, le=100)]] = param(
         [1, 5], "entries in [-a, a]: {-1, 0, 1} (the PNC1-hard alphabet) and [-5, 5] (S1 audit)",
         min_length=1)
     deltanet_product_lengths: list[Annotated[int, Field(ge=1, le=32)]] = param(
         [1, 2, 3, 5, 8], "S1 audit: DeltaNet products of 1..8 matrices", min_length=1)
+    # <= 100: 6.7x the paper profile's 15
     deltanet_product_streams: PosInt = param(
-        15, "S1 audit: 15 streams per length (75 products, 694 steps per matrix)")
+        15, "S1 audit: 15 streams per length (75 products, 694 steps per matrix)", le=100)
     transvection_dims: list[Annotated[int, Field(ge=2, le=32)]] = param(
         [3, 5, 9], "S1 audit: every (s, t), s != t, in dims 3, 5, 9", min_length=1)
     SMOKE = {
@@ -200,21 +233,28 @@ class DPLR(NotebookParams):
 class PComplete(NotebookParams):
     """03_p_complete_rnn: fractional stacks, 2-stack machine, TM, monotone CVP (spec §4.3)."""
 
-    roundtrip_depth: PosInt = param(200, "spec §4.3: base-4 exact to depth 200 (Fraction)")
-    roundtrip_trials: PosInt = param(5, "random bit strings at that depth")
+    # <= 1,000: 5x the paper profile's 200
+    roundtrip_depth: PosInt = param(200, "spec §4.3: base-4 exact to depth 200 (Fraction)", le=1000)
+    # <= 50: 10x the paper profile's 5
+    roundtrip_trials: PosInt = param(5, "random bit strings at that depth", le=50)
     float_max_depth: Annotated[int, Field(ge=2, le=64)] = param(
         40, "spec §7.2 row 03: float64 fails at some depth <= 30 (§4.3 observed 27)")
     gap_max_depth: Annotated[int, Field(ge=2, le=16)] = param(
         14, "all 2^14 stacks: base-2 separation -> 0")
     anbncn_max_len: Annotated[int, Field(ge=0, le=11)] = param(
         9, "spec §4.3: exhaustive up to length 9 (29,524 strings)")
-    tm_inputs: PosInt = param(200, "spec §7.2: TM simulation on 200 inputs")
-    tm_max_bits: PosInt = param(16, "inputs of 1..16 bits")
+    # <= 1,000: 5x the paper profile's 200
+    tm_inputs: PosInt = param(200, "spec §7.2: TM simulation on 200 inputs", le=1000)
+    # <= 100: 6.2x the paper profile's 16
+    tm_max_bits: PosInt = param(16, "inputs of 1..16 bits", le=100)
+    # <= 100: 5x the paper profile's 20
     float_trials: PosInt = param(20, "random bit strings per depth (each rate with its Wilson "
-                                 "interval)")
-    cvp_circuits: PosInt = param(60, "spec §4.3: 60 random monotone circuits")
+                                 "interval)", le=100)
+    # <= 500: 8.3x the paper profile's 60
+    cvp_circuits: PosInt = param(60, "spec §4.3: 60 random monotone circuits", le=500)
     cvp_inputs: Annotated[int, Field(ge=1, le=10)] = param(5, "all 32 assignments each")
-    cvp_gates: PosInt = param(12, "gates per circuit")
+    # <= 100: 8.3x the paper profile's 12
+    cvp_gates: PosInt = param(12, "gates per circuit", le=100)
     SMOKE = {
         "roundtrip_depth": (40, "shallower exact round trip"),
         "roundtrip_trials": (2, "two strings"),
@@ -244,20 +284,26 @@ class Audit(NotebookParams):
 
     INCREASING = ("sweep_p",)
 
-    examples_per_bin: PosInt = param(10000, "spec §7.2: labels = BFS on 30K examples (3 bins)")
+    # <= 50,000: 5x the paper profile's 10,000
+    examples_per_bin: PosInt = param(
+        10000, "spec §7.2: labels = BFS on 30K examples (3 bins)", le=50000)
     bins: list[Bin] = param(
         [[1, 100], [101, 200], [201, 300]], "spec §6.2: ID and two OOD bins", min_length=1)
     p_bucket: Annotated[float, Field(gt=0.0, lt=1.0)] = param(
         0.5, "decision: Bernoulli(1/2) buckets (p not stated)")
-    sink_examples: PosInt = param(1000, "unary counter RNN on generated examples")
-    sink_N_max: PosInt = param(30, "short unary streams")
+    # <= 5,000: 5x the paper profile's 1,000
+    sink_examples: PosInt = param(1000, "unary counter RNN on generated examples", le=5000)
+    # <= 200: 6.7x the paper profile's 30
+    sink_N_max: PosInt = param(30, "short unary streams", le=200)
     sweep_p: list[Annotated[float, Field(gt=0.0, lt=1.0)]] = param(
         [0.1, 0.5, 0.9], "S1's sensitivity grid (claim6): bucket probabilities", min_length=1)
     sweep_seeds: Annotated[int, Field(ge=1, le=20)] = param(
         3, "decision: 3 streams spawned from `seed` (S1's seeds 0, 1, 260303612 seed Python's "
         "random, which our numpy generator cannot replay)")
+    # <= 50,000: 5x the paper profile's 10,000
     sweep_examples_per_bin: PosInt = param(
-        10000, "S1: 10,000 examples per bin, p and seed (vectorised twin of the generator)")
+        10000, "S1: 10,000 examples per bin, p and seed (vectorised twin of the generator)",
+        le=50000)
     enumerate_N_max: Annotated[int, Field(ge=2, le=14)] = param(
         10, "closed form vs every outcome of the draws, N = 1..10 (2^(N-1) bucket patterns)")
     SMOKE = {
@@ -298,23 +344,31 @@ class TrainedModels(NotebookParams):
         32, "launchers 256 (RNN hidden, DeltaNet, Mamba); 32 for 2 CPU cores (spec §7.3: 32-64)")
     layers: Annotated[int, Field(ge=1, le=8)] = param(
         1, "DGC launchers 1 layer (RNN, Transformer, DeltaNet); IMM ones 2: 1 for the CPU budget")
+    # <= 500,000: 8.3x the paper profile's 60,000
     steps: PosInt = param(
         1000, "launchers 30K (DGC) / 60K (IMM) steps; 1K with the early-stop rule on 2 CPU cores "
-        "(3K took ~4 min per group of 3 seeds, over an hour for the grid)")
-    batch: PosInt = param(32, "launchers 64-256; 32 for the CPU budget")
+        "(3K took ~4 min per group of 3 seeds, over an hour for the grid)", le=500000)
+    # <= 2,000: 7.8x the paper profile's 256
+    batch: PosInt = param(32, "launchers 64-256; 32 for the CPU budget", le=2000)
     lr: Annotated[float, Field(gt=0.0, le=1.0)] = param(
         0.001, "launchers 3e-4 (RWKV-7 3e-5) at d = 256; 1e-3 for 32-wide models (spec §7.3)")
-    run_settings: dict[str, dict[str, Annotated[float, Field(ge=0.0)]]] = param(
+    # <= 300,000: each 10x the largest setting, 30,000 steps
+    run_settings: dict[str, dict[str, Annotated[float, Field(ge=0.0, le=300000.0)]]] = param(
         {}, "per task / family / \"task/family\" overrides of d, layers, steps, batch, lr, "
         "weight_decay, clip (clip 0 = none); none on CPU: one setting for every family, as the "
         "launchers' per-family ones are tuned for 30K-60K GPU steps")
+    # <= 500,000: as steps, which bounds it (eval_every <= steps)
     eval_every: PosInt = param(
-        100, "validation every 100 steps (ours: spec §6.4's early-stop rule names no interval)")
-    val_n: PosInt = param(128, "in-distribution validation examples (released: 20K-30K)")
+        100, "validation every 100 steps (ours: spec §6.4's early-stop rule names no interval)",
+        le=500000)
+    # <= 10,000: 5x the paper profile's 2,000
+    val_n: PosInt = param(128, "in-distribution validation examples (released: 20K-30K)", le=10000)
+    # <= 10,000: 5x the paper profile's 2,000
     test_n: PosInt = param(
         256, "test examples per length bin (frozen in data/linear_rnns/testsets; released: "
-        "10K-30K)")
-    test_seed: Annotated[int, Field(ge=0)] = param(1, "seed of the frozen test sets")
+        "10K-30K)", le=10000)
+    # <= 4,294,967,295: a 32-bit seed, what every generator here accepts
+    test_seed: Annotated[int, Field(ge=0, le=4294967295)] = param(1, "seed of the frozen test sets")
     dgc_id_bits: Annotated[int, Field(ge=2, le=12)] = param(
         5, "decision: fixed 5-bit node ids for our dgc (spec's 6 bits for N <= 36)")
     p_bucket: Annotated[float, Field(gt=0.0, lt=1.0)] = param(
@@ -336,7 +390,8 @@ class TrainedModels(NotebookParams):
     margin: Annotated[float, Field(ge=0.0, le=1.0)] = param(
         0.15, "spec §7.3: winner beats loser by >= 0.15 on the first OOD bin")
     device: Literal["cpu", "cuda", "auto"] = param("cpu", "cpu | cuda | auto")
-    max_train_seconds: Annotated[float, Field(ge=0.0)] = param(
+    # <= 604,800: a week of wall clock
+    max_train_seconds: Annotated[float, Field(ge=0.0, le=6e5)] = param(
         0.0, "wall-clock cap per run in seconds (0 means none; GPU check only)")
     select: Literal["best", "last"] = param(
         "best", "the released scripts keep the best in-distribution validation weights")

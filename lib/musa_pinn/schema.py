@@ -45,10 +45,14 @@ class Flux(Case):
     """01_flux_identities: the divergence-theorem identities and their quadrature (spec NB1)."""
 
     INCREASING = ("quads",)
-    n_discs: Annotated[int, Field(ge=10)] = param(2000, "spec NB1: 2000 random interior discs")
-    r_min: Annotated[float, Field(gt=0.0)] = param(
+    # <= 10,000: 5x the paper profile's 2,000
+    n_discs: Annotated[int, Field(ge=10, le=10000)] = param(
+        2000, "spec NB1: 2000 random interior discs")
+    # <= 2: a sanity cap only; r_min <= r_max <= LARGEST_FIT (0.2) binds it
+    r_min: Annotated[float, Field(gt=0.0, le=2.0)] = param(
         0.02, "spec NB1 [PROTO]: radii uniform in [0.02, 0.15]")
-    r_max: Annotated[float, Field(gt=0.0)] = param(
+    # <= 2: a sanity cap only; _checked_q_in_sweep's r_max <= LARGEST_FIT (0.2) binds it
+    r_max: Annotated[float, Field(gt=0.0, le=2.0)] = param(
         0.15, "spec NB1 [PROTO]: radii uniform in [0.02, 0.15]")
     quads: list[Quad] = param([4, 8, 16, 32], "spec NB1: Q in {4, 8, 16, 32}", min_length=2)
     q_coarse: Quad = param(4, "spec NB1 quadrature_decay: error(Q=16) against error(Q=4)")
@@ -58,9 +62,11 @@ class Flux(Case):
             "47 in r)")
     n_angular: Annotated[int, Field(ge=8, le=256)] = param(
         64, "decision: trapezoid nodes in theta of the independent area rule")
-    n_points: Annotated[int, Field(ge=10)] = param(
+    # <= 5,000: 5x the paper profile's 1,000
+    n_points: Annotated[int, Field(ge=10, le=5000)] = param(
         1000, "spec §5: points of the autograd strong-residual check of the exact field")
-    n_pool: Annotated[int, Field(ge=10)] = param(
+    # <= 10,000: 5x the paper profile's 2,000
+    n_pool: Annotated[int, Field(ge=10, le=10000)] = param(
         2000, "discs per scale in the inside-Omega check and the sampler figure")
     SMOKE = {"n_discs": (200, "fewer discs (smoke budget 10 s)"),
              "n_points": (100, "fewer points (smoke budget)"),
@@ -87,7 +93,8 @@ class Arms(Case):
     width: Annotated[int, Field(ge=4, le=512)] = param(
         32, "budget (<= 45 s per notebook on 2 shared cores): width 32 (spec 64)")
     depth: Annotated[int, Field(ge=1, le=8)] = param(4, "spec NB2: 4 hidden tanh layers")
-    steps: Annotated[int, Field(ge=10)] = param(
+    # <= 50,000: 8.3x the paper profile's 6,000
+    steps: Annotated[int, Field(ge=10, le=50000)] = param(
         1200, "budget (a miniature may take up to 5 min where its headline needs it): 1200 Adam "
               "steps, so that the strong arm can converge before it is judged (at 800, "
               "nb2.pathology passed only because the strong arm was still falling; spec 2000, "
@@ -100,13 +107,19 @@ class Arms(Case):
     gamma: Unit = param(0.3, "spec NB2: learning-rate decay x0.3")
     bc_weight: Annotated[float, Field(gt=0.0, le=1000.0)] = param(
         10.0, "spec NB2: boundary loss weight 10")
-    n_boundary: Annotated[int, Field(ge=8)] = param(
+    # <= 5,000: 6.2x the paper profile's 800
+    n_boundary: Annotated[int, Field(ge=8, le=5000)] = param(
         400, "budget: 400 boundary points per step (spec 800)")
-    n_colloc: Annotated[int, Field(ge=8)] = param(
+    # <= 10,000: 5x the paper profile's 2,000
+    n_colloc: Annotated[int, Field(ge=8, le=10000)] = param(
         400, "budget: 400 collocation points per step for the strong arm (spec 800)")
-    n_large: PosInt = param(16, "budget: 16 large discs per step (spec 32; 1/4 of the discs)")
-    n_meso: PosInt = param(24, "budget: 24 meso discs per step (spec 48; 3/8)")
-    n_small: PosInt = param(24, "budget: 24 small discs per step (spec 48; 3/8)")
+    # <= 1,000: 7.8x the paper profile's 128
+    n_large: PosInt = param(
+        16, "budget: 16 large discs per step (spec 32; 1/4 of the discs)", le=1000)
+    # <= 1,000: 5.2x the paper profile's 192
+    n_meso: PosInt = param(24, "budget: 24 meso discs per step (spec 48; 3/8)", le=1000)
+    # <= 1,000: 5.2x the paper profile's 192
+    n_small: PosInt = param(24, "budget: 24 small discs per step (spec 48; 3/8)", le=1000)
     quad: Quad = param(16, "spec §1.3: Q = 16 trapezoidal nodes per circle (NB1: ~1e-10 exact)")
     pool_factor: Annotated[int, Field(ge=1, le=100)] = param(
         20, "spec §1.4: pools of 20x the per-step count of each scale")
@@ -115,14 +128,19 @@ class Arms(Case):
     n_seeds: Annotated[int, Field(ge=1, le=10)] = param(
         3, "spec NB2: 3 seeds (a paired difference beyond 2 s.e. needs >= 3)")
     ablations: bool = param(True, "spec NB2 optional: weak2 without meso, without small discs")
-    n_eval: Annotated[int, Field(ge=100)] = param(20000, "spec NB2: 20k interior points")
-    n_curve: Annotated[int, Field(ge=10)] = param(
+    # <= 100,000: 5x the paper profile's 20,000
+    n_eval: Annotated[int, Field(ge=100, le=10**5)] = param(20000, "spec NB2: 20k interior points")
+    # <= 10,000: 5x the paper profile's 2,000
+    n_curve: Annotated[int, Field(ge=10, le=10000)] = param(
         2000, "decision: interior points of the error-against-step curve")
-    eval_every: PosInt = param(50, "decision: steps between points of the error curve")
-    n_held: Annotated[int, Field(ge=10)] = param(2000, "spec NB2: 2000 held-out discs")
+    # <= 50,000: as steps, which bounds it (eval_every <= steps)
+    eval_every: PosInt = param(50, "decision: steps between points of the error curve", le=50000)
+    # <= 10,000: 5x the paper profile's 2,000
+    n_held: Annotated[int, Field(ge=10, le=10000)] = param(2000, "spec NB2: 2000 held-out discs")
     r_held: Radius = param(0.05, "spec NB2: held-out discs of radius 0.05")
     x_line: float = param(0.2, "spec NB2: net flux through the line x = 0.2", ge=-0.5, le=1.0)
-    n_line: Annotated[int, Field(ge=100)] = param(
+    # <= 20,000: 5x the paper profile's 4,000
+    n_line: Annotated[int, Field(ge=100, le=20000)] = param(
         4000, "decision: midpoints on the line (one rule for net and exact)")
     AT_MOST = (("eval_every", "steps"),)
     SMOKE = {"steps": (20, "the code path only (smoke budget 10 s)"),

@@ -20,13 +20,23 @@ class Identities(NotebookParams):
     widths: list[Width] = param([8, 16, 32, 64, 128], "hidden widths the checked MLPs draw from "
                                 "(spec §3 space)", min_length=1)
     depth_max: Annotated[int, Field(ge=1, le=8)] = param(4, "checked depths 1..this (spec T1)")
-    n_check: PosInt = param(20, "random architectures against the closed form (spec X1, T1)")
-    n_scaling: PosInt = param(39, "architectures in the batch-size check (spec X3 prototype)")
-    d_in: PosInt = param(64, "input size of the checked MLPs (digits' 64 pixels)")
-    d_out: PosInt = param(10, "output size (digits' 10 classes)")
-    batch: PosInt = param(32, "pTProxy batch on NAS-Bench-Tabular (release, spec §1.3)")
-    eps: Pos = param(1e-5, "perturbation scale ε of the release (spec §1.3)")
-    batch_sizes: list[PosInt] = param([1, 8, 32, 128], "batch sizes of the scaling check "
+    # <= 100: 5x the paper profile's 20
+    n_check: PosInt = param(
+        20, "random architectures against the closed form (spec X1, T1)", le=100)
+    # <= 200: 5.1x the paper profile's 39
+    n_scaling: PosInt = param(
+        39, "architectures in the batch-size check (spec X3 prototype)", le=200)
+    # <= 500: 7.8x the paper profile's 64
+    d_in: PosInt = param(64, "input size of the checked MLPs (digits' 64 pixels)", le=500)
+    # <= 50: 5x the paper profile's 10
+    d_out: PosInt = param(10, "output size (digits' 10 classes)", le=50)
+    # <= 200: 6.2x the paper profile's 32
+    batch: PosInt = param(32, "pTProxy batch on NAS-Bench-Tabular (release, spec §1.3)", le=200)
+    # <= 1: over 100x the paper profile's 1e-05
+    eps: Pos = param(1e-5, "perturbation scale ε of the release (spec §1.3)", le=1.0)
+    # <= 1,000: each 7.8x the paper profile's 128
+    batch_sizes: list[Annotated[int, Field(ge=1, le=1000)]] = param(
+        [1, 8, 32, 128], "batch sizes of the scaling check "
                                       "(spec X3, Table 9 analogue)", min_length=2)
     SMOKE = {"n_check": (5, "a few architectures"), "n_scaling": (8, "a few architectures")}
 
@@ -47,21 +57,29 @@ class Bench(NotebookParams):
     INCREASING = ("epochs", "pad_widths")
     datasets: list[Dataset] = param(["digits", "synthetic"], "spec §3 default profile",
                                     min_length=1)
-    n_rows: Annotated[int, Field(ge=0)] = param(0, "rows kept per data set (0: all)")
+    # <= 2,000: 6.7x the largest profile value, 300
+    n_rows: Annotated[int, Field(ge=0, le=2000)] = param(0, "rows kept per data set (0: all)")
     widths: list[Width] = param([8, 16, 32, 64, 128], "hidden widths (spec §3 space)",
                                 min_length=1)
     depth_min: Annotated[int, Field(ge=1, le=8)] = param(1, "shallowest MLP (spec §3)")
     depth_max: Annotated[int, Field(ge=1, le=8)] = param(3, "deepest MLP (spec §3): 155 archs")
-    epochs: list[PosInt] = param([1, 3, 9, 27], "recorded epochs: the η = 3 SH ladder (spec §3)",
-                                 min_length=2)
-    batch: PosInt = param(64, "training batch (spec §3)")
+    # <= 200: each 7.4x the paper profile's 27
+    epochs: list[Annotated[int, Field(ge=1, le=200)]] = param(
+        [1, 3, 9, 27], "recorded epochs: the η = 3 SH ladder (spec §3)", min_length=2)
+    # <= 500: 7.8x the paper profile's 64
+    batch: PosInt = param(64, "training batch (spec §3)", le=500)
     lr: Annotated[float, Field(gt=0.0, le=0.1)] = param(1e-3, "Adam learning rate (spec §3)")
     pad_widths: list[Width] = param([16, 32, 64, 128], "padding bins of the masked groups: "
                                     "fastest measured (48 s vs 59 s with one bin)", min_length=1)
-    n_check_archs: PosInt = param(3, "architectures trained alone against the stack (spec B1)")
-    gt_epoch: PosInt = param(27, "ground truth: val at this epoch, the last one (spec §7 Q2)")
+    # <= 20: 6.7x the paper profile's 3
+    n_check_archs: PosInt = param(
+        3, "architectures trained alone against the stack (spec B1)", le=20)
+    # <= 200: 7.4x the paper profile's 27
+    gt_epoch: PosInt = param(
+        27, "ground truth: val at this epoch, the last one (spec §7 Q2)", le=200)
+    # <= 50: 5.6x the paper profile's 9
     fidelity_epoch: PosInt = param(9, "B2's threshold epoch: τ(val@this, val@gt_epoch) ≥ 0.5 "
-                                   "(spec B2)")
+                                   "(spec B2)", le=50)
     SMOKE = {
         "datasets": (["synthetic"], "spec §3 smoke: synthetic only"),
         "n_rows": (300, "spec §3 smoke: 300 rows"),
@@ -99,21 +117,36 @@ class ProxiesSearch(NotebookParams):
     bench's, read from its tables."""
 
     INCREASING = ("k_grid", "sh_k_grid", "budgets")
+    # <= 50: 5.6x the paper profile's 9
     gt_epoch_short: PosInt = param(9, "secondary ground truth, a recorded epoch of the bench "
-                                   "(spec NB2 proposal)")
-    proxy_batch: PosInt = param(32, "pTProxy batch and the real batch of NASWOT, SNIP, GradNorm")
-    eps: Pos = param(1e-5, "pTProxy's ε (release)")
-    search_seeds: PosInt = param(30, "search repetitions (spec §3 default)")
-    t_proxy: Pos = param(0.005, "cost of one proxy evaluation in epoch units (spec §7 Q5)")
-    eta: Annotated[int, Field(ge=2)] = param(3, "SH reduction factor (release)")
-    ratio: PosInt = param(30, "M/K of the coordinator (release default)")
-    k_grid: list[PosInt] = param([1, 2, 3, 5, 9, 15, 27, 45, 81, 155], "pTNAS's K (spec NB3)",
-                                 min_length=1)
-    sh_k_grid: list[PosInt] = param([3, 9, 27, 81, 155], "SH-only K (spec NB3)", min_length=1)
-    budgets: list[Pos] = param([5.0, 10.0, 30.0, 100.0, 300.0, 1000.0, 3000.0],
-                               "budgets in epoch units (spec NB3 table)", min_length=2)
-    near_points: Pos = param(0.005, "'within 0.5 points' of the best (spec §7 Q4 variant)")
-    sh_instances: PosInt = param(1000, "random tables of the SH check (spec S1)")
+                                   "(spec NB2 proposal)", le=50)
+    # <= 200: 6.2x the paper profile's 32
+    proxy_batch: PosInt = param(
+        32, "pTProxy batch and the real batch of NASWOT, SNIP, GradNorm", le=200)
+    # <= 1: over 100x the paper profile's 1e-05
+    eps: Pos = param(1e-5, "pTProxy's ε (release)", le=1.0)
+    # <= 500: 5x the paper profile's 100
+    search_seeds: PosInt = param(30, "search repetitions (spec §3 default)", le=500)
+    # <= 1: over 100x the paper profile's 0.005
+    t_proxy: Pos = param(0.005, "cost of one proxy evaluation in epoch units (spec §7 Q5)", le=1.0)
+    # <= 20: 6.7x the paper profile's 3
+    eta: Annotated[int, Field(ge=2, le=20)] = param(3, "SH reduction factor (release)")
+    # <= 200: 6.7x the paper profile's 30
+    ratio: PosInt = param(30, "M/K of the coordinator (release default)", le=200)
+    # <= 10,000: each 6.4x the paper profile's 1,554
+    k_grid: list[Annotated[int, Field(ge=1, le=10000)]] = param(
+        [1, 2, 3, 5, 9, 15, 27, 45, 81, 155], "pTNAS's K (spec NB3)", min_length=1)
+    # <= 10,000: each 6.4x the paper profile's 1,554
+    sh_k_grid: list[Annotated[int, Field(ge=1, le=10000)]] = param(
+        [3, 9, 27, 81, 155], "SH-only K (spec NB3)", min_length=1)
+    # <= 500,000: each 12.5x the paper profile's 40,000
+    budgets: list[Annotated[float, Field(gt=0.0, le=5e5)]] = param(
+        [5.0, 10.0, 30.0, 100.0, 300.0, 1000.0, 3000.0], "budgets in epoch units (spec NB3 table)",
+        min_length=2)
+    # <= 1: over 100x the paper profile's 0.005
+    near_points: Pos = param(0.005, "'within 0.5 points' of the best (spec §7 Q4 variant)", le=1.0)
+    # <= 5,000: 5x the paper profile's 1,000
+    sh_instances: PosInt = param(1000, "random tables of the SH check (spec S1)", le=5000)
     SMOKE = {
         "search_seeds": (3, "spec §3 smoke"),
         "sh_instances": (100, "a few tables"),

@@ -21,7 +21,8 @@ class Design(NotebookParams):
         24, "spec §3: J = 24 basis functions (the audit's example value, spec §7 Q2)")
     degree: Annotated[int, Field(ge=1, le=5)] = param(
         3, "decision (spec §7 Q2): cubic B-splines; the audit's example uses degree 4")
-    support_min: Annotated[float, Field(ge=0.0)] = param(
+    # <= 2: 10x the paper profile's 0.2
+    support_min: Annotated[float, Field(ge=0.0, le=2.0)] = param(
         0.2, "spec §3: the true region R = [0.2, 0.4]")
     support_max: Annotated[float, Field(ge=0.0, le=1.0)] = param(
         0.4, "spec §3: the true region R = [0.2, 0.4]")
@@ -122,7 +123,9 @@ class Comparison(Training):
     fdnn_restarts: Annotated[int, Field(ge=1, le=20)] = param(
         1, "spec §6: one Gaussian FDNN fit per replication")
     fdnn_rel: Unit = param(0.1, "spec §3 (b): FDNN selects columns with ||w||^2 >= 10% of the max")
-    lasso_cv: Annotated[int, Field(ge=2)] = param(5, "spec §3 (a): LassoCV(cv=5), folds <= n_train")
+    # <= 100,000: as n_train, which bounds it (lasso_cv <= n_train)
+    lasso_cv: Annotated[int, Field(ge=2, le=100000)] = param(
+        5, "spec §3 (a): LassoCV(cv=5), folds <= n_train")
     lasso_alphas: Annotated[int, Field(ge=3, le=1000)] = param(30, "spec §4: 30 alphas")
     SMOKE = {
         "n_train": (100, "spec §3 smoke profile: n = 100"),

@@ -78,7 +78,8 @@ class Recognizers(Shared):
     reduce_r: Ratio = param(0.5, "... (continuing the ANN's run from its step-400 snapshot)")
     eval_every: Annotated[int, Field(ge=1, le=10000)] = param(
         100, "same-font CER during training every 100 steps (spec F1.2) ...")
-    n_eval: Annotated[int, Field(ge=10)] = param(100, "... on 100 lines (at most n_test)")
+    # <= 500: 5x the paper profile's 100
+    n_eval: Annotated[int, Field(ge=10, le=500)] = param(100, "... on 100 lines (at most n_test)")
     workers: Workers = param(
         2, "training processes (one torch thread each): the ANN chain and the SNN side by "
            "side on two cores; the weights do not depend on it")

@@ -15,26 +15,40 @@ Modes = Annotated[int, Field(ge=8, le=16384, multiple_of=2)]
 class Reference(NotebookParams):
     """01_reference_solver: Burgers by spectral ETDRK4, checked against Cole-Hopf (spec §3.2)."""
 
-    nu_pi: Pos = param(0.01, "viscosity nu = nu_pi / pi; the paper's Burgers case (spec §1.5)")
+    # <= 1: over 100x the paper profile's 0.01
+    nu_pi: Pos = param(
+        0.01, "viscosity nu = nu_pi / pi; the paper's Burgers case (spec §1.5)", le=1.0)
     modes_coarsest: Modes = param(
         1024, "coarsest spectral resolution (ours: spec §3.2 gives 2048 and 4096 for Burgers)")
     n_levels: Annotated[int, Field(ge=2, le=4)] = param(
         2, "resolutions, each doubling the modes and halving dt (1024, 2048)")
+    # <= 500: 5x the largest profile value, 100
     steps_coarsest: PosInt = param(
-        100, "time steps per output interval at the coarsest level (dt = 2e-4, CFL 0.21)")
+        100, "time steps per output interval at the coarsest level (dt = 2e-4, CFL 0.21)", le=500)
     cfl_max: Annotated[float, Field(gt=0.0, le=2.8)] = param(
         1.0, "decision: refuse dt * max|u| * k_max > 1 (RK4's imaginary-axis limit is 2.83)")
     t_max: Annotated[float, Field(gt=0.0, le=1.0)] = param(1.0, "final time (spec §1.5)")
-    n_t: Annotated[int, Field(ge=2)] = param(51, "output times on [0, t_max] (spec §3.3 grid)")
-    n_x: Annotated[int, Field(ge=2)] = param(128, "evaluation points on [-1, 1] (spec §3.3)")
-    ch_nodes: Annotated[int, Field(ge=101)] = param(2001, "Cole-Hopf trapezoid nodes (spec §3.2)")
-    bad_dt_factor: Annotated[float, Field(gt=1.0)] = param(
+    # <= 1,000: 9.9x the paper profile's 101
+    n_t: Annotated[int, Field(ge=2, le=1000)] = param(
+        51, "output times on [0, t_max] (spec §3.3 grid)")
+    # <= 2,000: 7.8x the paper profile's 256
+    n_x: Annotated[int, Field(ge=2, le=2000)] = param(
+        128, "evaluation points on [-1, 1] (spec §3.3)")
+    # <= 20,000: 10x the paper profile's 2,001
+    ch_nodes: Annotated[int, Field(ge=101, le=20000)] = param(
+        2001, "Cole-Hopf trapezoid nodes (spec §3.2)")
+    # <= 200: 10x the paper profile's 20
+    bad_dt_factor: Annotated[float, Field(gt=1.0, le=200.0)] = param(
         20.0, "the CFL check is shown on dt_coarsest times this (must violate the limit)")
     toy_starts: Annotated[int, Field(ge=2, le=1000)] = param(
         50, "spec §3.1: LM fits of the time-entanglement toy from 50 random starts per neuron")
-    toy_scale: Pos = param(2.0, "decision: the starts are normal with this standard deviation")
-    toy_nx: Annotated[int, Field(ge=3)] = param(65, "spec §3.1: the toy's 65 x 33 grid ...")
-    toy_nt: Annotated[int, Field(ge=3)] = param(33, "... on [-1, 1] x [0, 1]")
+    # <= 20: 10x the paper profile's 2
+    toy_scale: Pos = param(
+        2.0, "decision: the starts are normal with this standard deviation", le=20.0)
+    # <= 500: 7.7x the paper profile's 65
+    toy_nx: Annotated[int, Field(ge=3, le=500)] = param(65, "spec §3.1: the toy's 65 x 33 grid ...")
+    # <= 200: 6.1x the paper profile's 33
+    toy_nt: Annotated[int, Field(ge=3, le=200)] = param(33, "... on [-1, 1] x [0, 1]")
     SMOKE = {
         "toy_starts": (10, "a few starts"),
         "modes_coarsest": (256, "two cheap resolutions, 256 and 512"),
@@ -57,37 +71,63 @@ class Comparison(NotebookParams):
 
     AT_MOST = (("eval_every", "lm_steps"),)
 
-    nu_pi: Pos = param(0.01, "viscosity nu = nu_pi / pi (spec §7 Q3: keep the paper's case)")
-    time_widths: list[PosInt] = param([1, 8, 8, 5], "TINN time network (spec §3.3 default)",
-                                      min_length=2)
-    tinn_widths: list[PosInt] = param([1, 10, 10, 1], "TINN backbone (spec §3.3 default)",
-                                      min_length=2)
-    pinn_widths: list[PosInt] = param([2, 18, 18, 1], "PINN of about the same size (415 vs 413)",
-                                      min_length=2)
-    n_col: PosInt = param(2000, "collocation points (spec §3.3 default: the shock needs them)")
-    n_ic: PosInt = param(200, "initial-condition points (spec §3.3 default)")
-    n_bc: PosInt = param(100, "boundary points per side (spec §3.3 default)")
-    lam_ic: Pos = param(2.0, "IC weight (code, spec §1.5)")
-    lam_bc: Pos = param(1.0, "BC weight (code, spec §1.5)")
+    # <= 1: over 100x the paper profile's 0.01
+    nu_pi: Pos = param(
+        0.01, "viscosity nu = nu_pi / pi (spec §7 Q3: keep the paper's case)", le=1.0)
+    # <= 64: each 6x the paper's 10: the LM Jacobian is n_col x parameters
+    time_widths: list[Annotated[int, Field(ge=1, le=64)]] = param(
+        [1, 8, 8, 5], "TINN time network (spec §3.3 default)", min_length=2)
+    # <= 64: each 3x the paper's 20: the LM Jacobian is n_col x parameters
+    tinn_widths: list[Annotated[int, Field(ge=1, le=64)]] = param(
+        [1, 10, 10, 1], "TINN backbone (spec §3.3 default)", min_length=2)
+    # <= 64: each 2x the paper's 31: the LM Jacobian is n_col x parameters
+    pinn_widths: list[Annotated[int, Field(ge=1, le=64)]] = param(
+        [2, 18, 18, 1], "PINN of about the same size (415 vs 413)", min_length=2)
+    # <= 50,000: 5x the paper profile's 10,000
+    n_col: PosInt = param(
+        2000, "collocation points (spec §3.3 default: the shock needs them)", le=50000)
+    # <= 5,000: 10x the paper profile's 500
+    n_ic: PosInt = param(200, "initial-condition points (spec §3.3 default)", le=5000)
+    # <= 1,000: 5x the paper profile's 200
+    n_bc: PosInt = param(100, "boundary points per side (spec §3.3 default)", le=1000)
+    # <= 20: 10x the paper profile's 2
+    lam_ic: Pos = param(2.0, "IC weight (code, spec §1.5)", le=20.0)
+    # <= 10: 10x the paper profile's 1
+    lam_bc: Pos = param(1.0, "BC weight (code, spec §1.5)", le=10.0)
     # issue 42: at the spec's 400 steps the verdicts hung on which oscillating step came last;
     # 800 (the spec prototype's run, about 60 s per LM arm) lets the last quarter's median decide,
     # and the notebook stays near 4 minutes in the default profile
+    # <= 200,000: 6.7x the paper profile's 30,000
     lm_steps: PosInt = param(800, "LM steps per LM arm (the spec prototype's 800; its default "
-                             "400 ends inside the oscillation, issue 42)")
-    adam_steps: PosInt = param(6000, "Adam steps: about the CPU time of one LM arm (measured)")
-    adam_lr0: Pos = param(1e-3, "Adam lr at the start [RECON, spec §3.3]")
-    adam_lr1: Pos = param(1e-4, "Adam lr at the end (exponential decay) [RECON]")
-    eval_every: PosInt = param(10, "relative L2 on the grid every this many steps (Adam: x6)")
-    resample_every: Annotated[int, Field(ge=0)] = param(
+                             "400 ends inside the oscillation, issue 42)", le=200000)
+    # <= 200,000: 6.7x the paper profile's 30,000
+    adam_steps: PosInt = param(
+        6000, "Adam steps: about the CPU time of one LM arm (measured)", le=200000)
+    # <= 1: over 100x the paper profile's 0.001
+    adam_lr0: Pos = param(1e-3, "Adam lr at the start [RECON, spec §3.3]", le=1.0)
+    # <= 1: over 100x the paper profile's 0.0001
+    adam_lr1: Pos = param(1e-4, "Adam lr at the end (exponential decay) [RECON]", le=1.0)
+    # <= 200,000: as lm_steps, which bounds it (eval_every <= lm_steps)
+    eval_every: PosInt = param(
+        10, "relative L2 on the grid every this many steps (Adam: x6)", le=200000)
+    # <= 50: 10x the paper profile's 5
+    resample_every: Annotated[int, Field(ge=0, le=50)] = param(
         5, "check the resampling rule every this many steps (0: never)")
-    mu_min: Annotated[float, Field(ge=0.0)] = param(1e-12, "LM damping floor (code, spec §1.4)")
+    # <= 1: over 100x the paper profile's 1e-12
+    mu_min: Annotated[float, Field(ge=0.0, le=1.0)] = param(
+        1e-12, "LM damping floor (code, spec §1.4)")
     rcond_min: Annotated[float, Field(gt=0.0, lt=1.0)] = param(
         1e-15, "decision: refuse an LM system with reciprocal condition below this")
     ref_modes: Modes = param(2048, "spectral reference resolution (notebook 01: 3e-10 error)")
-    ref_steps: PosInt = param(200, "spectral steps per output interval (dt = 1e-4 at n_t = 51)")
-    n_x: Annotated[int, Field(ge=2)] = param(128, "evaluation grid in x (spec §3.3)")
-    n_t: Annotated[int, Field(ge=2)] = param(51, "evaluation grid in t (spec §3.3)")
-    n_jac_check: PosInt = param(40, "points of the torch.func Jacobian check")
+    # <= 2,000: 8x the largest profile value, 250
+    ref_steps: PosInt = param(
+        200, "spectral steps per output interval (dt = 1e-4 at n_t = 51)", le=2000)
+    # <= 2,000: 7.8x the paper profile's 256
+    n_x: Annotated[int, Field(ge=2, le=2000)] = param(128, "evaluation grid in x (spec §3.3)")
+    # <= 1,000: 9.9x the paper profile's 101
+    n_t: Annotated[int, Field(ge=2, le=1000)] = param(51, "evaluation grid in t (spec §3.3)")
+    # <= 200: 5x the paper profile's 40
+    n_jac_check: PosInt = param(40, "points of the torch.func Jacobian check", le=200)
     SMOKE = {
         "time_widths": ([1, 4, 4, 5], "spec §3.3 smoke sizes"),
         "tinn_widths": ([1, 6, 6, 1], "spec §3.3 smoke sizes"),
