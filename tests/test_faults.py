@@ -5,7 +5,8 @@ In a throwaway copy of the project (git repository, bundled remote, data pulled 
 paper's notebook records three claims from a data file, with a nap between the first and the
 others so that a run can be caught in the middle. Each test injects one fault of the issue: a
 flipped byte in data/, a corrupt object in the remote, a raise before the last claim, a failing
-exact claim, SIGKILL of the runner, the death of the `dvc` that started it, two runs at once.
+exact claim, SIGKILL of the runner, the death of the `dvc` that started it, two runs at once,
+a kill at each step of the output swap, a swap the file system refuses, a run past its time limit.
 """
 import json
 import os
@@ -69,8 +70,10 @@ rows = len(pd.read_csv(paths.data_file("gd_perceptron/table1_tyurin2025.csv")))
 ledger.exact("rows", "the table has its rows", source="toy", provenance="derived",
              expected=rows, measured=rows)
 pd.DataFrame({"x": [0.1 + 0.2]}).to_csv(nb.tables / "x.csv", index=False)
+pd.DataFrame({"nap_s": [cfg.nap_s]}).to_csv(nb.tables / "nap.csv", index=False)
 fig, ax = plotting.figure()
 ax.plot([0, 1], [0, rows])
+ax.set_title(f"nap {cfg.nap_s} s")
 nb.save_figure(fig)                                   # the cell's last value: shown
 
 # %%
@@ -199,9 +202,11 @@ def good(root) -> dict[str, bytes]:
     before = outputs(root)
     run_record = root / "results/runs/toy/01_faults.json"
     saved = run_record.read_bytes()
+    source = root / "notebooks/toy/01_faults.py"
+    saved_source = source.read_bytes()            # as generated, its parameters cell filled
     assert before and json.loads(saved)["state"] == "ok"
     yield before
-    (root / "notebooks/toy/01_faults.py").write_text(SOURCE)
+    source.write_bytes(saved_source)
     run(["git", "checkout", "-q", "--", "notebooks/toy/params.yaml"], root)
     run_record.write_bytes(saved)
     shutil.rmtree(root / "results/.staging/toy__01_faults", ignore_errors=True)   # a killed run's
@@ -277,7 +282,8 @@ def test_failed_run_keeps_results_and_shows_every_claim(root, good, fault):
     assert rec["state"] == "failed" and said in rec["error"] and rec["cell"] is not None
     assert {c["id"]: c["status"] for c in ledger_of(root)} == expected
     status = json.loads(dvc(root, "status", "--json", STAGE).stdout)
-    assert all("changed outs" not in item for item in status.get(STAGE, [])), status
+    changed = [out for item in status.get(STAGE, []) for out in item.get("changed outs", {})]
+    assert changed == ["results/runs/toy/01_faults.json"], status    # the record: run it again
     book = root / "build/faults-book"                 # the book's pages (Sphinx is tested apart)
     py(root, "-c", f"from lib.companion import report; import datetime as dt; report."
                    f"write_sources(__import__('pathlib').Path({str(book)!r}), dt.datetime.now())")
@@ -329,3 +335,107 @@ def test_two_runs_at_once_the_second_refused_by_name(root, good):
         first.kill()
         first.wait(timeout=30)
     assert outputs(root) == good
+
+
+def output_groups(root: Path) -> dict[str, dict[str, bytes]]:
+    """The toy stage's outputs, each (a file, or a folder's files) as a whole."""
+    out = {}
+    for target in py(root, "-c", "from lib.companion import staging; print('\\n'.join(str(p) "
+                     f"for p in staging.stage_outputs({NOTEBOOK!r})))").stdout.split():
+        path = Path(target)
+        files = sorted(path.rglob("*")) if path.is_dir() else [path] if path.exists() else []
+        out[str(path.relative_to(root))] = {str(f.relative_to(path)): f.read_bytes()
+                                            for f in files if f.is_file()}
+    return out
+
+
+def restore(root: Path, good: dict[str, bytes]) -> None:
+    folder = root / "results" / "toy"
+    shutil.rmtree(folder)
+    for name, data in good.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(data)
+
+
+KILL_AT = """
+import os, signal, sys
+from lib.companion import runner, staging
+steps, move, exchange = [0], staging._move, staging._exchange
+def step():
+    if steps[0] == {k}:
+        os.kill(os.getpid(), signal.SIGKILL)
+    steps[0] += 1
+def _move(a, b):
+    step(); move(a, b)
+def _exchange(a, b):
+    step(); return exchange(a, b)
+staging._move, staging._exchange = _move, _exchange
+sys.exit(runner.main(["notebooks/toy/01_faults.py", "-p", "nap_s=0.001"]))
+"""
+
+
+@pytest.fixture(scope="module")
+def new_groups(root) -> dict[str, dict[str, bytes]]:
+    """The outputs of a complete run with nap_s=0.001 (they differ from the good run's)."""
+    before = outputs(root)
+    record_file = root / "results/runs/toy/01_faults.json"
+    saved = record_file.read_bytes()
+    py(root, "-m", "lib.companion.runner", "notebooks/toy/01_faults.py", "-p", "nap_s=0.001")
+    groups = output_groups(root)
+    restore(root, before)
+    record_file.write_bytes(saved)
+    return groups
+
+
+@pytest.mark.parametrize("k", range(5))
+def test_kill_at_each_step_of_the_swap_leaves_each_output_whole(root, good, new_groups, k):
+    old_groups = output_groups(root)
+    assert all(old_groups[n] != new_groups[n] for n in old_groups if "claims" not in n)
+    done = py(root, "-c", KILL_AT.format(k=k), ok=False)
+    killed = done.returncode == -signal.SIGKILL
+    assert killed or done.returncode == 0, done.stderr[-2000:]
+    now = output_groups(root)
+    for name, files in now.items():     # each output wholly old or wholly new, none missing
+        assert files in (old_groups[name], new_groups[name]), f"step {k}: {name} is mixed"
+        assert files, f"step {k}: {name} is missing"
+    journal = root / "results/.staging/toy__01_faults.swap.json"
+    assert journal.exists() == killed
+    if killed:
+        assert {c["id"] for c in ledger_of(root)} == {"toy.rows", "toy.two", "toy.three"}
+        py(root, "-c", "from lib.companion import staging; print(staging.recover_all())")
+    assert output_groups(root) == new_groups, f"step {k}: the swap was not finished"
+    assert not journal.exists() and not (root / "results/.staging/toy__01_faults").exists()
+    restore(root, good)
+
+
+def test_refused_swap_is_a_failed_run_and_is_finished_later(root, good, new_groups):
+    script = KILL_AT.replace("os.kill(os.getpid(), signal.SIGKILL)",
+                             "raise OSError(18, 'Invalid cross-device link')").format(k=1)
+    done = py(root, "-c", script, ok=False)
+    assert done.returncode == 1 and "could not be moved into results/" in done.stderr
+    rec = record(root)
+    assert rec["state"] == "failed" and "Invalid cross-device link" in rec["error"]
+    py(root, "-c", "from lib.companion import staging; staging.recover_all()")
+    assert output_groups(root) == new_groups
+    restore(root, good)
+
+
+def test_plain_dvc_repro_reruns_an_interrupted_stage(root, good):
+    proc = running(root)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=30)
+    assert record(root)["state"] == "interrupted"
+    status = dvc(root, "status", STAGE).stdout
+    assert "results/runs/toy/01_faults.json" in status, status
+    dvc(root, "repro", STAGE)
+    assert record(root)["state"] == "ok" and outputs(root) == good
+    assert {c["status"] for c in ledger_of(root)} == {"pass"}
+
+
+def test_run_past_its_time_limit_is_ended_naming_the_cell(root, good):
+    done = py(root, "-m", "lib.companion.runner", "notebooks/toy/01_faults.py", "-p",
+              "nap_s=120", "--timeout", "20", ok=False)
+    assert done.returncode == 1
+    assert "ran past its time limit of 20 s" in done.stderr, done.stderr[-2000:]
+    assert "time.sleep(cfg.nap_s)" in done.stderr
+    assert record(root)["state"] == "failed" and outputs(root) == good

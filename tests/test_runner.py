@@ -40,6 +40,35 @@ def test_strip_volatile_drops_progress_bars_keeps_warnings():
                                         "50%|x| 1/2 [00:01<00:01] stays\n"]
 
 
+def test_strip_volatile_makes_streams_the_same_on_any_machine_and_timing():
+    """Cursor moves of nested bars (as many as the timing gives), this machine's absolute paths
+    and the kernel's splitting of one stream into several: none survives into the copy."""
+    import sys
+    venv_warning = f"{sys.prefix}/lib/python3.11/site-packages/tqdm/auto.py:21: TqdmWarning\n"
+    lib_warning = f"{paths.ROOT}/lib/tinn/lm.py:144: UserWarning: detach\n"
+
+    def streams(*texts):
+        cell = nbformat.v4.new_code_cell("x")
+        cell.outputs = [nbformat.v4.new_output("stream", name=n, text=t) for n, t in texts]
+        return runner.strip_volatile(nbformat.v4.new_notebook(cells=[cell])).cells[0].outputs
+
+    one = streams(("stderr", venv_warning), ("stderr", "\x1b[A"), ("stderr", lib_warning),
+                  ("stderr", "\x1b[A\x1b[A"), ("stdout", "done\n"))
+    other = streams(("stderr", venv_warning + lib_warning), ("stderr", "\x1b[A" * 7),
+                    ("stdout", "do"), ("stdout", "ne\n"))
+    assert one == other
+    assert [(o["name"], o["text"]) for o in one] == [
+        ("stderr", "<env>/lib/python3.11/site-packages/tqdm/auto.py:21: TqdmWarning\n"
+                   "./lib/tinn/lm.py:144: UserWarning: detach\n"),
+        ("stdout", "done\n")]
+
+
+def test_time_limit_is_positive():
+    with pytest.raises(params.ParamsError, match="--timeout"):
+        runner.run(paths.ROOT / "notebooks/gd_perceptron/01_reduction.py", None, "smoke", {},
+                   timeout_s=0)
+
+
 def test_bad_override_fails_before_executing(capsys):
     status = runner.main(["notebooks/gd_perceptron/01_reduction.py", "-p", "equiv_d=-1"])
     assert status == 2

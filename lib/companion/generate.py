@@ -247,13 +247,16 @@ def notebook_stage(nid: str, code: list[str] | None = None) -> dict:
             rel(paths.notebook_source(nid)), rel(papers.declaration_file(paper)),
             *(code_deps(paper) if code is None else code),
             *(rel(paths.tables_dir(f"{paper}/{r}")) for r in entry.reads)]
-    # persistent: DVC leaves the last good outputs in place, the runner swaps new ones in
+    # persistent: DVC leaves the last good outputs in place, the runner swaps new ones in.
+    # The run record is one too (not cached): a run that fails or is killed leaves it other
+    # than the `ok` the lock holds, so the next `dvc repro` runs the stage again.
     return {"wdir": "../..",
             "cmd": f"python -m lib.companion.runner {rel(paths.notebook_source(nid))}",
             "deps": deps,
             "params": ["profile", "seed",
                        {rel(paths.paper_params_file(paper)): [papers.params_key(nid)]}],
-            "outs": [{rel(p): {"persist": True}} for p in staging.stage_outputs(nid)]}
+            "outs": [*({rel(p): {"persist": True}} for p in staging.stage_outputs(nid)),
+                     {rel(paths.run_record(nid)): {"persist": True, "cache": False}}]}
 
 
 def stage_name(nid: str) -> str:

@@ -123,8 +123,9 @@ def executed_file(notebook: str) -> Path:
 
 
 def run_record(notebook: str) -> Path:
-    """results/runs/<paper>/<stem>.json: how the runner's last run of a notebook ended (not an
-    output of its stage, which a failed run does not touch; the claims stage reads it)."""
+    """results/runs/<paper>/<stem>.json: how the runner's last run of a notebook ended; an
+    output of its stage (uncached), so a run that did not end `ok` leaves the stage out of date
+    for DVC; the claims stage reads it."""
     paper, stem = split_notebook(notebook)
     return RESULTS / "runs" / paper / f"{stem}.json"
 

@@ -1,7 +1,7 @@
 """Execute a jupytext notebook headless with papermill, the way every DVC stage does.
 
     python -m lib.companion.runner notebooks/<paper>/<stem>.py [--out EXECUTED.ipynb] [--profile P]
-                         [-p key=value ...] [--prepare-only]
+                         [-p key=value ...] [--prepare-only] [--timeout SECONDS]
 
 Parameters are merged (params.yaml section, profile overrides, -p overrides) and validated before
 any compute, and the data files the notebook reads are checked against data.dvc. One run of a
@@ -9,10 +9,12 @@ notebook at a time (a lock); its outputs are written into a staging folder and s
 when it finishes, so a failed or killed run leaves the last good results (lib.companion.staging).
 Its run record (lib.companion.runs) says how it ended. The kernel runs with the repository root as
 its working directory and ends when the runner does; the runner ends, taking its kernel with it,
-when the process that started it (DVC, make) dies. Volatile metadata (timestamps, durations, the
-Python patch version) is stripped from the executed copy, and staged tables are rounded to the
-ledger's precision (lib.companion.tables). On error the failing cell's source and traceback are
-printed and the exit status is non-zero.
+when the process that started it (DVC, make) dies, and when it runs past its profile's time
+limit (TIMEOUT_S, or --timeout). What differs between runs or machines and is not a result
+(timestamps, durations, the Python patch version, progress bars and their cursor moves, the
+repository's and the environment's absolute paths in warnings) is stripped from the executed copy,
+and staged tables are rounded to the ledger's precision (lib.companion.tables). On error the
+failing cell's source and traceback are printed and the exit status is non-zero.
 """
 from __future__ import annotations
 
@@ -37,6 +39,18 @@ VOLATILE_CELL_KEYS = ("execution", "papermill")
 # A tqdm bar as it reaches stderr: "\r<desc>:  40%|####   | 4/10 [00:05<00:07, 1.2it/s]"; its
 # elapsed time and rate differ on every run, so the executed copy (a DVC output) keeps none.
 PROGRESS_BAR = re.compile(r"\r?[^\r\n]*\d+%\|[^|\n]*\| *\d+/\d+ \[[^\]\n]*\]")
+# Terminal control sequences (nested bars move the cursor up: "\x1b[A", as many as the timing
+# gives): no result is in them.
+CONTROL = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+# A whole-notebook time limit per profile: generous (several times the slowest notebook's
+# measured time: smoke ~10 s, default ~10 min, paper days), so only a hang reaches it.
+TIMEOUT_S = {"smoke": 600, "default": 4 * 3600, "paper": 14 * 86400}
+# A notebook's time budget per profile (smoke's 10 s, the default profile's 5 minutes) and how
+# many times over it an estimate may go before the run is refused unless accepted
+# (--accept-cost, or COMPANION_ACCEPT_COST=1 for a run DVC starts).
+BUDGET_S = {"smoke": 10, "default": 300, "paper": 86400}
+REFUSE_OVER = 20
+ACCEPT_ENV = "COMPANION_ACCEPT_COST"
 
 
 def parse_overrides(pairs: list[str]) -> dict:
@@ -62,13 +76,37 @@ def load_notebook(source: Path) -> nbformat.NotebookNode:
     return nb
 
 
+def local_places() -> list[tuple[str, str]]:
+    """This machine's absolute paths as they appear in warnings, with what replaces each: the
+    environment's (site-packages) and the repository's (lib/...), longest first."""
+    places = {sys.prefix: "<env>", sys.base_prefix: "<python>", str(paths.ROOT): "."}
+    return sorted(places.items(), key=lambda kv: -len(kv[0]))
+
+
+def portable(text: str) -> str:
+    """Stream text with this machine's absolute paths replaced by names true on any machine."""
+    for place, name in local_places():
+        text = text.replace(place + "/", name + "/")
+    return text
+
+
 def without_progress_bars(outputs: list) -> list:
-    """Cell outputs less the progress bars in stderr streams (and the streams they empty)."""
-    kept = []
+    """Cell outputs less the progress bars and cursor moves in stderr streams (and the streams
+    they empty), absolute paths made portable, and adjacent streams of one name merged (where
+    the kernel split its text depends on timing)."""
+    kept: list = []
     for out in outputs:
-        if out.get("output_type") == "stream" and out.get("name") == "stderr":
-            text = PROGRESS_BAR.sub("", out["text"])
-            if not text.strip():
+        if out.get("output_type") == "stream":
+            text = "".join(out["text"]) if isinstance(out["text"], list) else out["text"]
+            if out.get("name") == "stderr":
+                text = CONTROL.sub("", PROGRESS_BAR.sub("", text))
+                if not text.strip():
+                    continue
+            text = portable(text)
+            last = kept[-1] if kept else None
+            if last is not None and last.get("output_type") == "stream" \
+                    and last.get("name") == out.get("name"):
+                last["text"] += text
                 continue
             out["text"] = text
         kept.append(out)
@@ -181,27 +219,69 @@ def timing_file(notebook: str) -> Path:
     return paths.timings_dir() / f"{notebook.replace('/', '__')}.json"
 
 
-def record_timing(notebook: str, profile: str, seconds: float) -> None:
-    """Write the wall time of a finished run to its timing file."""
+def sizes(cfg: params.NotebookParams) -> dict[str, float]:
+    """The values of the keys the schema says its cost grows with (its COST), as numbers."""
+    return {k: float(getattr(cfg, k)) for k in getattr(type(cfg), "COST", ())}
+
+
+def record_timing(notebook: str, cfg: params.NotebookParams, seconds: float) -> None:
+    """Write the wall time of a finished run, with its sizes, to its timing file."""
     out = timing_file(notebook)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"notebook": notebook, "profile": profile,
-                               "wall_s": round(seconds, 2),
+    out.write_text(json.dumps({"notebook": notebook, "profile": cfg.profile,
+                               "wall_s": round(seconds, 2), "sizes": sizes(cfg),
                                "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}))
 
 
+def estimate_s(notebook: str, cfg: params.NotebookParams) -> float | None:
+    """This run's wall time, estimated from the last timed run on this machine scaled by the
+    product of its sizes' ratios (cost linear in each COST key); None without a comparable
+    timed run."""
+    try:
+        last = json.loads(timing_file(notebook).read_text())
+    except (OSError, ValueError):
+        return None
+    now, then = sizes(cfg), last.get("sizes") or {}
+    if not now or set(then) != set(now) or not all(v > 0 for v in then.values()):
+        return None
+    ratio = 1.0
+    for key, value in now.items():
+        ratio *= value / then[key]
+    return float(last["wall_s"]) * ratio
+
+
+def check_cost(notebook: str, cfg: params.NotebookParams, accept: bool) -> None:
+    """Print the estimate of a run over its profile's budget; refuse one over REFUSE_OVER times
+    the budget unless accepted (ParamsError naming the sizes and how to accept)."""
+    est, budget = estimate_s(notebook, cfg), BUDGET_S[cfg.profile]
+    if est is None or est <= budget:
+        return
+    scaled = ", ".join(f"{k}={v:g}" for k, v in sizes(cfg).items())
+    said = (f"{notebook}: estimated {est:,.0f} s for profile {cfg.profile} (budget {budget} s), "
+            f"the last timed run scaled by {scaled}")
+    if est > REFUSE_OVER * budget and not (accept or os.environ.get(ACCEPT_ENV) == "1"):
+        raise params.ParamsError(f"{said}: over {REFUSE_OVER}x the budget, so not started; "
+                                 f"pass --accept-cost (or set {ACCEPT_ENV}=1) to run it")
+    print(f"note: {said}", file=sys.stderr)
+
+
 def run(source: Path, out: Path | None, profile: str | None, overrides: dict,
-        prepare_only: bool = False) -> int:
+        prepare_only: bool = False, timeout_s: float | None = None,
+        accept_cost: bool = False) -> int:
     """Validate, then (unless only preparing) execute under the notebook's lock; return a
     process exit status."""
     notebook = paths.notebook_id(source)
     cfg = params.resolve(notebook, profile, overrides)
+    if timeout_s is not None and not timeout_s > 0:
+        raise params.ParamsError(f"--timeout {timeout_s}: allowed: a number of seconds > 0")
     if prepare_only:
         return prepare(notebook, cfg, out)
+    check_cost(notebook, cfg, accept_cost)
     try:
         datafiles.check(papers.notebook_entry(notebook).data)
+        staging.recover_all()            # swaps a kill interrupted: their outputs all new
         with staging.lock(notebook):
-            return execute(notebook, cfg, out)
+            return execute(notebook, cfg, out, timeout_s or TIMEOUT_S[cfg.profile])
     except (datafiles.DataError, staging.Busy) as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
@@ -220,9 +300,10 @@ def prepare(notebook: str, cfg: params.NotebookParams, out: Path | None) -> int:
     return 0
 
 
-def execute(notebook: str, cfg: params.NotebookParams, out: Path | None) -> int:
-    """Run the notebook into a staging folder, then swap its outputs in; a failure leaves the
-    previous outputs and records how it failed."""
+def execute(notebook: str, cfg: params.NotebookParams, out: Path | None,
+            timeout_s: float) -> int:
+    """Run the notebook into a staging folder, then swap its outputs in; a failure (an error,
+    the time limit, a refused swap) leaves the previous outputs and records how it failed."""
     import papermill  # deferred: slow import, not needed for --help or validation errors
 
     folder = staging.fresh(notebook)
@@ -233,6 +314,7 @@ def execute(notebook: str, cfg: params.NotebookParams, out: Path | None) -> int:
     os.environ["COMPANION_RUNNER_PID"] = str(os.getpid())     # the kernel ends with this process
     numerics.pin()                       # the kernel and what it starts take one CPU code path
     end_with_parents(watched_ancestors())
+    limit = time_limit(timeout_s)
     start = time.perf_counter()
     try:
         result = papermill.execute_notebook(
@@ -240,27 +322,80 @@ def execute(notebook: str, cfg: params.NotebookParams, out: Path | None) -> int:
             parameters=cfg.model_dump(), kernel_name="python3", language="python",
             cwd=str(paths.ROOT), progress_bar=True)
     except Exception as err:                  # a cell raised, the kernel died, the disk filled
+        limit.cancel()
+        failure = (TimeLimit(notebook, cfg.profile, timeout_s, running_cell(executed))
+                   if limit.expired.is_set() else err)
         kept = keep_failed_copy(notebook, executed)
-        report_failure(err, kept)
-        runs.write(notebook, "failed", cfg.profile, **failure_detail(err),
+        report_failure(failure, kept)
+        runs.write(notebook, "failed", cfg.profile, **failure_detail(failure),
                    recorded=runs.staged_claims(notebook))
         shutil.rmtree(folder, ignore_errors=True)
         return 1
     finally:
+        limit.cancel()
         os.environ.pop(paths.STAGING_ENV, None)
     nbformat.write(strip_volatile(result), str(executed))
     for kind in ("tables", "plots"):
         tables.round_folder(folder / notebook.split("/")[0] / kind)
-    staging.swap(notebook, folder)
+    try:
+        staging.swap(notebook, folder)
+    except OSError as err:                    # another file system (EXDEV), read-only, full
+        print(f"error: {notebook}: its outputs could not be moved into results/ ({err}); the "
+              "next run finishes the move (lib.companion.staging.recover)", file=sys.stderr)
+        runs.write(notebook, "failed", cfg.profile, cell=None,
+                   error=f"the outputs could not be swapped in: {err}"[:2000], recorded=[])
+        return 1
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(paths.executed_file(notebook), out)
     paths.failed_copy(notebook).unlink(missing_ok=True)
     runs.write(notebook, "ok", cfg.profile)
-    record_timing(notebook, cfg.profile, time.perf_counter() - start)
+    record_timing(notebook, cfg, time.perf_counter() - start)
     print(f"{notebook} ({cfg.profile}) -> {out or paths.executed_file(notebook)}",
           file=sys.stderr)
     return 0
+
+
+class TimeLimit(RuntimeError):
+    """The notebook ran past its time limit; the kernel was ended."""
+
+    def __init__(self, notebook: str, profile: str, seconds: float, cell: str) -> None:
+        super().__init__(f"{notebook} ran past its time limit of {seconds:g} s (profile "
+                         f"{profile}; `--timeout SECONDS` to change) and was ended in {cell}")
+
+
+def time_limit(seconds: float) -> threading.Timer:
+    """A timer that, once `seconds` have passed, ends the kernel (papermill then raises) and
+    sets its `expired` event."""
+    def expire() -> None:
+        timer.expired.set()
+        for child in children(os.getpid()):
+            try:
+                os.kill(child, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+    timer = threading.Timer(seconds, expire)
+    timer.expired = threading.Event()
+    timer.daemon = True
+    timer.start()
+    return timer
+
+
+def running_cell(executed: Path) -> str:
+    """The last cell papermill started in the staged executed copy (the one running when the
+    kernel was ended), as 'cell N (its first line)'; 'an unknown cell' when the copy does not
+    say."""
+    try:
+        nb = nbformat.read(str(executed), as_version=4)
+    except Exception:                       # not written yet, or cut mid-write by the kill
+        return "an unknown cell"
+    started = [i for i, cell in enumerate(nb.cells)
+               if cell.metadata.get("papermill", {}).get("start_time")]
+    if not started:
+        return "an unknown cell"
+    source = nb.cells[started[-1]].source
+    first = next((ln for ln in source.splitlines() if ln.strip() and not ln.startswith("#")), "")
+    return f"cell {started[-1]} ({first[:80]})"
 
 
 def keep_failed_copy(notebook: str, executed: Path) -> Path | None:
@@ -283,10 +418,16 @@ def main(argv: list[str] | None = None) -> int:
                         help="override one parameter (YAML value)")
     parser.add_argument("--prepare-only", action="store_true",
                         help="inject parameters without executing (used for nbval)")
+    parser.add_argument("--timeout", type=float, metavar="SECONDS",
+                        help="end the run after this long (default per profile: "
+                             + ", ".join(f"{k} {v:g} s" for k, v in TIMEOUT_S.items()) + ")")
+    parser.add_argument("--accept-cost", action="store_true",
+                        help=f"run even when the estimate is over {REFUSE_OVER}x the profile's "
+                             "budget")
     args = parser.parse_args(argv)
     try:
         return run(args.notebook, args.out, args.profile, parse_overrides(args.pairs),
-                   args.prepare_only)
+                   args.prepare_only, args.timeout, args.accept_cost)
     except (params.ParamsError, papers.DeclarationError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

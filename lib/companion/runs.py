@@ -6,6 +6,8 @@ interrupted: killed, out of memory, its machine gone. The claims stage reads the
 notebook that did not finish shows its claims as `error` instead of vanishing from the ledger,
 while its last good outputs stay in the workspace. Records hold no time or process id that a
 finished run would leave behind: after a clean `dvc repro` they read the same on every machine.
+Each is an output of its notebook's stage (uncached), so a record other than `ok` (a run that
+failed, or was killed mid-run) leaves the stage out of date and a plain `dvc repro` runs it again.
 """
 from __future__ import annotations
 

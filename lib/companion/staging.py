@@ -3,13 +3,20 @@
 A stage's outputs are persistent for DVC (it does not delete them before the command), so a run
 that fails, is killed or runs out of disk leaves the last good figures, tables, claims and
 executed copy in place: the kernel writes into results/.staging/<paper>__<stem>/ (laid out like
-results/, through `paths.STAGING_ENV`), and `swap` moves each output in, one rename each, after
-the run has finished. A lock per notebook (flock: released by the kernel of the operating system
-when its holder dies, however it dies) refuses a second run beside the first.
+results/, through `paths.STAGING_ENV`), and `swap` moves each output in after the run has
+finished. The swap is recoverable: a journal (results/.staging/<paper>__<stem>.swap.json) names
+each output and the inode of its new version before the first rename, each output is replaced in
+one atomic step (an exchange of the two paths where Linux offers it), and `recover` finishes a
+swap that a kill interrupted, so each output is wholly old or wholly new and the notebook's outputs
+end all new. A lock per notebook (flock: released by the kernel of the operating system when its
+holder dies, however it dies) refuses a second run beside the first.
 """
 from __future__ import annotations
 
+import ctypes
+import errno
 import fcntl
+import json
 import os
 import shutil
 from contextlib import contextmanager
@@ -88,7 +95,9 @@ def is_locked(notebook: str) -> bool:
 
 
 def fresh(notebook: str) -> Path:
-    """An empty staging folder for the notebook (a killed run's leftovers removed)."""
+    """An empty staging folder for the notebook (a killed run's leftovers removed, its
+    interrupted swap finished first). The caller holds the notebook's lock."""
+    recover(notebook, held=True)
     folder = paths.staging_dir(notebook)
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
@@ -100,24 +109,110 @@ def staged(folder: Path, output: Path) -> Path:
     return folder / output.relative_to(paths.RESULTS)
 
 
+def journal_file(notebook: str) -> Path:
+    """The journal of the notebook's swap in progress (absent when none is)."""
+    folder = paths.staging_dir(notebook)
+    return folder.with_name(folder.name + ".swap.json")
+
+
 def swap(notebook: str, folder: Path) -> None:
-    """Move each staged output into results/ (an output the run did not write is removed, as
-    DVC would find it missing); remove the staging folder."""
-    for target in stage_outputs(notebook):
+    """Move each staged output into results/, the claims file last (an output the run did not
+    write is removed, as DVC would find it missing); then remove the journal and the staging
+    folder. Raises OSError (the journal kept, for `recover`) when the file system refuses."""
+    plan = []
+    with workspace_paths():
+        outputs = sorted(stage_outputs(notebook), key=lambda p: p == paths.claims_file(notebook))
+    for target in outputs:
         source = staged(folder, target)
-        old = target.with_name(target.name + ".old")
-        _remove(old)
-        if target.exists():
-            target.rename(old)
-        if source.exists():
-            target.parent.mkdir(parents=True, exist_ok=True)
-            source.rename(target)
-        _remove(old)
+        plan.append([str(target.relative_to(paths.RESULTS)),
+                     os.lstat(source).st_ino if source.exists() else None])
+    journal = journal_file(notebook)
+    tmp = journal.with_name(journal.name + ".tmp")
+    tmp.write_text(json.dumps({"notebook": notebook, "outputs": plan}) + "\n")
+    tmp.replace(journal)
+    _finish(notebook, plan, folder)
+
+
+def recover(notebook: str, held: bool = False) -> bool:
+    """Finish the notebook's swap a kill or a refusing file system interrupted (every output
+    then new), unless another live run holds its lock (`held`: the caller holds it); True when
+    there was one to finish."""
+    journal = journal_file(notebook)
+    if not journal.exists() or (not held and is_locked(notebook)):
+        return False
+    try:
+        plan = json.loads(journal.read_text())["outputs"]
+    except (ValueError, KeyError, TypeError):       # cut before its atomic rename: not begun
+        journal.unlink(missing_ok=True)
+        return False
+    _finish(notebook, plan, paths.staging_dir(notebook))
+    return True
+
+
+def recover_all() -> list[str]:
+    """`recover` for every notebook with a swap journal; the notebooks whose swap it finished."""
+    done = []
+    for journal in sorted((paths.RESULTS / ".staging").glob("*.swap.json")):
+        try:
+            notebook = json.loads(journal.read_text())["notebook"]
+        except (ValueError, KeyError, TypeError, OSError):
+            journal.unlink(missing_ok=True)
+            continue
+        if recover(notebook):
+            done.append(notebook)
+    return done
+
+
+def _finish(notebook: str, plan: list, folder: Path) -> None:
+    """Bring each output of the plan to its new version (done ones, recognised by inode, are
+    left), then drop the journal and the staging folder with the old versions in it."""
+    trash = folder / ".old"
+    for relative, inode in plan:
+        target, source = paths.RESULTS / relative, folder / relative
+        new_in_place = target.exists() and inode is not None and os.lstat(target).st_ino == inode
+        if new_in_place:
+            continue
+        old = trash / relative
+        if inode is None:                    # the run did not write it
+            if target.exists() or target.is_symlink():
+                old.parent.mkdir(parents=True, exist_ok=True)
+                _move(target, old)
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if not target.exists():
+            _move(source, target)
+        elif not (source.is_dir() and _exchange(source, target)):
+            if source.is_dir() or target.is_dir():     # no exchange here: old out, new in
+                old.parent.mkdir(parents=True, exist_ok=True)
+                _move(target, old)
+                _move(source, target)
+            else:
+                _move(source, target)                # a file: os.replace is atomic
+    journal_file(notebook).unlink(missing_ok=True)
     shutil.rmtree(folder, ignore_errors=True)
 
 
-def _remove(path: Path) -> None:
-    if path.is_dir():
-        shutil.rmtree(path)
-    else:
-        path.unlink(missing_ok=True)
+def _move(source: Path, target: Path) -> None:
+    """One rename (the step a kill can fall between; tests stop the process here)."""
+    os.replace(source, target)
+
+
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths in one atomic step (Linux renameat2 RENAME_EXCHANGE); False where the
+    system or the file system lacks it."""
+    try:
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (AttributeError, OSError):
+        return False
+    renameat2.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p,
+                          ctypes.c_uint]
+    if renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):
+        return False
+    raise OSError(code, os.strerror(code), f"{a} <-> {b}")
