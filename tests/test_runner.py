@@ -92,3 +92,32 @@ def test_an_interactive_run_writes_under_results_lab(monkeypatch):
     # what it reads of another notebook stays in results/
     assert paths.tables_dir("gd_perceptron/02_linear_lower_bound") == \
         paths.RESULTS / "gd_perceptron/tables/02_linear_lower_bound"
+
+
+def test_cost_keys_are_numeric_fields_of_their_schema():
+    from lib.companion import papers
+    for nid in papers.all_notebooks():
+        cls = params.schema_for(nid)
+        for key in cls.COST:
+            assert key in cls.section_keys(), f"{nid}: COST names {key!r}, not a field"
+            assert isinstance(getattr(cls(), key), (int, float)), f"{nid}: {key} is not a size"
+
+
+def test_a_run_far_over_budget_is_refused_unless_accepted(monkeypatch, tmp_path, capsys):
+    """The estimate is the last timed run scaled by the COST sizes' ratios."""
+    notebook = "caffnet/02_piecewise_fit"
+    monkeypatch.setattr(paths, "timings_dir", lambda: tmp_path)
+    cfg = params.resolve(notebook, "default", {})
+    runner.record_timing(notebook, cfg, 100.0)                 # seeds 3, epochs 3000: 100 s
+    assert runner.estimate_s(notebook, cfg) == 100.0
+    twice = params.resolve(notebook, "default", {"epochs": 6000})
+    assert runner.estimate_s(notebook, twice) == 200.0
+    runner.check_cost(notebook, twice, accept=False)              # over 300 s? no: silent
+    assert capsys.readouterr().err == ""
+    big = params.resolve(notebook, "default", {"epochs": 100000, "seeds": 20})
+    with pytest.raises(params.ParamsError, match=r"estimated .* --accept-cost"):
+        runner.check_cost(notebook, big, accept=False)
+    runner.check_cost(notebook, big, accept=True)
+    assert "note: caffnet/02_piecewise_fit: estimated" in capsys.readouterr().err
+    monkeypatch.setenv(runner.ACCEPT_ENV, "1")
+    runner.check_cost(notebook, big, accept=False)

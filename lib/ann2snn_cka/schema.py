@@ -33,6 +33,8 @@ class Shared(NotebookParams):
 class Gap(Shared):
     """01_conversion_gap: train the ANN, convert it, the gap against T, the first layer."""
 
+    COST = ("n_train", "epochs")
+
     INCREASING = ("T_check", "T_points")
     DISTINCT = ("v0_list",)
     AT_MOST = (("n_calib", "n_train"),)
@@ -86,6 +88,8 @@ class Gap(Shared):
 class Finetune(Shared):
     """02_closed_loop_finetune: open-loop against KL-only, KL + CKA and CE-only."""
 
+    COST = ("seeds", "steps")
+
     DISTINCT = ("arms",)
     INCREASING = ("T_ft",)
     T_ft: list[Steps] = param([4], "spec NB02 default: fine-tune at T = 4", min_length=1)
@@ -135,6 +139,8 @@ class Finetune(Shared):
 
 class Noise(Shared):
     """03_noise_robustness: accuracy under Gaussian pixel noise, ANN against each SNN."""
+
+    COST = ("n_test",)
 
     INCREASING = ("sigmas",)
     DISTINCT = ("v0_list",)

@@ -17,6 +17,8 @@ Grid = Annotated[int, Field(ge=3, le=4096)]
 class Family(NotebookParams):
     """01_poisson_family: the solver against quadrature, the operator against closed forms."""
 
+    COST = ("mc_draws",)
+
     INCREASING = ("fd_sizes",)
 
     n_grid: Grid = param(128, "the release's 128 interior grid points (spec §1.2)")
@@ -113,6 +115,8 @@ class Training(NotebookParams):
 class Ablation(Training):
     """02_ablation: data-only, fixed-grid, sample-level and BSNP arms (spec §3 NB2)."""
 
+    COST = ("n_seeds", "steps")
+
     # issue 42: the headline A2 (BSNP against the data-only NP) was decided by the budget cut
     # (300 steps of batch 8, 2 seeds: BSNP far worse; the spec's prototype at 600 x 16 had it
     # better), so 02 runs the spec's default size; this notebook then takes about 4 minutes
@@ -151,6 +155,8 @@ class Ablation(Training):
 
 class Sparsity(Training):
     """03_sparsity_noise: MNSE and ECP against context size and noise (spec §3 NB3)."""
+
+    COST = ("steps",)
 
     DISTINCT = ("nc_list", "noise_list")
     INCREASING = ("nc_list", "noise_list")

@@ -15,6 +15,8 @@ Rate = Annotated[float, Field(gt=0.0, le=0.1)]
 class Guarantee(NotebookParams):
     """01_projection_guarantee: the layer on random constraint families, HardNet beside it."""
 
+    COST = ("n_instances",)
+
     AT_MOST = (("naive_instances", "n_instances"), ("certificate_instances", "n_instances"))
 
     n_instances: Annotated[int, Field(ge=5, le=5000)] = param(
@@ -41,6 +43,8 @@ class Guarantee(NotebookParams):
 
 class Piecewise(NotebookParams):
     """02_piecewise_fit: soft NN, post-hoc projection, HardNet and CAffNet on the 1-D bounds."""
+
+    COST = ("seeds", "epochs")
 
     AT_MOST = (("log_every", "epochs"),)
 
@@ -82,6 +86,8 @@ class Piecewise(NotebookParams):
 
 class Optimisation(NotebookParams):
     """03_optimisation_proxy: learning a solver with 5 inequalities and 3 equalities."""
+
+    COST = ("n_train", "epochs")
 
     AT_MOST = (("log_every", "epochs"),)
 

@@ -61,6 +61,8 @@ class Shared(NotebookParams):
 class Shift(Shared):
     """01_shift_coverage: seven arms, coverage and width in and out of distribution."""
 
+    COST = ("seeds", "rounds", "epochs")
+
     design: Design = param("extrapolate", "spec §1.6: the shift forces extrapolation in d "
                                           "(training disorder d in [0.3, 0.55])")
     seeds: Annotated[int, Field(ge=1, le=10)] = param(3, "spec §3 sizes: 3 seeds")
@@ -77,6 +79,8 @@ class Shift(Shared):
 
 class Sweep(Shared):
     """02_sensitivity_bound: the coverage gap against the bound as the shift grows."""
+
+    COST = ("seeds", "rounds", "epochs")
 
     INCREASING = ("p_sweep", "widths")
     DISTINCT = ("arms",)

@@ -16,6 +16,8 @@ Depth = Annotated[int, Field(ge=1, le=64)]
 class CoordCheck(NotebookParams):
     """01_coord_check: one Adam step across width and depth, both parameterisations (spec §3)."""
 
+    COST = ("n_points",)
+
     INCREASING = ("widths", "depths")
     AT_MOST = (("check_points", "n_points"),)
     widths: list[Width] = param([32, 128, 512, 2048], "spec §3 NB1: N in {32, ..., 2048} at L = 2",
@@ -62,6 +64,8 @@ class LrTransfer(NotebookParams):
     """02_lr_transfer_ppo: PPO on a vectorised CartPole over an LR grid, across width and depth,
     both parameterisations (spec §3 NB2). Default sizes are cut from the spec's to fit the
     companion's budget (each cut says so)."""
+
+    COST = ("seeds", "iterations")
 
     INCREASING = ("lr_exponents", "widths", "depths")
     AT_MOST = (("minibatches", "n_envs"), ("check_members", "check_envs"))

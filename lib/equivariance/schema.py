@@ -15,6 +15,8 @@ Tol = Annotated[float, Field(gt=0, le=1.0)]
 class LinearWarmup(NotebookParams):
     """00_linear_warmup: E0, linear networks with continuous latent group GL(r)."""
 
+    COST = ("n",)
+
     DISTINCT = ("freqs",)
 
     # <= 50: 6.2x the paper profile's 8
@@ -36,6 +38,8 @@ class LinearWarmup(NotebookParams):
 class PlantedRecovery(NotebookParams):
     """01_planted_recovery: E1, planted equivariant tanh/ReLU MLPs recovered after scrambling."""
 
+    COST = ("n_samples",)
+
     # <= 20: 5x the paper profile's 4
     grid: Annotated[int, Field(ge=2, le=20)] = param(
         4, "D_4 and Z_2 act on 4x4 images (spec §3.3 prototype)")
@@ -56,6 +60,8 @@ class PlantedRecovery(NotebookParams):
 
 class FibresCanonical(NotebookParams):
     """02_fibres_canonical_forms: E2, canonical forms, irreducibility, Jacobian-rank fibres."""
+
+    COST = ("n_points",)
 
     # <= 500: 5x the paper profile's 100
     n_random: PosInt = param(100, "random latent symmetries applied per net (spec §4 E2)", le=500)
@@ -95,6 +101,8 @@ class FibresCanonical(NotebookParams):
 
 class Counterexamples(NotebookParams):
     """03_counterexamples: E3, dead / duplicate / bypass / stabilizer counterexamples."""
+
+    COST = ("n_fit",)
 
     # <= 20: 5x the paper profile's 4
     grid: Annotated[int, Field(ge=2, le=20)] = param(
@@ -152,6 +160,8 @@ class TeacherStudent(NotebookParams):
 class TrainingEmergence(TeacherStudent):
     """04_training_emergence: E4, teacher–student emergence of layerwise equivariance."""
 
+    COST = ("n_seeds", "steps")
+
     # <= 50: 10x the paper profile's 5
     n_seeds: Annotated[int, Field(ge=2, le=50)] = param(
         3, "students per condition (spec: 5; 2-core budget)")
@@ -194,6 +204,8 @@ class TrainingEmergence(TeacherStudent):
 class ActivationComparison(TeacherStudent):
     """05_activation_comparison: E5, tanh vs ReLU vs GELU students."""
 
+    COST = ("n_seeds", "steps")
+
     # <= 20: 6.7x the paper profile's 3
     n_seeds: PosInt = param(3, "students per activation and target", le=20)
     tol: Tol = param(1e-10, "float64 tolerance for the target's exact equivariance")
@@ -211,6 +223,8 @@ class ActivationComparison(TeacherStudent):
 
 class MirrorFashion(NotebookParams):
     """06_mirror_fashion_mnist: E6, soft mirror loss on Fashion-MNIST MLPs (exploratory)."""
+
+    COST = ("n_seeds", "steps")
 
     AT_MOST = (("batch", "n_train"),)
 
@@ -251,6 +265,8 @@ class MirrorFashion(NotebookParams):
 class AttentionHeads(NotebookParams):
     """07_attention_heads: E7, planted Z_2-equivariant MHSA, head permutation recovery."""
 
+    COST = ("n_seq",)
+
     AT_MOST = (("d_head", "d"),)
 
     # <= 50: 8.3x the paper profile's 6
@@ -273,6 +289,8 @@ class AttentionHeads(NotebookParams):
 
 class Stability(NotebookParams):
     """08_stability: E8, perturbations and near-degenerate parameters."""
+
+    COST = ("n_samples",)
 
     INCREASING = ("eps_log10", "delta_log10")
 
@@ -300,6 +318,8 @@ class Stability(NotebookParams):
 
 class ConnectedGroup(NotebookParams):
     """09_connected_group: E3 item 5, finite rotation subgroups vs SO(2)."""
+
+    COST = ("n_samples",)
 
     INCREASING = ("ns",)
 

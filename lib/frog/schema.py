@@ -60,6 +60,8 @@ class Roles(Shared):
     """01_table_roles: the round trip and the hop counts exactly, then the three modes and the
     FD ablation on both planted tasks at one depth."""
 
+    COST = ("n_seeds", "epochs")
+
     depth: Annotated[int, Field(ge=2, le=6)] = param(
         2, "spec §3 NB1: the same 2-layer GNN in every mode (>= 2: the FD term reads layer 1)")
     gate_lr: Rate = param(
@@ -74,6 +76,8 @@ class Roles(Shared):
 
 class Sweep(Shared):
     """02_depth_sweep: node against edge role at every depth, on both planted tasks."""
+
+    COST = ("n_seeds", "epochs")
 
     INCREASING = ("depths",)
     depths: list[Depth] = param([1, 2, 3, 4], "spec §3 NB1: K in {1, 2, 3, 4}", min_length=2)

@@ -13,6 +13,8 @@ from lib.companion.schema import Pos, PosInt
 class Reduction(NotebookParams):
     """01_reduction: the author's small examples (F0) and GD -> GP equivalence (F3)."""
 
+    COST = ("worst_case_max_iter",)
+
     INCREASING = ("gammas", "equiv_linear_gammas", "equiv_scales")
     DISTINCT = ("worst_case_n",)
 
@@ -66,6 +68,8 @@ class Reduction(NotebookParams):
 class LinearLowerBound(NotebookParams):
     """02_linear_lower_bound: linear iterations vs d on data set A (F1)."""
 
+    COST = ("perturbed_seeds",)
+
     DISTINCT = ("gd_ds", "perturbed_ds")
 
     d_exact_max: Annotated[int, Field(ge=4, le=2000)] = param(
@@ -101,6 +105,8 @@ class LinearLowerBound(NotebookParams):
 
 class TwoLayerSpeedup(NotebookParams):
     """03_two_layer_speedup: quadratic two-layer iterations vs d (F2) and its exactness checks."""
+
+    COST = ("seeds", "max_iter")
 
     DISTINCT = ("c_fixed", "c_sqrt", "plane_ds", "scale_powers")
 
@@ -151,6 +157,8 @@ class TwoLayerSpeedup(NotebookParams):
 class LossOscillations(NotebookParams):
     """04_loss_oscillations: loss vs iteration (F4) and iterations vs step size (F5)."""
 
+    COST = ("random_seeds", "max_iter")
+
     INCREASING = ("curve_gammas",)
 
     # <= 500: 7.8x the paper profile's 64
@@ -188,6 +196,8 @@ class LossOscillations(NotebookParams):
 class Trajectories(NotebookParams):
     """05_trajectories: iterates in the plane and the option sequence (F6), brake spectrum."""
 
+    COST = ("quad_runs", "quad_steps")
+
     # <= 500: 7.8x the paper profile's 64
     linear_d: Annotated[int, Field(ge=2, le=500)] = param(
         64, "the linear iterate needs d+2 steps to enter the cone")
@@ -213,6 +223,8 @@ class Trajectories(NotebookParams):
 
 class StepSweep(NotebookParams):
     """06_step_sweep: iterations vs the step parameter c (F7)."""
+
+    COST = ("seeds", "max_iter")
 
     DISTINCT = ("sweep_ds", "sweep_cs", "curve_cs", "curve_c0_sqrt")
 
@@ -248,6 +260,8 @@ class StepSweep(NotebookParams):
 
 class RealData(NotebookParams):
     """07_real_data: the author's Fashion-MNIST protocol, linear vs two-layer (F8)."""
+
+    COST = ("two_layer_steps", "width")
 
     INCREASING = ("linear_gammas", "normalized_gammas", "relu_gammas", "quadratic_gammas")
 

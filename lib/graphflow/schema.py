@@ -20,6 +20,8 @@ class Accounting(NotebookParams):
     """01_kv_accounting: byte counts of A, B and C over W, the decoder's exactness checks and
     C's error against its memory."""
 
+    COST = ("n_seeds",)
+
     INCREASING = ("workflows", "rhos", "tau_quantiles")
     AT_MOST = (("n_eval", "error_workflows"),)
     graph_layers: Annotated[int, Field(ge=1, le=20)] = param(5, "spec §3: 5 layers of ops")

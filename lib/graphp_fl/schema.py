@@ -17,6 +17,8 @@ class ClosedForm(NotebookParams):
     """01_frpa_closed_form: FRPA's closed form, its equal-distance Pareto property, the naive
     counterexample and the isotropic limit (spec §3 NB1)."""
 
+    COST = ("n_instances",)
+
     DISTINCT = ("weights",)
     INCREASING = ("weights",)
     n_clients: PosInt = param(8, "spec NB1: K = 8 random diagonal quadratics", le=64)
@@ -42,6 +44,8 @@ class ClosedForm(NotebookParams):
 class Federated(NotebookParams):
     """02_federated_sbm: K SBM clients with feature, concept and topological skew; five arms
     (spec §3 NB2)."""
+
+    COST = ("n_seeds", "rounds")
 
     n_seeds: Annotated[int, Field(ge=1, le=20)] = param(5, "spec NB2: 5 seeds")
     n_clients: Annotated[int, Field(ge=1, le=32)] = param(6, "spec NB2: K = 6 clients")

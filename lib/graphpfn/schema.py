@@ -89,6 +89,8 @@ class PriorKeys(NotebookParams):
 class Prior(PriorKeys):
     """01_prior: the structure and attribute prior, its exact facts and its statistics."""
 
+    COST = ("n_graphs",)
+
     AT_MOST = (("n_examples", "n_graphs"), ("n_ccdf", "n_graphs"))
     n_graphs: Count = param(500, "spec NB1: histograms over 500 graphs")
     n_ccdf: Count = param(200, "spec NB1: the degree CCDF pooled over 200 graphs")
@@ -113,6 +115,8 @@ class Prior(PriorKeys):
 
 class TinyPfn(PriorKeys):
     """02_tiny_pfn: graph-PFN against tab-PFN trained on the prior, in context."""
+
+    COST = ("steps",)
 
     AT_MOST = (("min_nodes", "max_nodes"), ("n_frac_eval", "n_eval"))
     DISTINCT = ("divisors", "label_fracs", "karate_k")

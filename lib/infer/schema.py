@@ -73,6 +73,8 @@ class Cabin(NotebookParams):
 class KramersKronig(Cabin):
     """01_kramers_kronig: the discrete KK relations on analytic and simulated responses."""
 
+    COST = ("n_fft",)
+
     # <= 20: 10x the paper profile's 2
     pole_ms: Pos = param(2.0, "decision: one-pole low-pass time constant 2 ms (an 80 Hz "
                               "corner; a^512 is 1.6e-28 at 4 kHz)", le=20.0)
@@ -94,6 +96,8 @@ class KramersKronig(Cabin):
 
 class Fields(Cabin):
     """02_field_comparison: T, F, F+KK (a lambda sweep) and F+KK+W at held-out microphones."""
+
+    COST = ("n_seeds", "steps")
 
     INCREASING = ("kk_lambdas",)
     # <= 500: 7.8x the paper profile's 64

@@ -33,6 +33,8 @@ def check_bins(name: str, bins: list[list[int]]) -> None:
 class Scans(NotebookParams):
     """01_scans_and_depth: four scans, round counts, gate-DAG depth, tent map (spec §5)."""
 
+    COST = ("grid_seeds",)
+
     DISTINCT = ("exact_T", "exact_dims", "circuit_T", "circuit_dims")
 
     # <= 500: each 7.8x the paper profile's 64
@@ -86,6 +88,8 @@ class Scans(NotebookParams):
 class LComplete(NotebookParams):
     """02_l_complete_rnn: the ReLU counter RNN for sorted DGC and the reduction (spec §4.1-4.2)."""
 
+    COST = ("n_random",)
+
     DISTINCT = ("chain_ks",)
 
     k_max: Annotated[int, Field(ge=1, le=7)] = param(
@@ -112,6 +116,8 @@ class LComplete(NotebookParams):
 
 class PDNC1(NotebookParams):
     """05_pd_equals_nc1: DFA/DWFA -> PD LRNN, S5 word problem, PD closure (spec §4.5)."""
+
+    COST = ("n_words",)
 
     # <= 50: 8.3x the paper profile's 6
     n_automata: PosInt = param(6, "random DFAs (and as many DWFAs)", le=50)
@@ -142,6 +148,8 @@ class PDNC1(NotebookParams):
 class Arithmetic(NotebookParams):
     """04_arithmetic_circuits: unrolled form, Q -> Z lift and its typo, bit growth (§2.6, §5)."""
 
+    COST = ("n_instances",)
+
     # <= 1,000: 5x the paper profile's 200
     n_instances: PosInt = param(
         200, "random rational LRNNs for the unrolled form and the lift", le=1000)
@@ -161,6 +169,8 @@ class Arithmetic(NotebookParams):
 
 class SingleLayer(NotebookParams):
     """07_single_layer_hankel: 1-layer LRNN = WFA, Hankel ranks, the thresholding gap (§4.7)."""
+
+    COST = ("n_words",)
 
     n_wfas: PosInt = param(5, "random WFAs over Q", le=50)  # <= 50: 10x the paper profile's 5
     max_states: Annotated[int, Field(ge=1, le=8)] = param(6, "spec §7.2: n <= 6")
@@ -183,6 +193,8 @@ class SingleLayer(NotebookParams):
 class DPLR(NotebookParams):
     """06_dplr_equals_pnc1: RWKV-7 overwrites, IMM and WFA compilers, Householder programs,
     the router obstruction (spec §4.6)."""
+
+    COST = ("wfa_words",)
 
     INCREASING = ("rwkv_product_lengths", "rwkv_product_entries", "deltanet_product_lengths",
                   "transvection_dims")
@@ -233,6 +245,8 @@ class DPLR(NotebookParams):
 class PComplete(NotebookParams):
     """03_p_complete_rnn: fractional stacks, 2-stack machine, TM, monotone CVP (spec §4.3)."""
 
+    COST = ("roundtrip_trials",)
+
     # <= 1,000: 5x the paper profile's 200
     roundtrip_depth: PosInt = param(200, "spec §4.3: base-4 exact to depth 200 (Fraction)", le=1000)
     # <= 50: 10x the paper profile's 5
@@ -282,6 +296,8 @@ class Audit(NotebookParams):
     """09_audit_released: released-generator bug, Figure 2a, hyperparameters (spec §6, §9); the
     repaired shortcut's sensitivity to p against its closed form (issue 17)."""
 
+    COST = ("sweep_seeds",)
+
     INCREASING = ("sweep_p",)
 
     # <= 50,000: 5x the paper profile's 10,000
@@ -324,6 +340,8 @@ class Audit(NotebookParams):
 class TrainedModels(NotebookParams):
     """08_trained_models: eight model families trained on our tasks and the paper's (spec §6, §7.3;
     the released code's tasks and launcher settings, issue 15)."""
+
+    COST = ("n_seeds", "steps")
 
     DISTINCT = ("tasks", "families")
     AT_MOST = (("eval_every", "steps"),)

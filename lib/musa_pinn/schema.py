@@ -44,6 +44,8 @@ class Case(NotebookParams):
 class Flux(Case):
     """01_flux_identities: the divergence-theorem identities and their quadrature (spec NB1)."""
 
+    COST = ("n_points",)
+
     INCREASING = ("quads",)
     # <= 10,000: 5x the paper profile's 2,000
     n_discs: Annotated[int, Field(ge=10, le=10000)] = param(
@@ -89,6 +91,8 @@ class Flux(Case):
 
 class Arms(Case):
     """02_strong_vs_weak: strong, weak, two-stage weak and the scale ablations (spec NB2)."""
+
+    COST = ("n_seeds", "steps")
 
     width: Annotated[int, Field(ge=4, le=512)] = param(
         32, "budget (<= 45 s per notebook on 2 shared cores): width 32 (spec 64)")

@@ -15,6 +15,8 @@ Dataset = Literal["digits", "synthetic", "breast_cancer"]
 class Identities(NotebookParams):
     """01_ptproxy_identities: pTProxy against its closed form and its derived invariances."""
 
+    COST = ("n_check",)
+
     DISTINCT = ("widths",)
     INCREASING = ("batch_sizes",)
     widths: list[Width] = param([8, 16, 32, 64, 128], "hidden widths the checked MLPs draw from "
@@ -51,6 +53,8 @@ class Identities(NotebookParams):
 class Bench(NotebookParams):
     """02_minibench: the mini NAS-bench, trained once and written as tables that 03_proxies_search
     reads (spec §3 NB1)."""
+
+    COST = ("n_rows", "gt_epoch")
 
     AT_MOST = (("depth_min", "depth_max"),)
     DISTINCT = ("widths", "datasets")
@@ -115,6 +119,8 @@ class ProxiesSearch(NotebookParams):
     """03_proxies_search: the zero-cost proxies against 02_minibench's bench and the anytime
     search over it (spec §3 NB2, NB3); the space, data sets and ground-truth epoch are the
     bench's, read from its tables."""
+
+    COST = ("search_seeds",)
 
     INCREASING = ("k_grid", "sh_k_grid", "budgets")
     # <= 50: 5.6x the paper profile's 9

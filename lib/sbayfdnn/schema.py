@@ -61,6 +61,8 @@ class Design(NotebookParams):
 class PriorRule(Design):
     """01_prior_and_pip: the basis, the plug-in PIP and its threshold, the region map."""
 
+    COST = ("mapping_draws",)
+
     n_norm2: Annotated[int, Field(ge=11, le=100001)] = param(
         1201, "spec Q1: 1,201 values of ||w||^2 for the PIP check")
     norm2_max: Annotated[float, Field(gt=0.0, le=10.0)] = param(
@@ -110,6 +112,8 @@ class Training(Design):
 class Comparison(Training):
     """02_simulation: sBayFDNN-MAP against FLM + lasso and a plain FDNN, several links."""
 
+    COST = ("reps", "steps")
+
     DISTINCT = ("links",)
     AT_MOST = (("lasso_cv", "n_train"),)
 
@@ -147,6 +151,8 @@ class Comparison(Training):
 
 class Consistency(Training):
     """03_consistency: sBayFDNN's region and Laplace intervals as n grows, sin link."""
+
+    COST = ("reps", "steps")
 
     INCREASING = ("ns",)
     DISTINCT = ("snrs",)

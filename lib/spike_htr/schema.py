@@ -37,6 +37,8 @@ class Recognizers(Shared):
     """01_synthetic_lines_ctc: the CTC machinery checked exactly, and the shared training
     stage: the ANN with its auxiliary head, the same continued with reduction, the SNN."""
 
+    COST = ("snn_steps",)
+
     DISTINCT = ("train_fonts", "channels")
     AT_MOST = (("reduce_from", "ann_steps"), ("n_eval", "n_test"), ("snn_check_at", "snn_steps"))
     train_fonts: list[Face] = param(TRAIN_FACES, "spec §1.1: the 14 training faces (the 3 "
@@ -102,6 +104,8 @@ class Recognizers(Shared):
 class Streams(Shared):
     """02_inkcoder_stream: the coarse-to-fine stream against the static one at T = 2."""
 
+    COST = ("seeds", "steps")
+
     DISTINCT = ("streams",)
     streams: list[Stream] = param(["static", "coarse2fine"], "spec NB02: the two streams",
                                   min_length=1)
@@ -120,6 +124,8 @@ class Streams(Shared):
 
 class Reducer(Shared):
     """03_length_reducer: the CTC-guided length reducer on NB01's trained recognizers."""
+
+    COST = ("n_test",)
 
     DISTINCT = ("ratios", "thresholds")
     ratios: list[Ratio] = param([1.0, 0.75, 0.5, 0.4, 0.3, 0.25, 0.2],

@@ -15,6 +15,8 @@ Modes = Annotated[int, Field(ge=8, le=16384, multiple_of=2)]
 class Reference(NotebookParams):
     """01_reference_solver: Burgers by spectral ETDRK4, checked against Cole-Hopf (spec §3.2)."""
 
+    COST = ("steps_coarsest",)
+
     # <= 1: over 100x the paper profile's 0.01
     nu_pi: Pos = param(
         0.01, "viscosity nu = nu_pi / pi; the paper's Burgers case (spec §1.5)", le=1.0)
@@ -68,6 +70,8 @@ class Reference(NotebookParams):
 
 class Comparison(NotebookParams):
     """02_burgers_tinn_vs_pinn: TINN+LM, PINN+LM, PINN+Adam at equal size (spec §3.3)."""
+
+    COST = ("lm_steps",)
 
     AT_MOST = (("eval_every", "lm_steps"),)
 

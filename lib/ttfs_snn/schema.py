@@ -39,6 +39,8 @@ class Neuron(NotebookParams):
 class Census(Neuron):
     """01_single_spike_pooling: spike counts at initialisation and one short epoch per arm."""
 
+    COST = ("n_images",)
+
     DISTINCT = ("pool_kinds",)
     INCREASING = ("T_list",)
     T_list: list[Steps] = param([8, 16], "spec NB01: T = 8, plus T = 16 in default",
@@ -81,6 +83,8 @@ class Census(Neuron):
 
 class InitNorm(Neuron):
     """02_init_normalisation: signal and gradient per layer at init, SGD and Adam training."""
+
+    COST = ("seeds", "epochs", "n_train")
 
     INCREASING = ("depths",)
     T: Steps = param(8, "spec NB02: T = 8")
@@ -131,6 +135,8 @@ class InitNorm(Neuron):
 
 class Decoders(Neuron):
     """03_decoder_latency: four decoders, accuracy against latency, the headline accuracy."""
+
+    COST = ("seeds", "epochs", "n_train")
 
     DISTINCT = ("decoders",)
     T: Steps = param(16, "spec NB03: T = 16")
