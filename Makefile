@@ -2,6 +2,22 @@
 # `make repro PAPER=<paper>` / `make test PAPER=<paper>` do the same for one paper.
 # Uses the active virtualenv or conda env when there is one, otherwise creates .venv.
 
+# PAPER and JOBS are data, never code: they reach recipes (a shell) and python's argv, so each is
+# checked on its unexpanded text ($(value ...): a `$(shell ...)` in it is never run) before anything
+# expands or runs: PAPER a paper's short name (a-z, 0-9, _), JOBS a count (0-9).
+LOWER := a b c d e f g h i j k l m n o p q r s t u v w x y z
+DIGITS := 0 1 2 3 4 5 6 7 8 9
+# $(call unsafe,TEXT,ALLOWED CHARACTERS): what is left of TEXT once every allowed one is removed
+unsafe = $(if $(2),$(call unsafe,$(subst $(firstword $(2)),,$(1)),$(wordlist 2,99,$(2))),$(1))
+# $(call one_word,NAME,ALLOWED,WHAT): stop, naming the variable, unless it is one allowed word
+one_word = $(if $(or $(filter-out 1,$(words $(value $(1)))),$(call unsafe,$(value $(1)),$(2))),$(error $(1) must be $(3); got: $(value $(1))))
+ifneq ($(value PAPER),)
+  $(call one_word,PAPER,$(LOWER) $(DIGITS) _,a paper's short name (a-z 0-9 _: notebooks/<paper>/paper.yaml))
+endif
+ifneq ($(filter command% environment%,$(origin JOBS)),)
+  $(call one_word,JOBS,$(DIGITS),a number of workers (0-9))
+endif
+
 ifdef VIRTUAL_ENV
   BIN := $(VIRTUAL_ENV)/bin
 else ifdef CONDA_PREFIX
@@ -51,11 +67,11 @@ data: setup
 	$(DVC) pull --quiet data.dvc
 	@$(PY) -m lib.companion.datafiles --check
 
+# A failed or interrupted (Ctrl-C) `dvc repro` is followed by the ledger and book rebuild, and
+# exits non-zero (lib/companion/timings.py; one command, so make runs it with no shell between)
 repro: data
 	@test -z "$(PAPER)" -o -n "$(STAGES)" || { echo "PAPER=$(PAPER) is not a declared paper (notebooks/<paper>/paper.yaml)"; exit 2; }
-	@$(PY) -m lib.companion.timings run make_repro$(if $(PAPER),_$(PAPER)) -- $(DVC) repro $(STAGES) || { \
-	  $(PY) -m lib.companion.claims && $(PY) -m lib.companion.report; \
-	  echo "dvc repro failed (above): the book and results/CLAIMS.md show the failed stage and its claims as error; the last good outputs are kept"; exit 1; }
+	@$(PY) -m lib.companion.timings run make_repro$(if $(PAPER),_$(PAPER)) --rebuild-on-failure -- $(DVC) repro $(STAGES)
 	$(if $(PAPER),$(PY) -m lib.companion.claims && $(PY) -m lib.companion.report)
 	@$(PY) -m lib.companion.timings
 	@echo "book: results/report/index.html   claims: results/CLAIMS.md"

@@ -5,10 +5,13 @@ Shared by the property test (tests/test_params_property.py) and the fuzz run:
     python -m tests.params_edits [--n 450] [--seed 0] [--tree DIR]
 
 generates edits of every kind (wrong types, out-of-range and non-finite values, unknown keys at
-every level, duplicate keys, contradictions between keys, YAML spellings and syntax errors, bad
-`-p` overrides), applies each to the params.yaml of the tree (this repository, or an older
+every level, duplicate keys, contradictions between keys, YAML spellings, oddities and syntax
+errors, bad `-p` overrides; empty and truncated files, missing sections, a section's own
+`seed:`/`profile:`, huge valid-looking sizes, 5,000-digit integers, 5,000-deep nesting, a 1 MB
+string), applies each to the params.yaml of the tree (this repository, or an older
 checkout given by --tree, in a subprocess there) and counts how each was met: refused naming the
-key path, refused unclearly (a traceback, or no key named), or accepted.
+key path, refused unclearly (a traceback, no key named, or a message longer than MESSAGE_MAX
+characters), or accepted.
 """
 from __future__ import annotations
 
@@ -27,6 +30,23 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 PROFILES = ("smoke", "default", "paper")
+MESSAGE_MAX = 5000      # a refusal is read by a person: a value echoed whole is unclear
+# the kinds no schema declares (the rest are read off each field's type and range)
+OUTSIDE = ("root_key", "huge", "digits", "deep", "big_string", "yaml_oddity", "empty",
+           "truncated", "unknown")
+HUGE = (10 ** 9, 10 ** 12)                         # sizes that look valid and cost days or TiB
+ODDITIES = [   # (line replacing `key: value`, kind of name the refusal must give)
+    ("{pad}{key}: !!python/object:os.system echo", "LINE"),      # a tag the safe loader refuses
+    ("{pad}{key}: *nowhere", "LINE"),                            # an alias never anchored
+    ("{pad}{key}: 5\x00", "LINE"),                               # a control character
+    ("{pad}{key}: !!binary aGVsbG8=", "KEY"),                    # bytes
+    ("{pad}{key}: !!set {{a, b}}", "KEY"),                       # a set
+    ("{pad}{key}: !!timestamp 2001-12-14", "KEY"),               # a date
+    ("{pad}{key}: &x [*x]", "KEY"),                              # a list that holds itself
+    ("{pad}{key}: &a [&b [&c [&d [&e [&f [&g [1, 1, 1]]]]]]]", "KEY"),
+    ("{pad}{key}:", "KEY"),                                      # null
+    ("{pad}<<: {{no_such_key: 1}}\n{pad}{key}: 1", "MERGED"),    # a merge key brings in a key
+]
 
 # Numeric keys without a lower bound on purpose (a sign is meaningful): no sign edits for them.
 SIGNED = {"sweep_log10_min": "log10 of the smallest step", "sweep_log10_max": "log10 exponent",
@@ -124,6 +144,10 @@ def render(raw: dict, edit: dict) -> str:
     """The text of params.yaml after the edit (structured or text-level)."""
     kind = edit["kind"]
     path = tuple(edit.get("path", ()))
+    if kind == "file":
+        return edit["text"]
+    if kind == "truncate":
+        return ("\n".join(dump(raw)[0]) + "\n")[:edit["at"]]
     if kind in ("value", "unknown", "cross"):
         doc = raw
         for sub_path, value in edit["values"]:
@@ -285,14 +309,9 @@ def section_edits(notebook: str, schema: type, raw: dict) -> list[dict]:
                                       next(iter(default.values()))]],
                           "names": [name, key, "no_such_task"]})
         if key.endswith("_min") and f"{key[:-4]}_max" in schema.model_fields:
-            top = f"{key[:-4]}_max"
-            edits.append({"kind": "cross", "class": "cross", "notebook": notebook,
-                          "values": [[[paper, stem, key], section[top] + 1]],
-                          "names": [name, key, top]})
+            edits += crossing(schema, notebook, [paper, stem], section, key, f"{key[:-4]}_max")
     for small, big in getattr(schema, "AT_MOST", ()):
-        edits.append({"kind": "cross", "class": "cross", "notebook": notebook,
-                      "values": [[[paper, stem, small], section[big] + 1]],
-                      "names": [name, small, big]})
+        edits += crossing(schema, notebook, [paper, stem], section, small, big)
     for key in getattr(schema, "DISTINCT", ()) + getattr(schema, "INCREASING", ()):
         if len(section[key]) >= 2:
             edits.append({"kind": "cross", "class": "cross", "notebook": notebook,
@@ -323,9 +342,125 @@ def section_edits(notebook: str, schema: type, raw: dict) -> list[dict]:
     return edits
 
 
+def in_range(schema: type, key: str, value: Any) -> bool:
+    """Does `value` keep to the key's own declared range (so only a rule across keys breaks)?"""
+    cons = constraints(schema, key)[1]
+    return all(op(value, cons[c]) for c, op in (
+        ("ge", lambda v, b: v >= b), ("gt", lambda v, b: v > b),
+        ("le", lambda v, b: v <= b), ("lt", lambda v, b: v < b)) if c in cons)
+
+
+def crossing(schema: type, notebook: str, at: list[str], section: dict, small: str,
+             big: str) -> list[dict]:
+    """One edit that puts `small` above `big`, each inside its own range: small raised past
+    big, else big lowered under small; none when both leave their ranges."""
+    step = 1 if isinstance(section[small], int) else 0.5 * max(abs(section[small]), 1e-3)
+    for key, value in ((small, section[big] + step), (big, section[small] - step)):
+        if in_range(schema, key, value) and value != section[key]:
+            return [{"kind": "cross", "class": "cross", "notebook": notebook,
+                     "values": [[[*at, key], value]], "names": [".".join(at), small, big]}]
+    return []
+
+
+def size_like(annotation: Any) -> bool:
+    """An int field, or a list whose elements are ints (a size, a count, a grid of them)."""
+    base = field_info(annotation)[0]
+    if base is int:
+        return True
+    return typing.get_origin(base) is list and field_info(typing.get_args(base)[0])[0] is int
+
+
+def outside_edits(notebook: str, schema: type, raw: dict) -> list[dict]:
+    """The edits no schema declares: a section's own seed/profile, huge valid-looking sizes,
+    5,000-digit integers, 5,000-deep nesting, a 1 MB string or key, YAML oddities."""
+    paper, stem = notebook.split("/")
+    stem = section_name(raw, paper, stem)
+    section, name = raw[paper][stem], f"{paper}.{stem}"
+    edits: list[dict] = []
+    for key, value in (("seed", 3), ("profile", "paper")):
+        for where in ((paper, stem, key), (paper, stem, "smoke", key), (paper, stem, "paper", key)):
+            edits.append({"kind": "value", "class": "root_key", "notebook": notebook,
+                          "values": [[list(where), value]], "names": [name, key]})
+    for key in schema.section_keys():
+        default = section.get(key)
+        if key in SIGNED:
+            continue
+        if size_like(schema.model_fields[key].annotation):
+            for n in HUGE if not key.endswith("seed") else ():   # a seed of 10^9 is a seed
+                value = n if not isinstance(default, list) else [n, *default[1:]]
+                if isinstance(default, list) and (not default or isinstance(default[0], list)):
+                    continue
+                edits.append({"kind": "value", "class": "huge", "notebook": notebook,
+                              "values": [[[paper, stem, key], value]], "names": [name, key]})
+            edits.append({"kind": "spelling", "class": "digits", "path": [paper, stem, key],
+                          "text": "7" * 5000, "names": [key, "LINE"]})
+        if isinstance(default, dict) and default:    # a block below the key: text edits of
+            continue                                 # its line would only break the block
+        edits.append({"kind": "spelling", "class": "deep", "path": [paper, stem, key],
+                      "text": "[" * 5000 + "]" * 5000, "names": [f"{name}.{key}"]})
+        edits.append({"kind": "spelling", "class": "deep", "path": [paper, stem, key],
+                      "text": "{a: " * 5000 + "1" + "}" * 5000, "names": [f"{name}.{key}"]})
+        edits.append({"kind": "spelling", "class": "big_string", "path": [paper, stem, key],
+                      "text": json.dumps("x" * 10 ** 6), "names": [name, key, "characters"]})
+        for text, wants in ODDITIES:
+            names = {"LINE": ["LINE"], "KEY": [name, key],
+                     "MERGED": [name, "no_such_key"]}[wants]
+            edits.append({"kind": "syntax", "class": "yaml_oddity", "path": [paper, stem, key],
+                          "text": text, "names": names})
+    edits.append({"kind": "unknown", "class": "unknown", "notebook": notebook,
+                  "values": [[[paper, stem, "k" * 1000], 1]], "names": [name, "kkkk", "..."]})
+    return edits
+
+
+def file_edits(raw: dict) -> list[dict]:
+    """Whole-file edits: empty files, and the file cut after each section and inside lines."""
+    from lib.companion import papers
+    edits = [{"kind": "file", "class": "empty", "text": t, "names": ["params.yaml", "empty"]}
+             for t in ("", "\n", "# nothing\n", "---\n", "~\n", "null\n")]
+    lines, where = dump(raw)
+    text = "\n".join(lines) + "\n"
+    starts = [sum(len(x) + 1 for x in lines[:i]) for i in range(len(lines) + 1)]
+    order = [(p.short, nb.section) for p in papers.all_papers() for nb in p.notebooks]
+    last = where[order[-1]]
+    for (paper, section) in order[1:]:              # cut just before a section: the rest is gone
+        edits.append({"kind": "truncate", "class": "truncated", "at": starts[where[(paper,
+                      section)]], "names": ["params.yaml", expected_cut(text, starts[where[
+                          (paper, section)]])]})
+    rng = random.Random(7)
+    for at in sorted(rng.sample(range(1, starts[last]), 120)):   # cut inside a line
+        edits.append({"kind": "truncate", "class": "truncated", "at": at,
+                      "names": ["params.yaml", expected_cut(text, at)]})
+    return edits
+
+
+def expected_cut(text: str, at: int) -> str:
+    """What a refusal of `text` cut at `at` must name: a position when what is left is not
+    YAML, else the first declared paper or section that is gone."""
+    from lib.companion import papers, yamlio
+    try:
+        left = yamlio.load(text[:at]) or {}
+    except yamlio.YamlError:
+        return "LINE"
+    for p in papers.all_papers():
+        have = left.get(p.short)
+        if not isinstance(have, dict):
+            return repr(p.short)
+        for nb in p.notebooks:
+            if nb.section not in have:
+                return f"{p.short}.{nb.section}"
+    return "LINE"
+
+
 def all_edits(raw: dict) -> list[dict]:
     """The bad edits of every notebook plus the file-level ones."""
     edits = [e for nb, schema in notebooks() for e in section_edits(nb, schema, raw)]
+    edits += [e for nb, schema in notebooks() for e in outside_edits(nb, schema, raw)]
+    edits += file_edits(raw)
+    from lib.companion import papers
+    edits += [{"kind": "unknown", "class": "unknown", "values": [[[p, "no_such_section"], {}]],
+               "names": [f"{p}.no_such_section"]} for p in papers.names()]
+    edits += [{"kind": "unknown", "class": "unknown", "values": [[[k], 1]], "names": [k]}
+              for k in ("sed", "profiles", "gd_perceptrn")]
     first = next(iter(raw[next(p for p in raw if isinstance(raw[p], dict))]))
     edits += [
         {"kind": "unknown", "class": "unknown", "values": [[["no_such_paper"], {}]],
@@ -348,7 +483,7 @@ def all_edits(raw: dict) -> list[dict]:
 # ---------------------------------------------------------------- judging a tree
 def names_all(message: str, names: list[str]) -> bool:
     """The message is one ParamsError naming every item (LINE: a file:line:column position)."""
-    return "Traceback" not in message and all(
+    return "Traceback" not in message and len(message) <= MESSAGE_MAX and all(
         re.search(r":\d+:\d+: ", message) if n == "LINE" else n in message for n in names)
 
 
@@ -382,7 +517,17 @@ def read_raw(tree: Path) -> dict:
     """The tree's own params.yaml as data (with the loader of this repository)."""
     sys.path.insert(0, str(ROOT))
     from lib.companion import yamlio
-    return yamlio.load((tree / "params.yaml").read_text(), "params.yaml")
+    doc = yamlio.load((tree / "params.yaml").read_text(), "params.yaml")
+    for path in sorted((tree / "notebooks").glob("*/params.yaml")):   # one file per paper
+        doc.update(yamlio.load(path.read_text(), str(path)))
+    return _in_order(doc)
+
+
+def _in_order(doc: dict) -> dict:
+    """The document with its papers in the declared reading order (how a refusal lists them)."""
+    from lib.companion import papers
+    names = [p for p in papers.names() if p in doc]
+    return {**{k: v for k, v in doc.items() if k not in names}, **{p: doc[p] for p in names}}
 
 
 def _worker(tree: str, edits_file: str, raw_file: str) -> None:
@@ -411,10 +556,12 @@ def stratified(edits: list[dict], n: int, seed: int) -> list[dict]:
     return out
 
 
-def run(tree: Path, n: int, seed: int) -> tuple[list[dict], list[str]]:
-    """Sample n edits (generated from this repository's schemas) and judge them in `tree`."""
+def run(tree: Path, n: int, seed: int, outside: bool = False) -> tuple[list[dict], list[str]]:
+    """Sample n edits (generated from this repository's schemas; with `outside`, of the kinds no
+    schema declares only) and judge them in `tree`."""
     sys.path.insert(0, str(ROOT))
-    edits = stratified(all_edits(read_raw(ROOT)), n, seed)
+    edits = [e for e in all_edits(read_raw(ROOT)) if not outside or e["class"] in OUTSIDE]
+    edits = stratified(edits, n, seed)
     raw = read_raw(tree)
     with tempfile.TemporaryDirectory() as d:
         Path(d, "edits.json").write_text(json.dumps(edits))
@@ -431,10 +578,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n", type=int, default=450, help="edits to sample (default 450)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--tree", type=Path, default=ROOT, help="checkout to judge")
+    parser.add_argument("--outside", action="store_true",
+                        help=f"only the kinds no schema declares: {', '.join(OUTSIDE)}")
     parser.add_argument("--list", choices=("accepted", "unclear"), action="append", default=[],
                         help="print the edits met this way")
     args = parser.parse_args(argv)
-    edits, outcomes = run(args.tree.resolve(), args.n, args.seed)
+    edits, outcomes = run(args.tree.resolve(), args.n, args.seed, args.outside)
     total = Counter(outcomes)
     print(f"{len(edits)} edits judged in {args.tree}: " +
           ", ".join(f"{k} {total[k]}" for k in ("refused", "unclear", "accepted")))

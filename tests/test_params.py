@@ -4,11 +4,7 @@ import yaml
 
 from lib.companion import generate, params
 
-GOOD = {
-    "profile": "default",
-    "seed": 0,
-    "gd_perceptron": {"reduction": generate.defaults()["gd_perceptron"]["reduction"]},
-}
+GOOD = generate.defaults()     # one whole document: every paper's sections (a cut one is refused)
 
 
 def write(tmp_path, doc):
@@ -118,8 +114,7 @@ def test_override_reads_scientific_notation():
 
 
 def test_minimum_above_maximum_names_both_keys(tmp_path):
-    section = generate.defaults()["gd_perceptron"]["linear_lower_bound"]
-    doc = {"profile": "default", "seed": 0, "gd_perceptron": {"linear_lower_bound": section}}
+    doc = generate.defaults()
     doc["gd_perceptron"]["linear_lower_bound"]["slope_log2_min"] = 17
     with pytest.raises(params.ParamsError, match=r"linear_lower_bound: slope_log2_min = 17 "
                                                  r"exceeds slope_log2_max = 16"):

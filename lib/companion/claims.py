@@ -21,19 +21,24 @@ finish (lib.companion.runs) is merged as that run left it: the claims it recorde
 stopped, and every other claim it declares as `error`, with the cell and the exception. What a
 notebook declares: the claims its last complete run recorded (its claims file, kept when a run
 fails) and those its paper.yaml sets beside a figure; a notebook that declares none is one
-`error` record of its own. Nothing a notebook declares is ever absent from the ledger.
+`error` record of its own. Nothing a notebook declares is ever absent from the ledger. A claims
+file that cannot be used (cut short, not JSON, not a claims document) is named and treated like a
+failed run: the ids it still shows, and those beside its figures, are `error`; the other notebooks
+go on. A `results/` the ledger cannot write is named, with what to do, in one message.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import zlib
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any, Literal
 
-from lib.companion import papers, paths, runs
+from lib.companion import papers, paths, runs, staging, yamlio
 
 Provenance = Literal["paper", "derived", "reconstructed"]
 KINDS = ("exact", "bound", "statistical", "qualitative")
@@ -205,8 +210,8 @@ class Ledger:
         if not power.strip():
             raise ValueError(f"claim {cid}: say what gives the opposite its power (power=...)")
         met = requires is None or bool(requires[0])
-        shown = self._evidence(cid, None, samples, opposite, "")
-        if met and shown.holds and shown.stability >= STABILITY_MIN:
+        shown = self._evidence(cid, None, samples, opposite, "") if met else None
+        if shown is not None and shown.holds and shown.stability >= STABILITY_MIN:
             return self._add(cid, "statistical", statement, source, "derived", expected,
                              measured, f"{tolerance + '; ' if tolerance else ''}the opposite "
                              f"shown; power: {power}", "deviation", shown)
@@ -363,11 +368,75 @@ def load_all() -> list[dict]:
     return [d for n in papers.all_notebooks() if (d := notebook_doc(n)) is not None]
 
 
-def notebook_doc(notebook: str) -> dict | None:
-    """One notebook's claims document as the ledger merges it, from its files."""
+RECORD_KEYS = ("id", "paper", "notebook", "statement", "source", "provenance", "kind", "expected",
+               "measured", "tolerance", "status")
+ID_IN_TEXT = re.compile(r'"id":\s*"([^"\\]{1,300})"')
+
+
+def shown_path(path) -> str:
+    """A path as messages name it: relative to the repository when inside it."""
+    try:
+        return str(path.relative_to(paths.ROOT))
+    except ValueError:
+        return str(path)
+
+
+def claims_problem(doc: object) -> str:
+    """What keeps a parsed claims file from being a claims document ("" when nothing)."""
+    if not isinstance(doc, dict):
+        return f"holds a {type(doc).__name__}, not a claims document (an object)"
+    if not isinstance(doc.get("params", {}), dict) or not isinstance(doc.get("claims"), list):
+        return "lacks its `claims` list or `params` object"
+    for i, c in enumerate(doc["claims"]):
+        lost = [k for k in RECORD_KEYS if not isinstance(c, dict) or k not in c]
+        if lost:
+            return f"claim {i} lacks {lost}"
+        if c["status"] not in STATUSES:
+            return f"claim {c['id']!r} has status {yamlio.shown(c['status'])}; allowed: {STATUSES}"
+    return ""
+
+
+def read_own(notebook: str) -> tuple[dict | None, str]:
+    """The notebook's claims file ({"params", "claims"}) and "" , or, when it cannot be used, a
+    stand-in holding the ids its text still shows and what is wrong, naming the file."""
     path = paths.claims_file(notebook)
-    own = json.loads(path.read_text()) if path.exists() else None
-    return merged_doc(notebook, own, runs.read(notebook))
+    name = shown_path(path)
+    paper = notebook.split("/")[0]
+    again = f"re-run it: `dvc repro -f notebooks/{paper}/dvc.yaml:{notebook.replace('/', '-', 1)}`"
+    try:
+        text = path.read_text()
+    except FileNotFoundError:
+        return None, ""
+    except (OSError, UnicodeDecodeError) as err:
+        why = getattr(err, "strerror", None) or yamlio.cut(str(err))
+        return None, f"its claims file {name} cannot be read ({why}); {again}"
+    try:
+        doc = json.loads(text)
+        problem = claims_problem(doc)
+    except (ValueError, RecursionError) as err:
+        problem = f"is not valid JSON ({yamlio.cut(str(err))}; a write cut short?)"
+    if not problem:
+        doc.setdefault("params", {})
+        return doc, ""
+    ids = list(dict.fromkeys(i for i in ID_IN_TEXT.findall(text) if i.startswith(paper + ".")))
+    stand_in = {"params": {}, "claims": [
+        {"id": cid, "statement": f"(recorded in {name}, which cannot be read)", "source": "",
+         "provenance": "derived", "kind": "exact", "expected": ""} for cid in ids]}
+    return stand_in, f"its claims file {name} {problem}; {again}"
+
+
+def notebook_doc(notebook: str) -> dict | None:
+    """One notebook's claims document as the ledger merges it, from its files; an unusable claims
+    file makes its claims `error` as a failed run does, naming the file."""
+    own, problem = read_own(notebook)
+    record = runs.read(notebook)
+    if problem:                          # main() names it, among the unfinished runs
+        if runs.unfinished(record):
+            record = {**record, "error": f"{record.get('error', 'no detail')}; and {problem}"}
+        else:
+            record = {"notebook": notebook, "state": "failed", "error": problem,
+                      "profile": (record or {}).get("profile", "?")}
+    return merged_doc(notebook, own, record)
 
 
 def declared_ids(notebook: str, own: dict | None) -> list[str]:
@@ -463,11 +532,24 @@ def merge() -> dict[str, Any]:
     return doc
 
 
+def unwritable(err: OSError) -> str:
+    """One message for a results/ the ledger cannot write: the path, the cause, what to do."""
+    where = shown_path(Path(err.filename)) if err.filename else "results/"
+    return (f"cannot write {where}: {err.strerror or err}; the ledger writes results/claims.json, "
+            "results/CLAIMS.md and the summary there: make results/ writable (`chmod -R u+w "
+            "results`) or free space, then run `python -m lib.companion.claims` again")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m lib.companion.claims",
                                      description="merge per-notebook claims into the ledger")
     parser.parse_args(argv)
-    doc = merge()
+    try:
+        staging.recover_all()           # a swap a kill interrupted: its outputs, all new, first
+        doc = merge()
+    except OSError as err:
+        print(unwritable(err), file=sys.stderr)
+        return 1
     for paper, counts in doc["summary"].items():
         print(f"{paper}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
     for notebook, record in doc["unfinished"].items():

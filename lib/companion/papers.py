@@ -5,9 +5,14 @@ the schema class of each notebook's parameters, the data it reads, the figures i
 caption line each) and the tables DVC may plot. Everything that spans papers is derived from
 these files: the notebook stages of dvc.yaml, params.yaml, the README's figure table, the
 report's paper list, the smoke list (see `lib.companion.generate`).
+
+A declaration is checked when it is read, before anything runs: each `params:` names a schema
+class of lib/<paper>/schema.py, each `data:` entry is a plain path under data/ that matches what
+data.dvc tracks, and figure names and plotted tables are plain paths that stay in results/.
 """
 from __future__ import annotations
 
+import difflib
 import functools
 import importlib
 import re
@@ -20,6 +25,19 @@ from lib.companion import paths, yamlio
 DECLARATION = "paper.yaml"
 NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 STEM = re.compile(r"^\d\d_[a-z][a-z0-9_]*$")
+CLASS = re.compile(r"^[A-Z][A-Za-z0-9_]*$")
+FILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+
+
+def plain_path(value: str, under: str) -> str:
+    """A relative POSIX path that stays under `under`: no '..', '.', empty or absolute part, no
+    backslash (messages cut the value to a readable length)."""
+    parts = value.split("/")
+    if not value or value.startswith("/") or "\\" in value or \
+            any(p in ("", ".", "..") or not FILE_NAME.match(p) for p in parts):
+        raise ValueError(f"{yamlio.cut(repr(value))} must be a plain relative path under {under} "
+                         "(letters, digits, '_', '-', '.' in each part; no '..', no leading '/')")
+    return value
 
 
 class Strict(BaseModel):
@@ -32,6 +50,14 @@ class Figure(Strict):
 
     name: str = Field(description="file stem: the notebook stem, or <stem>_<panel>")
     caption: str = Field(min_length=3)
+
+    @field_validator("name")
+    @classmethod
+    def _plain_name(cls, value: str) -> str:
+        if not FILE_NAME.match(value) or ".." in value:
+            raise ValueError(f"figure name {yamlio.cut(repr(value))} must be a file stem "
+                             "(letters, digits, '_', '-'), saved under results/")
+        return value
     claims: list[str] = Field(default_factory=list,
                               description="ids of the notebook's claims this figure shows, "
                                           "without the '<paper>.' prefix, in the book's order")
@@ -55,6 +81,11 @@ class Plot(Strict):
     title: str
     template: str = "linear"
 
+    @field_validator("table")
+    @classmethod
+    def _in_tables(cls, value: str) -> str:
+        return plain_path(value, "results/<paper>/tables/<stem>/")
+
 
 class NotebookEntry(Strict):
     """One notebook of a paper, in reading order."""
@@ -67,6 +98,20 @@ class NotebookEntry(Strict):
                              description="stems of earlier notebooks of the same paper whose "
                                          "tables it reads (their stages run first)")
     plots: list[Plot] = Field(default_factory=list)
+
+    @field_validator("params")
+    @classmethod
+    def _class_name(cls, value: str) -> str:
+        if not CLASS.match(value):
+            raise ValueError(f"params {yamlio.cut(repr(value))} must name a class of "
+                             "lib/<paper>/schema.py (CamelCase: a capital, then letters, digits "
+                             "and _)")
+        return value
+
+    @field_validator("data")
+    @classmethod
+    def _under_data(cls, value: list[str]) -> list[str]:
+        return [plain_path(e, "data/") for e in value]
 
     @field_validator("stem")
     @classmethod
@@ -160,7 +205,43 @@ def _read(path: Path, mtime_ns: int) -> Paper:
     if paper.short != path.parent.name:
         raise DeclarationError(f"{path}: short = {paper.short!r} but the folder is "
                                f"{path.parent.name!r}; they must agree")
+    check_data(path, paper)
     return paper
+
+
+def tracked_data() -> tuple[str, ...] | None:
+    """The files data.dvc tracks (paths under data/), read once per version of data.dvc; None
+    when its manifest cannot be read here (the `data` stage then says why)."""
+    from lib.companion import datafiles
+    try:
+        return _tracked(datafiles.POINTER, datafiles.POINTER.stat().st_mtime_ns)
+    except (OSError, ValueError, KeyError, TypeError, datafiles.DataError):
+        return None
+
+
+@functools.lru_cache(maxsize=4)
+def _tracked(pointer: Path, mtime_ns: int) -> tuple[str, ...]:
+    from lib.companion import datafiles
+    return tuple(sorted(datafiles.manifest()))
+
+
+def check_data(path: Path, paper: Paper) -> None:
+    """Every `data:` entry must be a file data.dvc tracks or a folder holding some: an entry that
+    matches nothing (a typo) would leave the stage without its data dependency."""
+    tracked = tracked_data()
+    if tracked is None:
+        return
+    folders = sorted({"/".join(t.split("/")[:i]) for t in tracked
+                      for i in range(1, t.count("/") + 1)})
+    for nb in paper.notebooks:
+        for entry in nb.data:
+            if not any(t == entry or t.startswith(entry.rstrip("/") + "/") for t in tracked):
+                near = difflib.get_close_matches(entry, [*tracked, *folders], n=1, cutoff=0.6)
+                hint = f"did you mean {near[0]!r}? " if near else ""
+                raise DeclarationError(
+                    f"{path}: paper {paper.short}, notebook {nb.stem}: data entry "
+                    f"{yamlio.cut(repr(entry))} matches nothing data.dvc tracks; {hint}tracked "
+                    f"folders: {[f for f in folders if '/' not in f]}")
 
 
 def names() -> tuple[str, ...]:
@@ -216,9 +297,14 @@ def all_notebooks() -> list[str]:
 def schema_class(notebook: str):
     """The pydantic class that the declaration names for the notebook's parameters."""
     short, _, _ = notebook.partition("/")
+    from lib.companion.params import NotebookParams
     name = notebook_entry(notebook).params
     module = importlib.import_module(f"lib.{short}.schema")
-    if not hasattr(module, name):
+    found = vars(module).get(name)
+    if not (isinstance(found, type) and issubclass(found, NotebookParams)
+            and found is not NotebookParams):
+        what = "does not define" if found is None else \
+            "defines, but not as a schema class (a subclass of NotebookParams)"
         raise DeclarationError(f"notebooks/{short}/{DECLARATION}: {notebook} names params class "
-                               f"{name!r}, which lib/{short}/schema.py does not define")
-    return getattr(module, name)
+                               f"{name!r}, which lib/{short}/schema.py {what}")
+    return found

@@ -22,8 +22,10 @@ A key path (`<paper>.<section>.<key>`) is the same in messages, `dvc params diff
 `dvc exp run -S notebooks/<paper>/params.yaml:<paper>.<section>.<key>=...`.
 The paper's declaration (notebooks/<paper>/paper.yaml) names each notebook's schema class.
 Unknown keys, wrong types and out-of-range values raise `ParamsError` naming the key path, the
-value and what is allowed. `python -m lib.companion.params --check` validates every notebook under
-every profile.
+value and what is allowed; so do a file cut short (a declared section or key missing, an empty
+file) and keys no level holds (a section's own `seed:` or `profile:`, which only the top sets).
+Values are quoted cut to a readable length (`yamlio.shown`). `python -m lib.companion.params
+--check` validates every notebook under every profile.
 """
 from __future__ import annotations
 
@@ -65,6 +67,9 @@ class NotebookParams(BaseModel):
     AT_MOST: ClassVar[tuple[tuple[str, str], ...]] = ()
     DISTINCT: ClassVar[tuple[str, ...]] = ()
     INCREASING: ClassVar[tuple[str, ...]] = ()
+    # The sizes a notebook's run time grows with, about linearly in each (seeds, steps, epochs):
+    # the runner scales its last timed run by them to warn of, or refuse, a run far over budget.
+    COST: ClassVar[tuple[str, ...]] = ()
     profile: Literal["smoke", "default", "paper"] = param("default", "smoke | default | paper")
     seed: int = param(0, "every random draw derives from this", ge=0)
 
@@ -123,34 +128,49 @@ ROOT_KEYS = ("profile", "seed")
 
 
 def _load(path: Path) -> Any:
+    """The document in one params file; an empty, missing, unreadable or malformed file is refused
+    naming it."""
     try:
-        return yamlio.load(Path(path).read_text(), str(path))
-    except yamlio.YamlError as err:
-        raise ParamsError(str(err)) from None
+        text = Path(path).read_text()
     except FileNotFoundError:
         raise ParamsError(f"{path} is missing: `make sync` writes it from the schemas") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise ParamsError(f"{path}: cannot be read ({err.__class__.__name__}: "
+                          f"{getattr(err, 'strerror', None) or err}); it must be a readable "
+                          "UTF-8 text file (`make sync` writes it from the schemas)") from None
+    try:
+        doc = yamlio.load(text, str(path))
+    except yamlio.YamlError as err:
+        raise ParamsError(str(err)) from None
+    if doc is None:
+        raise ParamsError(f"{path} is empty (a write cut short?); `make sync` writes it from "
+                          "the schemas")
+    return doc
 
 
 def _check_top(raw: Any, path: Path, allowed: tuple[str, ...]) -> dict[str, Any]:
     """The top level of a parameters document: a mapping of allowed keys, a valid profile and
     seed."""
     if not isinstance(raw, dict):
-        raise ParamsError(f"{path}: the top level must be a mapping, got {type(raw).__name__}")
+        raise ParamsError(f"{path}: the top level must be a mapping, got {type(raw).__name__} "
+                          f"{yamlio.shown(raw)}")
     for key in raw:
         if key not in allowed:
-            raise ParamsError(f"{path}: unknown top-level key {key!r}; allowed: {list(allowed)}")
+            raise ParamsError(f"{path}: unknown top-level key {yamlio.shown(key)}; "
+                              f"{closest(str(key), list(allowed))}allowed: {list(allowed)}")
     if raw.get("profile", "default") not in PROFILES:
-        raise ParamsError(f"{path}: profile = {raw['profile']!r}; allowed: {list(PROFILES)}")
+        raise ParamsError(f"{path}: profile = {yamlio.shown(raw['profile'])}; allowed: "
+                          f"{list(PROFILES)}")
     seed = raw.get("seed", 0)
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-        raise ParamsError(f"{path}: seed = {seed!r}; allowed: an integer >= 0")
+        raise ParamsError(f"{path}: seed = {yamlio.shown(seed)}; allowed: an integer >= 0")
     return raw
 
 
 def read_file(path: Path | str) -> dict[str, Any]:
     """One whole parameters document in one file (profile, seed, a section per paper), as tests
     and tools write it."""
-    return _check_top(_load(Path(path)) or {}, Path(path), (*ROOT_KEYS, *papers.names()))
+    return _check_top(_load(Path(path)), Path(path), (*ROOT_KEYS, *papers.names()))
 
 
 def read_all(root: Path | None = None) -> dict[str, Any]:
@@ -168,7 +188,7 @@ def read_all(root: Path | None = None) -> dict[str, Any]:
         path = paths.paper_params_file(paper, root)
         raw = _load(path)
         if not isinstance(raw, dict) or list(raw) != [paper]:
-            found = list(raw) if isinstance(raw, dict) else type(raw).__name__
+            found = yamlio.shown(list(raw)) if isinstance(raw, dict) else type(raw).__name__
             raise ParamsError(f"{path}: the top level must be the one key {paper!r} (the "
                               f"paper's sections under it); found {found}")
         doc[paper] = raw[paper]
@@ -189,11 +209,17 @@ def file_of(paper: str) -> str:
 def _section(raw: Mapping[str, Any], notebook: str) -> dict[str, Any]:
     where = papers.params_key(notebook)
     paper, name = where.split(".")
-    section = (raw.get(paper) or {}).get(name)
+    sections = raw.get(paper)
+    if not isinstance(sections, dict):
+        raise ParamsError(f"{file_of(paper)}: {paper} must be a mapping of the paper's sections, "
+                          f"got {yamlio.shown(sections)}")
+    section = sections.get(name)
     if section is None:
-        raise ParamsError(f"{file_of(paper)} has no section {where} for notebook {notebook!r}")
+        raise ParamsError(f"{file_of(paper)} has no section {where} for notebook {notebook!r} "
+                          "(a file cut short?); `make sync` writes it from the schemas")
     if not isinstance(section, dict):
-        raise ParamsError(f"{file_of(paper)}: {where} must be a mapping")
+        raise ParamsError(f"{file_of(paper)}: {where} must be a mapping, got "
+                          f"{yamlio.shown(section)}")
     return section
 
 
@@ -203,12 +229,13 @@ def _format(error: ValidationError, where: str, profile: str, known: list[str]) 
         if not err["loc"]:  # a rule across keys: its message names them
             lines.append(f"  {where}: {err['msg'].removeprefix('Value error, ')}")
             continue
-        key = ".".join(str(p) for p in err["loc"])
+        key = yamlio.cut(".".join(str(p) for p in err["loc"]))
         if err["type"] == "extra_forbidden":
-            lines.append(f"  {where}.{key} = {err['input']!r}: not a parameter of this notebook; "
-                         f"{closest(key, known)}allowed: {known}")
+            lines.append(f"  {where}.{key} = {yamlio.shown(err['input'])}: not a parameter of "
+                         f"this notebook; {closest(key, known)}allowed: {known}")
         else:
-            lines.append(f"  {where}.{key} = {err['input']!r}: {err['msg']}")
+            lines.append(f"  {where}.{key} = {yamlio.shown(err['input'])}: "
+                         f"{yamlio.cut(err['msg'], 200)}")
     return "\n".join(lines)
 
 
@@ -225,18 +252,30 @@ def merge(raw: Mapping[str, Any], notebook: str, profile: str | None = None,
     prof = section.get(profile) or {}
     if not isinstance(prof, dict):
         raise ParamsError(f"{source}: {where}.{profile} must be a mapping")
+    known = schema_for(notebook).section_keys()
     for key in [*section, *prof]:
         if not isinstance(key, str):
-            raise ParamsError(f"{source}: {where}: the key {json.dumps(key)} reads as a "
-                              f"{type(key).__name__}, not a parameter name; allowed: "
-                              f"{schema_for(notebook).section_keys()}")
+            raise ParamsError(f"{source}: {where}: the key {yamlio.cut(json.dumps(key))} reads "
+                              f"as a {type(key).__name__}, not a parameter name; allowed: {known}")
+    for key, at in [*((k, where) for k in section), *((k, f"{where}.{profile}") for k in prof)]:
+        if key in ROOT_KEYS:
+            raise ParamsError(f"{source}: {at}.{key}: the {key} is set once, at the top of "
+                              f"params.yaml (`{key}:`; for one run, "
+                              f"{'--profile' if key == 'profile' else '-p seed=N'}), never in a "
+                              f"section, where it would be ignored; allowed here: {known}")
+    missing = [k for k in known if k not in section]
+    if missing:
+        raise ParamsError(f"{source}: {where} lacks {missing} (a file cut short?): a section "
+                          "holds every parameter of its notebook; `make sync` writes them from "
+                          "the schemas")
     for key in prof:
         if key not in values:
-            raise ParamsError(f"{source}: {where}.{profile}.{key} "
+            raise ParamsError(f"{source}: {where}.{profile}.{yamlio.cut(key)} "
                               f"overrides a key the section does not define; "
                               f"{closest(key, sorted(values))}defined: {sorted(values)}")
     if "profile" in (overrides or {}):
-        raise ParamsError(f"an override names the profile ({overrides['profile']!r}): the "
+        raise ParamsError(f"an override names the profile "
+                          f"({yamlio.shown(overrides['profile'])}): the "
                           f"profile is named once, with --profile (or params.yaml's `profile`), "
                           f"so that its values and its label cannot disagree; allowed: "
                           f"--profile {{{','.join(PROFILES)}}}")
@@ -278,19 +317,45 @@ def notebooks_in_file(raw: Mapping[str, Any]) -> list[str]:
     found = []
     for paper in papers.all_papers():
         by_section = {nb.section: f"{paper.short}/{nb.stem}" for nb in paper.notebooks}
-        for name in raw.get(paper.short) or {}:
+        sections = raw.get(paper.short) or {}
+        if not isinstance(sections, dict):
+            raise ParamsError(f"{file_of(paper.short)}: {paper.short} must be a mapping of the "
+                              f"paper's sections, got {yamlio.shown(sections)}")
+        for name in sections:
             if name not in by_section:
-                raise ParamsError(f"{file_of(paper.short)}: {paper.short}.{name} is not the "
-                                  f"section of a notebook; {closest(str(name), list(by_section))}"
+                raise ParamsError(f"{file_of(paper.short)}: {paper.short}.{yamlio.cut(name)} is "
+                                  f"not the section of a notebook; "
+                                  f"{closest(str(name), list(by_section))}"
                                   f"sections: {list(by_section)}")
             found.append(by_section[name])
     return found
 
 
+def missing_sections(raw: Mapping[str, Any], path: Path | str | None = None) -> None:
+    """Refuse parameters that lack a declared paper or notebook section (a file cut short, an
+    emptied one), naming the file and the first missing sections."""
+    for paper in papers.all_papers():
+        source = file_of(paper.short) if path is None else str(path)
+        have = raw.get(paper.short)
+        if not isinstance(have, dict):
+            raise ParamsError(f"{source}: no sections of paper {paper.short!r} (a file cut "
+                              f"short?); expected: {[nb.section for nb in paper.notebooks]}; "
+                              "`make sync` writes them from the schemas")
+        lost = [f"{paper.short}.{nb.section}" for nb in paper.notebooks if nb.section not in have]
+        if lost:
+            more = f" and {len(lost) - 3} more" if len(lost) > 3 else ""
+            raise ParamsError(f"{source}: missing the section{'s' if len(lost) > 1 else ''} "
+                              f"{', '.join(lost[:3])}{more} (a file cut short?): every declared "
+                              "notebook has one; `make sync` writes them from the schemas")
+
+
 def check_all(path: Path | str | None = None) -> list[str]:
     """Validate every section under every profile, of the workspace's params files or of one
-    whole document in `path`; return the notebook ids checked."""
+    whole document in `path` (every declared section present); return the notebook ids
+    checked."""
     raw = read_all() if path is None else read_file(path)
+    notebooks_in_file(raw)                       # unknown sections first: a typo names its match
+    missing_sections(raw, path)
     checked = []
     for notebook in notebooks_in_file(raw):
         for profile in ("default", "smoke", "paper"):  # the profile users run first

@@ -94,8 +94,11 @@ def load_ledger() -> tuple[dict, str]:
     from lib.companion import claims as ledger
     merged = paths.ledger_files()["json"]
     docs = ledger.load_all()
-    if merged.exists():
-        doc = json.loads(merged.read_text())
+    doc = read_json(merged)
+    if doc is not None and "error" in doc:
+        note = (f"results/claims.json is {doc['error']} (run `python -m lib.companion.claims`): "
+                "this book shows the per-notebook claim files.")
+    elif doc is not None:
         newer = [d["notebook"] for d in docs if _merged_differs(doc, d["notebook"], d)]
         if not newer:
             return doc, ""
@@ -353,6 +356,12 @@ def main(argv: list[str] | None = None) -> int:
         index = build()
     except BookError as err:
         print(err, file=sys.stderr)
+        return 1
+    except OSError as err:                 # a read-only or full results/ (or build/)
+        where = err.filename or "results/report"
+        print(f"cannot write {where}: {err.strerror or err}; the book is built in build/book and "
+              "swapped into results/report: make both writable (`chmod -R u+w results build`) "
+              "or free space, then run `python -m lib.companion.report` again", file=sys.stderr)
         return 1
     print(f"book: {index}  (open it in a browser; no server needed)")
     return 0

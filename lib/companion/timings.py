@@ -4,6 +4,9 @@ the README's stated times are generated from.
 
     python -m lib.companion.timings                      # the table of the last runs
     python -m lib.companion.timings run NAME -- CMD ...  # run CMD, record its wall time as NAME
+    python -m lib.companion.timings run NAME --rebuild-on-failure -- CMD ...
+                        # and when CMD fails or is interrupted (Ctrl-C), rebuild the ledger and
+                        # the book, then exit non-zero (what `make repro` promises)
     python -m lib.companion.timings --write --note TEXT  # snapshot the table into docs/timings.json
 
 Wall-clock values never enter a DVC output; the snapshot is a measurement, committed with the
@@ -13,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import subprocess
 import sys
 import time
@@ -109,15 +113,78 @@ def table(doc: dict) -> str:
     return "\n".join(lines)
 
 
-def run_timed(name: str, command: list[str]) -> int:
-    """Run `command`, record its wall time and exit status as `name`, return the status."""
-    start = time.perf_counter()
-    status = subprocess.call(command)
+# what a failed or interrupted run is followed by: (module run with this python, what it writes)
+REBUILD = (("lib.companion.claims", "results/CLAIMS.md"),
+           ("lib.companion.report", "results/report/index.html"))
+INTERRUPTED = 130     # how a shell reports a command ended by Ctrl-C (128 + SIGINT)
+
+
+def call(command: list[str]) -> tuple[int, bool]:
+    """Run `command` to its end and return (status, whether Ctrl-C came meanwhile). A Ctrl-C
+    reaches the command itself (it is in the terminal's process group); here it is only noted,
+    so that what follows a failure still runs, with no traceback of ours."""
+    seen: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: seen.append(signum))
+    try:
+        try:
+            child = subprocess.Popen(command)
+        except OSError as err:
+            print(f"cannot run {command[0]}: {err.strerror or err}", file=sys.stderr)
+            return 127, bool(seen)
+        while True:
+            try:
+                status = child.wait()
+                break
+            except KeyboardInterrupt:    # a handler of a library: keep waiting for the command
+                seen.append(signal.SIGINT)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    status = INTERRUPTED if status == -signal.SIGINT else status
+    return status, bool(seen) or status == INTERRUPTED
+
+
+def record(name: str, command: list[str], status: int, wall_s: float) -> None:
+    """Write the command's wall time and status; a results/ that cannot be written is said in
+    one line (the command's own status still stands)."""
     out = command_file(name)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"command": " ".join(command), "exit": status,
-                               "wall_s": round(time.perf_counter() - start, 1),
-                               "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}))
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps({"command": " ".join(command), "exit": status,
+                                   "wall_s": round(wall_s, 1),
+                                   "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ",
+                                                             time.gmtime())}))
+    except OSError as err:
+        print(f"the wall time of {name} is not recorded: cannot write {err.filename or out}: "
+              f"{err.strerror or err} (make results/ writable: `chmod -R u+w results`)",
+              file=sys.stderr)
+
+
+def rebuild(interrupted: bool) -> None:
+    """After a failed or interrupted run: the ledger, then the book, each from what the stages
+    left (a stage that did not finish shows its claims as `error`)."""
+    how = "was interrupted (Ctrl-C)" if interrupted else "failed (above)"
+    print(f"the run {how}: rebuilding the ledger and the book from what it left", file=sys.stderr)
+    for module, shows in REBUILD:
+        status, _ = call([sys.executable, "-m", module])
+        if status != 0:
+            print(f"python -m {module} failed too (above): {shows} may be stale",
+                  file=sys.stderr)
+            return
+    print(f"the run {how}: the book (results/report/index.html) and results/CLAIMS.md show the "
+          "stage that did not finish and its claims as error; the last good outputs are kept",
+          file=sys.stderr)
+
+
+def run_timed(name: str, command: list[str], rebuild_on_failure: bool = False) -> int:
+    """Run `command`, record its wall time and exit status as `name`, return the status; with
+    `rebuild_on_failure`, a failed or interrupted command is followed by the ledger and book
+    rebuild, and the status is 130 after Ctrl-C, else the command's (1 at least)."""
+    start = time.perf_counter()
+    status, interrupted = call(command)
+    record(name, command, status, time.perf_counter() - start)
+    if rebuild_on_failure and (status != 0 or interrupted):
+        rebuild(interrupted)
+        return INTERRUPTED if interrupted else status
     return status
 
 
@@ -135,10 +202,13 @@ def snapshot(note: str) -> dict:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["run"]:
-        if len(argv) < 4 or argv[2] != "--":
-            print("usage: python -m lib.companion.timings run NAME -- CMD ...", file=sys.stderr)
+        flag = argv[2:3] == ["--rebuild-on-failure"]
+        rest = argv[3 + flag:]
+        if len(argv) < 4 + flag or argv[2 + flag] != "--" or not rest:
+            print("usage: python -m lib.companion.timings run NAME [--rebuild-on-failure] -- "
+                  "CMD ...", file=sys.stderr)
             return 2
-        return run_timed(argv[1], argv[3:])
+        return run_timed(argv[1], rest, rebuild_on_failure=flag)
     parser = argparse.ArgumentParser(prog="python -m lib.companion.timings",
                                      description=__doc__.split("\n")[0])
     parser.add_argument("--write", action="store_true", help=f"snapshot into {SNAPSHOT.name}")
