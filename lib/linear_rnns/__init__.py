@@ -6,7 +6,8 @@ lifts, §2.6), `automata` (the reference automata), `graphs` (DGC instances and 
 Constructions: `constructions` (the counter RNN, §4.1), `stacks` (§4.3), `permutation_diagonal`
 (PD LRNNs, §4.5), `dplr` (§4.6), `wfa` (§4.7), `landscape` (§1.1). Tables the notebooks turn
 into claims: `scan_checks`, `automaton_checks`, `product_checks`, `shortcut_audit` (with `rates`
-and `released`, the generator of §6.1a). Training (notebook 08): `tasks`, `models`, `train`,
+and `released`, the generator of §6.1a; `released_imm`, the released IMM-over-Z labels in
+int64). Training (notebook 08): `tasks`, `models`, `train`,
 `seeds`, `sweep`, `sidebyside`. Also `schema` (parameters), `decisions` (the claims' rules) and
 `naive` (plain-loop references for tests and bench/).
 """

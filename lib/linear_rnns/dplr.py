@@ -110,6 +110,22 @@ def run_program(mats: list[np.ndarray], X0: np.ndarray,
     return np.array(h[act:act + k * n], dtype=object).reshape(k, n)
 
 
+def run_in_place(mats: list[np.ndarray], X0: np.ndarray) -> np.ndarray:
+    """Negative control, deliberately broken: the same overwrites X[i, j] := sum_l X[i, l] M[l, j]
+    written into the block they read from (one k x n block, no second one to swap to), in the
+    order of `right_multiply_steps`. Entry (i, j) then reads the already overwritten (i, l < j),
+    so the result is X0 M_1 ... M_N only by accident (e.g. for diagonal M). Python ints stay
+    ints; returns (k, n)."""
+    X = [list(row) for row in np.asarray(X0, dtype=object)]
+    for M in mats:
+        M = np.asarray(M, dtype=object)
+        n = M.shape[0]
+        for i in range(len(X)):
+            for j in range(n):
+                X[i][j] = sum((X[i][l] * M[l, j] for l in range(n)), 0)
+    return np.array(X, dtype=object)
+
+
 def imm_program_int(mats: np.ndarray) -> np.ndarray:
     """Vectorised IMM via overwrites in int64 for a batch: mats (B, N, 3, 3) -> (B, 3, 3).
 

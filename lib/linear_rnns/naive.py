@@ -80,3 +80,35 @@ def counter_rnn_single(net, tokens: list[int]) -> list[int]:
         state = [sum(int(net.Wo[i][j]) * (a3 + [1])[j] for j in range(len(a3) + 1))
                  for i in range(n_state)]
     return state
+
+
+# --- fractional stacks (spec §4.3) -------------------------------------------------------------
+
+def stack_domain(max_depth: int) -> list[dict]:
+    """`stacks.domain_check` one stack at a time: every bit tuple (top first) of depth
+    0..max_depth, its value by the recursive definition E(b w) = (2b + 1 + E(w)) / 4, E() = 0,
+    and the scalar observers and updates of `stacks` applied to it. Rows as dicts, per depth."""
+    import itertools
+    from fractions import Fraction
+
+    from lib.linear_rnns import stacks
+
+    def value(bits):
+        e = Fraction(0)
+        for b in reversed(bits):                                   # bottom first
+            e = (2 * b + 1 + e) / 4
+        return e
+
+    rows = []
+    for d in range(max_depth + 1):
+        row = dict(depth=d, stacks=0, nonempty_ok=0, head_ok=0, pop_ok=0, push_ok=0)
+        for bits in itertools.product((0, 1), repeat=d):
+            e = value(bits)
+            row["stacks"] += 1
+            row["nonempty_ok"] += int(stacks.nonempty(e) == (1 if bits else 0))
+            if bits:
+                row["head_ok"] += int(stacks.head(e) == bits[0])
+                row["pop_ok"] += int(stacks.pop(e) == value(bits[1:]))
+            row["push_ok"] += sum(int(stacks.push(e, b) == value((b,) + bits)) for b in (0, 1))
+        rows.append(row)
+    return rows

@@ -72,6 +72,27 @@ def rwkv_products(lengths, streams: int, entries, rng: np.random.Generator) -> p
     return pd.DataFrame(rows)
 
 
+def rwkv_long_products(lengths, streams: int, entries, rng: np.random.Generator) -> pd.DataFrame:
+    """Long random 3 x 3 product streams (S1's 64 and 257 matrices) with entries in [-a, a]
+    through the overwrite LRNN (start-token schedule) and through the broken in-place overwrite
+    (`dplr.run_in_place`, the negative control), both vs the direct product, in Python ints
+    (entries reach 3^(N-1) a^N, hundreds of bits at N = 257: far past int64)."""
+    eye = np.identity(3, dtype=int).astype(object)
+    rows = []
+    for a in entries:
+        for N in lengths:
+            for i in range(streams):
+                mats = list(rng.integers(-a, a + 1, (N, 3, 3)).astype(object))
+                ref = direct_product(mats)
+                got = dplr.run_program(mats, eye)
+                rows.append(dict(entries=a, N=N, stream=i, exact=bool((got == ref).all()),
+                                 positivity_agrees=bool((got[0, 0] > 0) == (ref[0, 0] > 0)),
+                                 max_bits=max(abs(int(v)).bit_length() for v in ref.flat),
+                                 nonzero=bool((ref != 0).any()),
+                                 in_place_exact=bool((dplr.run_in_place(mats, eye) == ref).all())))
+    return pd.DataFrame(rows)
+
+
 def deltanet_products(lengths, streams: int, rng: np.random.Generator) -> pd.DataFrame:
     """Random 3 x 3 product streams over {-1, 0, 1} through DeltaNet's 694-step program per
     matrix (one 19-dim state, P <- P M, rank-one steps) vs the direct product."""

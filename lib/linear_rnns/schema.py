@@ -197,7 +197,7 @@ class DPLR(NotebookParams):
     COST = ("wfa_words",)
 
     INCREASING = ("rwkv_product_lengths", "rwkv_product_entries", "deltanet_product_lengths",
-                  "transvection_dims")
+                  "transvection_dims", "rwkv_long_lengths")
 
     # <= 5,000: 5x the paper profile's 1,000
     imm_streams: PosInt = param(1000, "spec §7.2: IMM on 1000 streams", le=5000)
@@ -220,6 +220,14 @@ class DPLR(NotebookParams):
     rwkv_product_entries: list[Annotated[int, Field(ge=1, le=100)]] = param(
         [1, 5], "entries in [-a, a]: {-1, 0, 1} (the PNC1-hard alphabet) and [-5, 5] (S1 audit)",
         min_length=1)
+    # <= 2,000: 7.8x the longest default (257); a stream of 257 matrices takes ~10 ms in Python ints
+    rwkv_long_lengths: list[Annotated[int, Field(ge=1, le=2000)]] = param(
+        [64, 257], "S1 audit (claim5_independent): overwrite products of 64 and 257 matrices",
+        min_length=1)
+    # <= 200: 10x the default's 20
+    rwkv_long_streams: PosInt = param(
+        20, "streams per (long length, alphabet), each also through the broken in-place overwrite",
+        le=200)
     deltanet_product_lengths: list[Annotated[int, Field(ge=1, le=32)]] = param(
         [1, 2, 3, 5, 8], "S1 audit: DeltaNet products of 1..8 matrices", min_length=1)
     # <= 100: 6.7x the paper profile's 15
@@ -236,6 +244,8 @@ class DPLR(NotebookParams):
         "router_max_order": (24, "enough to see {1, 2, 3, 4, 6}"),
         "rwkv_product_lengths": ([1, 2, 21], "the shortest and the longest audited length"),
         "rwkv_product_streams": (3, "few streams"),
+        "rwkv_long_lengths": ([64], "one long length"),
+        "rwkv_long_streams": (2, "two streams per alphabet"),
         "deltanet_product_lengths": ([1, 2], "short products (694 steps per matrix)"),
         "deltanet_product_streams": (2, "two streams per length"),
         "transvection_dims": ([3], "one dimension"),
@@ -249,12 +259,16 @@ class PComplete(NotebookParams):
 
     # <= 1,000: 5x the paper profile's 200
     roundtrip_depth: PosInt = param(200, "spec §4.3: base-4 exact to depth 200 (Fraction)", le=1000)
-    # <= 50: 10x the paper profile's 5
-    roundtrip_trials: PosInt = param(5, "random bit strings at that depth", le=50)
+    # <= 2,000: 10x the paper profile's 200
+    roundtrip_trials: PosInt = param(200, "random bit strings at that depth (S1 audit: 200 round "
+                                     "trips)", le=2000)
     float_max_depth: Annotated[int, Field(ge=2, le=64)] = param(
         40, "spec §7.2 row 03: float64 fails at some depth <= 30 (§4.3 observed 27)")
     gap_max_depth: Annotated[int, Field(ge=2, le=16)] = param(
         14, "all 2^14 stacks: base-2 separation -> 0")
+    # <= 16: 4x the default's 32,767 stacks (about 6 s); int64 numerators stay below 4^17
+    domain_max_depth: Annotated[int, Field(ge=0, le=16)] = param(
+        14, "S1 audit: all 32,767 stacks of depth <= 14, every observer and update exact")
     anbncn_max_len: Annotated[int, Field(ge=0, le=11)] = param(
         9, "spec §4.3: exhaustive up to length 9 (29,524 strings)")
     # <= 1,000: 5x the paper profile's 200
@@ -273,6 +287,7 @@ class PComplete(NotebookParams):
         "roundtrip_depth": (40, "shallower exact round trip"),
         "roundtrip_trials": (2, "two strings"),
         "gap_max_depth": (8, "256 stacks"),
+        "domain_max_depth": (8, "511 stacks"),
         "anbncn_max_len": (6, "1,093 strings"),
         "tm_inputs": (20, "few inputs"),
         "cvp_circuits": (5, "few circuits"),
@@ -322,6 +337,12 @@ class Audit(NotebookParams):
         le=50000)
     enumerate_N_max: Annotated[int, Field(ge=2, le=14)] = param(
         10, "closed form vs every outcome of the draws, N = 1..10 (2^(N-1) bucket patterns)")
+    # <= 10,000: 10x the default (1,000 streams of 500 matrices take ~0.5 s)
+    wrap_streams: PosInt = param(
+        1000, "issue 44: streams for the released IMM-over-Z labels (int64) vs exact", le=10000)
+    # <= 2,000: 4x the longest length the released defaults reach (T_train 300 + 2 T_gap 100)
+    wrap_length: Annotated[int, Field(ge=1, le=2000)] = param(
+        500, "released imm_unbound/gen.py defaults reach T = 300 + 2 x 100 = 500")
     SMOKE = {
         "examples_per_bin": (200, "a few examples per bin"),
         "sink_examples": (50, "few counter-RNN runs"),

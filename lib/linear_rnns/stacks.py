@@ -18,6 +18,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import numpy as np
+import pandas as pd
 
 
 def relu(x):
@@ -69,6 +70,41 @@ def float_failure_counts(rng: np.random.Generator, max_depth: int, trials: int) 
     (max_depth,) int; the draws go depth by depth, string by string."""
     return np.array([sum(not roundtrip_ok(list(rng.integers(0, 2, d)), exact=False)
                          for _ in range(trials)) for d in range(1, max_depth + 1)])
+
+
+def encoding_table(depth: int) -> np.ndarray:
+    """E of every stack of exactly this depth, from the closed form, (2^depth,) object Fractions.
+
+    Stack `code` has bit i of code as its (i+1)-th symbol from the top, so
+    E = sum_i (2 b_i + 1) / 4^(i+1) = num / 4^depth with an integer numerator (int64 is exact:
+    num < 4^depth <= 2^32 for depth <= 16). Independent of `push`: no observer is used.
+    """
+    codes = np.arange(2 ** depth, dtype=np.int64)                  # (2^depth,)
+    num = np.zeros(2 ** depth, dtype=np.int64)
+    for i in range(depth):
+        num += (2 * ((codes >> i) & 1) + 1) * 4 ** (depth - 1 - i)
+    return np.array([Fraction(int(v), 4 ** depth) for v in num], dtype=object)
+
+
+def domain_check(max_depth: int) -> pd.DataFrame:
+    """Every stack of depth 0..max_depth (2^(max_depth+1) - 1 of them) through the base-4 ReLU
+    observers and updates, exactly (object Fractions), against the closed-form encoding: per
+    depth, how many stacks have nonempty = [depth > 0], head = top bit and pop = E(rest) (the
+    last two over non-empty stacks only), and how many (stack, bit) pairs have
+    push_b = E(b on top). One row per depth."""
+    tables = [encoding_table(d) for d in range(max_depth + 2)]     # push reaches max_depth + 1
+    rows = []
+    for d in range(max_depth + 1):
+        s, codes = tables[d], np.arange(2 ** d)                    # (2^d,) values and their codes
+        row = dict(depth=d, stacks=2 ** d,
+                   nonempty_ok=int((nonempty(s) == int(d > 0)).sum()), head_ok=0, pop_ok=0,
+                   push_ok=sum(int((push(s, b) == tables[d + 1][(codes << 1) | b]).sum())
+                               for b in (0, 1)))
+        if d > 0:
+            row["head_ok"] = int((head(s) == (codes & 1)).sum())
+            row["pop_ok"] = int((pop(s) == tables[d - 1][codes >> 1]).sum())
+        rows.append(row)
+    return pd.DataFrame(rows)
 
 
 def first_float_failure(rng: np.random.Generator, max_depth: int, trials: int) -> int | None:

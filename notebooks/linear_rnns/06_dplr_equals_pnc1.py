@@ -54,6 +54,8 @@ router_max_order = 1404  # spec §4.6: the router needs period 1404
 rwkv_product_lengths = [1, 2, 3, 5, 8, 13, 21]  # S1 audit: product lengths 1..21 (Fibonacci)
 rwkv_product_streams = 20  # S1 audit: 20 streams per (length, alphabet)
 rwkv_product_entries = [1, 5]  # entries in [-a, a]: {-1, 0, 1} (the PNC1-hard alphabet) and [-5, 5] (S1 audit)
+rwkv_long_lengths = [64, 257]  # S1 audit (claim5_independent): overwrite products of 64 and 257 matrices
+rwkv_long_streams = 20  # streams per (long length, alphabet), each also through the broken in-place overwrite
 deltanet_product_lengths = [1, 2, 3, 5, 8]  # S1 audit: DeltaNet products of 1..8 matrices
 deltanet_product_streams = 15  # S1 audit: 15 streams per length (75 products, 694 steps per matrix)
 transvection_dims = [3, 5, 9]  # S1 audit: every (s, t), s ≠ t, in dims 3, 5, 9
@@ -145,6 +147,40 @@ ledger.exact("rwkv.first_token_schedule_fails",
              measured=((first[0, 0], with_start[0, 0]),
                        int(((~prods.first_token_exact) == prods.first_token_predicted_wrong).sum()),
                        int((~prods.first_token_exact).sum())))
+
+# %% [markdown]
+# ## Long products: 64 and 257 matrices, and a broken in-place overwrite that must be rejected
+# S1's longest streams, in Python integers (entries of hundreds of bits). Negative control: the
+# same overwrites written into the block they read from (no second block to swap to), so entry
+# $(i, j)$ reads entries $(i, l < j)$ already overwritten. It is wrong on the swap matrix at
+# $N = 1$ (row 0 of $I$ becomes $(0, 0, 0)$: $X_{00} := 0$, then $X_{01} := X_{00}\cdot 1 = 0$)
+# and must be rejected by the same equality check on the long streams. Column `nonzero` of the
+# table counts the products that are not the zero matrix: over $\{-1,0,1\}$ a long product is
+# often 0 (singular factors), an easy value to get right, which is why $[-5,5]$ runs too.
+
+# %%
+longp = product_checks.rwkv_long_products(cfg.rwkv_long_lengths, cfg.rwkv_long_streams,
+                                          cfg.rwkv_product_entries, rng)
+longp.to_csv(tables / "rwkv_long_products.csv", index=False)
+n_long = len(longp)
+ledger.exact("rwkv.long_products_exact", f"the overwrite LRNN (start-token schedule, Python ints) equals "
+             f"the direct product on {n_long} streams of {cfg.rwkv_long_lengths} matrices "
+             f"({cfg.rwkv_long_streams} per length and alphabet, entries in [-a, a] for a in "
+             f"{cfg.rwkv_product_entries}), and so do the positivity decisions",
+             source="Thm 5; S1 audit (claim5_independent: streams of up to 257 matrices)",
+             provenance="derived", expected=(n_long, n_long),
+             measured=(int(longp.exact.sum()), int(longp.positivity_agrees.sum())))
+swap = np.array([[0, 1, 0], [1, 0, 0], [0, 0, 1]], dtype=object)
+swap_wrong = bool((dplr.run_in_place([swap], I3) != swap).any())
+streams_wrong = int((~longp.in_place_exact).sum())
+ledger.exact("rwkv.in_place_overwrite_rejected",
+             "negative control: a broken overwrite program that writes P M into the block it reads "
+             "from (in place, no block swap) is rejected by the equality check, on the swap matrix "
+             f"at N = 1 and on the {n_long} long streams (rejected: wrong on at least one)",
+             source="derived (the audit's in-place overwrite control), deliberately broken program",
+             provenance="derived", expected=("rejected", "rejected"),
+             measured=("rejected" if swap_wrong else "accepted",
+                       "rejected" if streams_wrong else "accepted"))
 
 # %% [markdown]
 # ## Any WFA over ℚ through overwrites (Thm 6 mechanism): row state $r_t = r_{t-1}M_{w_t}$

@@ -50,13 +50,23 @@ sweep_p = [0.1, 0.5, 0.9]  # S1's sensitivity grid (claim6): bucket probabilitie
 sweep_seeds = 3  # decision: 3 streams spawned from `seed` (S1's seeds 0, 1, 260303612 seed Python's random, which our numpy generator cannot replay)
 sweep_examples_per_bin = 10000  # S1: 10,000 examples per bin, p and seed (vectorised twin of the generator)
 enumerate_N_max = 10  # closed form vs every outcome of the draws, N is 1..10 (2^(N-1) bucket patterns)
+wrap_streams = 1000  # issue 44: streams for the released IMM-over-Z labels (int64) vs exact
+wrap_length = 500  # released imm_unbound/gen.py defaults reach T is 300 + 2 x 100 is 500
 
 # %%
 import numpy as np
 import pandas as pd
 
 from lib.companion import notebook, paths, plotting
-from lib.linear_rnns import constructions, decisions, graphs, rates, released, shortcut_audit
+from lib.linear_rnns import (
+    constructions,
+    decisions,
+    graphs,
+    rates,
+    released,
+    released_imm,
+    shortcut_audit,
+)
 
 nb = notebook.start("linear_rnns/09_audit_released", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
@@ -336,6 +346,40 @@ ledger.deviation("hyperparameters.conflict", "main text, appendix Table 1 and th
                  shown=len(conflicts) > 0,
                  power="exact comparison of the stated fields of every applicable pair of sources",
                  rests_on="the printed and released configurations (data/linear_rnns/hyperparameters.csv)")
+
+# %% [markdown]
+# ## The released IMM-over-ℤ labels: int64 products that wrap
+# The authors' `imm_unbound/gen.py` (GitHub `hongjianjiang/LinearRNN`, read as the reference)
+# labels a stream 1 iff $(P_T)_{00} = 0$, with $P \leftarrow PM$ in numpy int64. Entries reach
+# $3^{T-1}$, past $2^{63}$ from $T = 41$, and numpy's integer matmul wraps silently: it computes
+# $P \bmod 2^{64}$. A true zero stays zero, so every wrong label is a false 1: a non-zero entry
+# divisible by $2^{64}$ (column `p00_twos` $\ge 64$). Our rule (`released_imm.released_labels`,
+# written from that description) against the exact entry in Python integers on `wrap_streams`
+# seeded streams of length `wrap_length` (a length the released defaults reach), beside our own
+# generator's rule (`tasks.imm_z_paper`, exact: Python integers beyond $T = 39$).
+
+# %%
+wrap = released_imm.wrap_audit(cfg.wrap_streams, cfg.wrap_length, rng)
+wrap.to_csv(tables / "imm_int64_wrap.csv", index=False)
+wrong = wrap[wrap.released_label != wrap.exact_label]
+ledger.deviation("audit.released_imm_int64_wrap", "the released IMM-over-Z generator "
+                 "(imm_unbound/gen.py) labels with int64 products that wrap silently: some labels "
+                 "'(P_T)[0,0] = 0' are wrong", source="released code imm_unbound/gen.py "
+                 "(label_for_seq: P = P @ M in np.int64); issue 44", kind="exact",
+                 expected=f"labels [(P_T)[0,0] = 0] of the exact product: 0 of {cfg.wrap_streams} "
+                 "wrong", measured=f"{len(wrong)} of {cfg.wrap_streams} labels wrong at T = "
+                 f"{cfg.wrap_length} ({int((wrong.released_label == 1).sum())} of them false 1s, "
+                 f"2-adic valuations of the true entries {sorted(wrong.p00_twos.tolist())})",
+                 evidence="the released rule re-implemented in numpy int64 against Python-int "
+                 "products of the same seeded streams (imm_int64_wrap.csv); unknown whether the "
+                 "paper's Figure 2c data reached such lengths (its README runs T_train = T_gap = "
+                 "100, i.e. T up to 300)", shown=len(wrong) > 0,
+                 power="exact integer arithmetic against int64")
+ledger.exact("audit.imm_labels_ours_exact", f"our IMM-over-Z generator's label rule "
+             f"(tasks.imm_z_paper) equals the exact label on the same {cfg.wrap_streams} streams",
+             source="derived (issue 44: our generator is unaffected by the wrap)",
+             provenance="derived", expected=cfg.wrap_streams,
+             measured=int((wrap.ours_label == wrap.exact_label).sum()))
 nb.finish()
 
 # %% [markdown]
@@ -359,4 +403,7 @@ nb.finish()
 # (`figure2a_prose.csv`: a comparison of the paper with itself, so a table row, not a claim) but
 # contradicts the prose for DeltaNet and Mamba in distribution (deviation
 # `fig2a.in_distribution_below_80`); the training configuration is not uniquely defined for any
-# model (deviation `hyperparameters.conflict`).
+# model (deviation `hyperparameters.conflict`). The released IMM-over-ℤ generator's int64 labels
+# wrap at the lengths its defaults reach: the count is in deviation
+# `audit.released_imm_int64_wrap`, every wrong label a false 1; our generator's labels are exact
+# (`audit.imm_labels_ours_exact`).

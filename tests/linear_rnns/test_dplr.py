@@ -236,3 +236,15 @@ def test_effective_beta_is_beta_times_key_norm():
 def test_effective_beta_of_a_scale_step():
     # scaling coordinate 0 by lambda = -2 is H(1 - lambda, e_0): beta_eff = 3, outside [0, 2]
     assert dplr.effective_beta(dplr.dense(dplr.scale(0, -2), 2)) == 3
+
+
+def test_run_in_place_wrong_on_swap_right_on_diagonal():
+    # negative control of notebook 06: entry (0, 1) reads the overwritten (0, 0) = 0
+    eye = np.identity(3, dtype=int).astype(object)
+    swap = np.array([[0, 1, 0], [1, 0, 0], [0, 0, 1]], dtype=object)
+    assert dplr.run_in_place([swap], eye).tolist() == [[0, 0, 0], [1, 1, 0], [0, 0, 1]]
+    # a diagonal M only reads the entry it writes, so in place is harmless there
+    diag = [np.diag([2, -1, 3]).astype(object), np.diag([-1, 5, 1]).astype(object)]
+    assert dplr.run_in_place(diag, eye).tolist() == np.diag([-2, -5, 3]).tolist()
+    # and the correct two-block program agrees with the direct product on both
+    assert (dplr.run_program([swap], eye) == swap).all()

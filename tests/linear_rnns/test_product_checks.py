@@ -21,3 +21,13 @@ def test_product_tables():
     tr = product_checks.transvection_maps([2, 3])
     assert len(tr) == 2 + 6 and tr.exact.all() and (tr.steps == 3).all()
     assert not product_checks.transvection_maps([2, 3], middle=Fraction(1, 4)).exact.any()
+
+
+def test_rwkv_long_products_table():
+    rng = np.random.default_rng(3)
+    lp = product_checks.rwkv_long_products([1, 40], 3, [1, 5], rng)
+    assert len(lp) == 12 and lp.exact.all() and lp.positivity_agrees.all()
+    # the broken in-place program must be wrong somewhere (entries [-5, 5], 40 matrices)
+    assert not lp[(lp.entries == 5) & (lp.N == 40)].in_place_exact.all()
+    # and 40 matrices with entries in [-5, 5] pass int64 (bits > 63), so Python ints are needed
+    assert lp[(lp.entries == 5) & (lp.N == 40)].max_bits.max() > 63

@@ -107,3 +107,32 @@ def test_wrong_and_on_s1_circuit():
     assert (stacks.eval_relu_circuit(stacks.S1_CONTROL_CIRCUIT, x) == truth).all()
     wrong = stacks.eval_relu_circuit(stacks.S1_CONTROL_CIRCUIT, x, and_threshold=2)
     assert (wrong == 0).all() and int((wrong != truth).sum()) == 5
+
+
+def test_encoding_table_is_pushes_from_empty():
+    # closed form E = sum (2 b_i + 1) / 4^(i+1), top first, against pushing bottom first
+    for d in (0, 1, 3, 5):
+        for code, v in enumerate(stacks.encoding_table(d)):
+            bits = [(code >> i) & 1 for i in range(d)]            # top first
+            assert v == stacks.base4_value(bits[::-1])
+
+
+@pytest.mark.parametrize("max_depth", [0, 1, 5])
+def test_domain_check_equals_naive(max_depth):
+    from lib.linear_rnns import naive
+    got = stacks.domain_check(max_depth)
+    assert got.to_dict("records") == naive.stack_domain(max_depth)
+
+
+def test_domain_check_full_at_depth_7():
+    # every stack of depth <= 7: 2^8 - 1 = 255, of which 254 non-empty; two pushes each
+    dom = stacks.domain_check(7)
+    assert (int(dom.stacks.sum()), int(dom.nonempty_ok.sum()), int(dom.head_ok.sum()),
+            int(dom.pop_ok.sum()), int(dom.push_ok.sum())) == (255, 255, 254, 254, 510)
+
+
+def test_domain_check_rejects_a_broken_pop(monkeypatch):
+    # pop without the head's correction (4s - 1) is right on top-0 stacks only: it must show
+    monkeypatch.setattr(stacks, "pop", lambda s: 4 * s - 1)
+    dom = stacks.domain_check(4)
+    assert int(dom.pop_ok.sum()) == sum(2 ** (d - 1) for d in range(1, 5))
