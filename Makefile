@@ -67,11 +67,13 @@ data: setup
 	$(DVC) pull --quiet data.dvc
 	@$(PY) -m lib.companion.datafiles --check
 
-# A failed or interrupted (Ctrl-C) `dvc repro` is followed by the ledger and book rebuild, and
-# exits non-zero (lib/companion/timings.py; one command, so make runs it with no shell between)
+# The out-of-date stages on JOBS cores, each recorded in its dvc.lock by `dvc commit`
+# (lib/companion/parallel.py; `dvc repro` runs the same stages on one). A failed or interrupted
+# (Ctrl-C) run is followed by the ledger and book rebuild, and exits non-zero
+# (lib/companion/timings.py; one command, so make runs it with no shell between)
 repro: data
 	@test -z "$(PAPER)" -o -n "$(STAGES)" || { echo "PAPER=$(PAPER) is not a declared paper (notebooks/<paper>/paper.yaml)"; exit 2; }
-	@$(PY) -m lib.companion.timings run make_repro$(if $(PAPER),_$(PAPER)) --rebuild-on-failure -- $(DVC) repro $(STAGES)
+	@$(PY) -m lib.companion.timings run make_repro$(if $(PAPER),_$(PAPER)) --rebuild-on-failure -- $(PY) -m lib.companion.parallel --jobs $(JOBS) $(STAGES)
 	$(if $(PAPER),$(PY) -m lib.companion.claims && $(PY) -m lib.companion.report)
 	@$(PY) -m lib.companion.timings
 	@echo "book: results/report/index.html   claims: results/CLAIMS.md"
