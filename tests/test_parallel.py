@@ -186,3 +186,15 @@ def test_a_failed_stage_skips_its_reader_and_the_rest_are_committed(root):
         assert "up to date" in status, status                            # 02 ran and is committed
     finally:
         params.write_text(saved)
+
+
+def test_longest_first_and_readers_after(monkeypatch):
+    walls = {"ptnas/01": 5.0, "ptnas/02": 50.0, "ptnas/03": 500.0, "ptnas/04": 20.0}
+    monkeypatch.setattr(parallel, "last_wall_s", walls.get)
+    started = []
+    monkeypatch.setattr(parallel, "run_one", lambda stage, lock: (started.append(
+        stage.notebook), (True, 0.0))[1])
+    stages = {n: parallel.Stage(parallel.target_of(n), n) for n in walls}
+    stages["ptnas/03"].after = {"ptnas/01"}                   # the longest waits for the shortest
+    assert parallel.run_all(stages, jobs=1) == []
+    assert started == ["ptnas/02", "ptnas/04", "ptnas/01", "ptnas/03"]

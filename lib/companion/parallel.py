@@ -8,9 +8,10 @@ so two `dvc repro` cannot share a workspace, and a second core sits idle. A note
 (the runner) needs no such lock: it holds its own notebook's lock and stages its outputs apart. So
 here the root checks run first (`dvc repro params infra data`); DVC says which notebook stages are
 out of date; those that read their tables (a declaration's `reads`) are added; they run on N
-workers, a reader only after what it reads; and each one that succeeds is recorded at once with
-`dvc commit` (one at a time): the entry `dvc repro` would have written, since a lock entry is the
-hashes of the stage's dependencies, parameters and outputs. The ledger and the book follow
+workers, the longest (by its last time here) first and a reader only after what it reads; and
+each one that succeeds is recorded at once with `dvc commit` (one at a time): the entry
+`dvc repro` would have written, since a lock entry is the hashes of the stage's dependencies,
+parameters and outputs. The ledger and the book follow
 (`dvc repro --single-item claims report`, or, for a paper, their modules). Each run's output goes
 to results/logs/<paper>__<stem>.log; a failed stage's tail is printed and the stages reading it
 are skipped; the rest go on.
@@ -95,6 +96,18 @@ def plan(stale: list[str], scope: list[str]) -> dict[str, Stage]:
     return stages
 
 
+def last_wall_s(notebook: str) -> float:
+    """The notebook's last recorded wall time on this machine (0 when none): the longest start
+    first, so that one long stage does not run alone at the end."""
+    import json
+
+    from lib.companion import runner
+    try:
+        return float(json.loads(runner.timing_file(notebook).read_text())["wall_s"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return 0.0
+
+
 def log_file(notebook: str) -> Path:
     return paths.RESULTS / "logs" / f"{notebook.replace('/', '__')}.log"
 
@@ -127,9 +140,11 @@ def run_all(stages: dict[str, Stage], jobs: int) -> list[str]:
     running: dict[Future, Stage] = {}
     failed: list[str] = []
     total, finished = len(stages), 0
+    longest_first = sorted(waiting, key=lambda n: -last_wall_s(n))
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         while waiting or running:
-            for notebook, stage in list(waiting.items()):
+            for notebook in [n for n in longest_first if n in waiting]:
+                stage = waiting[notebook]
                 if stage.after & set(failed):
                     del waiting[notebook]
                     failed.append(notebook)
