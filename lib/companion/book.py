@@ -7,13 +7,14 @@ figure's declaration (`claims:` in paper.yaml).
 """
 from __future__ import annotations
 
+import html
 import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from lib.companion import claims as claims_mod
-from lib.companion import papers, runs
+from lib.companion import papers, runs, verdicts
 from lib.companion.claims import STATUSES
 
 ARXIV_ID = re.compile(r"^\d{4}\.\d{4,5}(v\d+)?$")      # else the declaration's text, unlinked
@@ -50,6 +51,8 @@ class PaperRow:
     chapters: list[Chapter]
     made: str
     spec: bool = False            # the book holds its spec page (docs/specs/<paper>.md)
+    verdict: verdicts.Verdict | None = None     # notebooks/<paper>/verdict.yaml
+    verdict_checked: bool = False  # the ledger holds its results on the verdict's profile
 
     @property
     def built(self) -> bool:
@@ -118,8 +121,45 @@ def anchor(paper: str, stem: str) -> str:
 
 
 # ---------------------------------------------------------------- index
+def verdict_badge(verdict: str) -> str:
+    """The short verdict as a coloured label (raw HTML: its class says which verdict)."""
+    slug = re.sub(r"[^a-z]+", "-", verdict)
+    return f'<span class="verdict verdict-{slug}">{verdicts.SHORT[verdict]}</span>'
+
+
+def checked_note(row: PaperRow) -> str:
+    """Why the verdicts were not checked against this build's ledger ("" when they were)."""
+    v = row.verdict
+    if v is not None and row.verdict_checked:
+        status = {c["id"]: c["status"] for c in row.claims}
+        stopped = [h for h in v.headlines if verdicts.unchecked(h, status)]
+        return (f"{len(stopped)} of {len(v.headlines)} not checked: a run did not finish"
+                if stopped else "")
+    if v is None:
+        return ""
+    if not row.claims:
+        return f"not checked: this build holds no {v.profile} results of the paper"
+    return (f"declared for the {v.profile} profile; not checked against this build's "
+            f"{row.profiles} results")
+
+
+def verdict_cell(row: PaperRow) -> str:
+    """A paper's verdicts on the index: one short line per headline of its abstract."""
+    if row.verdict is None:
+        return "*no verdict declared yet*"
+    lines = [f"{verdict_badge(h.verdict)} {text(h.headline)}" for h in row.verdict.headlines]
+    note = checked_note(row)
+    return "\n\n".join(lines + ([f"*{text(note)}*"] if note else []))
+
+
+def verdict_counts(rows: list[PaperRow]) -> str:
+    n = Counter(h.verdict for r in rows if r.verdict for h in r.verdict.headlines)
+    return ", ".join(f"{verdicts.SHORT[v]} {n[v]}" for v in verdicts.VERDICTS)
+
+
 def index_page(rows: list[PaperRow], revision: str, built_at: str, note: str) -> str:
-    """Every declared paper with its claim counts, profile and results time; the book's toc."""
+    """The verdicts first (what the companion found about each paper), then every declared
+    paper with its claim counts, profile and results time; the book's toc."""
     head = ("paper", "notebooks", *STATUSES, "last runs", "profile", "results made")
     table = []
     for row in rows:
@@ -135,6 +175,8 @@ def index_page(rows: list[PaperRow], revision: str, built_at: str, note: str) ->
                   *map(str, totals.values()),
                   text(f"{sum(bool(ch.run) for r in rows for ch in r.chapters)} unfinished, "
                        f"{sum(bool(ch.stale) for r in rows for ch in r.chapters)} stale"), "", ""])
+    found = [[f"[{text(row.paper.short)}]({row.paper.short}/index.md)", verdict_cell(row)]
+             for row in rows]
     lines = ["# ICML 2026 paper companion", "",
              "Every figure and claim of the papers below, as the last `dvc repro` (or `make "
              "test`'s smoke run) left them: each chapter shows a paper's figures in reading "
@@ -143,7 +185,19 @@ def index_page(rows: list[PaperRow], revision: str, built_at: str, note: str) ->
              f"Book built {text(built_at)} from git revision {text(revision)}.", ""]
     if note:
         lines += ["```{warning}", note, "```", ""]
-    lines += [list_table(head, table, "papers"), "",
+    lines += ["## What the companion found", "",
+              "One line per headline of each paper's abstract: "
+              "**reproduced** (at the paper's setting, or exactly where the claim is exact), "
+              "**in miniature** (the mechanism shown at a reduced scale or on synthetic data), "
+              "**not at our scale** (tried; the claims it rests on fail, are inconclusive or "
+              "need the `paper` profile), **shown wrong** (the companion shows a deviation) or "
+              "**not attempted** (with the reason, in the chapter). Each line names the "
+              "ledger claims it summarises; the book is not built when their statuses "
+              "contradict it. The verdicts are declared in `notebooks/<paper>/verdict.yaml`. "
+              f"Over all papers: {text(verdict_counts(rows))}.", "",
+              list_table(("paper", "verdicts"), found, "verdicts verdicts-index"), "",
+              "## Claims per paper", "",
+              list_table(head, table, "papers"), "",
               "```{toctree}", ":maxdepth: 1", ":caption: Papers", "",
               *(f"{r.paper.short}/index" for r in rows), "```", "",
               "```{toctree}", ":maxdepth: 1", ":caption: Across papers", "", "performance",
@@ -224,8 +278,45 @@ def run_notes(ch: Chapter) -> list[str]:
     return out
 
 
+def claim_link(paper: str, cid: str, where: dict[str, str]) -> str:
+    """A verdict's claim: a link to the section of the chapter that shows it, when this build
+    holds it (else its id as code)."""
+    short = cid.split(".", 1)[1] if cid.startswith(paper + ".") else cid
+    stem = where.get(cid)
+    if stem is None:
+        return code(short)
+    return f'<a href="#{anchor(paper, stem)}"><code>{html.escape(short)}</code></a>'
+
+
+def verdict_section(row: PaperRow) -> list[str]:
+    """The chapter's opening: each headline of the abstract, its verdict and its claims."""
+    v = row.verdict
+    if v is None:
+        return []
+    where = {c["id"]: Path(c["notebook"]).stem for c in row.claims}
+    status = {c["id"]: c["status"] for c in row.claims}
+    rows = []
+    for h in v.headlines:
+        about = [text(h.headline)]
+        about += [f"*{label}:* {text(value)}" for label, value in
+                  (("our scale", h.scale), ("why not", h.reason), ("note", h.note)) if value]
+        about += [f"*peers:* {text(p.numbers)} ({text(p.source)})" for p in h.peers]
+        claims = ", ".join(claim_link(v.paper, c, where) + (f" {text(status[c])}"
+                                                              if c in status else "")
+                           for c in h.claims) or "none"
+        rows.append(["\n\n".join(about), verdict_badge(h.verdict), claims])
+    note = checked_note(row)
+    return ["## What the companion found", "",
+            f"One line per headline of the abstract (declared in "
+            f"`notebooks/{v.paper}/verdict.yaml`, judged on the `{v.profile}` profile), with "
+            "the claims of the ledger it rests on and their status here."
+            + (f" *{text(note)}.*" if note else ""), "",
+            list_table(("headline", "verdict", "claims"), rows, "verdicts verdicts-chapter"), ""]
+
+
 def chapter_page(row: PaperRow) -> str:
-    """A paper: citation, counts, each notebook's figures with their claims; its toc."""
+    """A paper: citation, its verdicts, counts, each notebook's figures with their claims; its
+    toc."""
     p = row.paper
     where = (f"arXiv [{p.arxiv}](https://arxiv.org/abs/{p.arxiv})" if ARXIV_ID.match(p.arxiv)
              else text(p.arxiv))
@@ -234,6 +325,7 @@ def chapter_page(row: PaperRow) -> str:
              "[the claims ledger](claims.md)"
              + (" · [the companion's spec](spec.md): what the paper claims, what was read and "
                 "what reconstructed, the sections the notebooks cite" if row.spec else ""), ""]
+    lines += verdict_section(row)
     if not row.built:
         lines += ["```{note}", f"Not yet built: `make repro PAPER={p.short}` runs its notebooks.",
                   "```", ""]
@@ -327,11 +419,25 @@ def curve_rows(name: str, doc: dict) -> list[list[str]]:
 
 def performance_page(stages: list[tuple[str, dict | None]], totals: dict[str, dict],
                      bench: list[tuple[str, dict]], tables: list[tuple[str, list[list[str]]]],
-                     figures: dict[str, str]) -> str:
-    """Each notebook stage's last wall time, the paper totals against their budgets, the
+                     figures: dict[str, str], overview: str | None = None) -> str:
+    """A figure first (each paper's stage times against its budget, the benchmarks' ratios),
+    then each notebook stage's last wall time, the paper totals against their budgets, the
     benchmarks' cost curves (a figure each, a summary table) and the notebooks' own timing
     tables."""
-    lines = ["# Performance", "", "## Stage wall times (last run)", "",
+    lines = ["# Performance", ""]
+    if overview:
+        lines += [f"```{{figure}} {overview}", ":name: fig-performance-overview",
+                  ":width: 100%", "",
+                  "Top: each paper's summed stage wall times (last run) against its budget "
+                  "(the black mark, a bar past it in the second colour; the papers covered in "
+                  "depth have none). Bottom: how many times "
+                  "faster each benchmarked kernel is than its naive reference at the largest "
+                  "size both ran. Both axes are logarithmic; the tables below hold the "
+                  "numbers.", "```", ""]
+    else:
+        lines += ["*No stage times or benchmarks measured yet: the overview figure appears "
+                  "once `make repro` or `make bench` has run.*", ""]
+    lines += ["## Stage wall times (last run)", "",
              "From `results/timings/` (the runner writes one record per run; wall-clock values "
              "are kept out of every DVC output). Runs under nbval (`make test`) are not timed. "
              "`make repro` prints the same table at its end (`python -m lib.companion.timings`).",

@@ -10,6 +10,12 @@ leaves the previous book. It reads the declarations, results/claims.json (the me
 results/<paper>/{figures,tables,executed}/, and, as found, results/timings/ and results/bench/
 (wall-clock values: volatile, outside every DVC output). Only the index holds volatile values
 (build time, revision, result times).
+
+The verdicts (notebooks/<paper>/verdict.yaml, `lib.companion.verdicts`) open the index and each
+chapter. They live in a file of their own, not in paper.yaml, because every notebook stage
+depends on its paper.yaml: a verdict edit must rebuild the book, never re-run a paper's
+notebooks. Before writing anything the report checks them against the ledger and refuses the
+book when a verdict contradicts the statuses of the claims it names.
 """
 from __future__ import annotations
 
@@ -22,7 +28,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from lib.companion import book, papers, paths, timings
+from lib.companion import book, papers, paths, timings, verdicts
 
 SITE = Path(__file__).with_name("book_site")
 HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.M)
@@ -298,17 +304,99 @@ def bench_figure(name: str, doc: dict, dst: Path) -> str | None:
     return dst.name
 
 
+def bench_ratios(bench: list[tuple[str, dict]]) -> list[tuple[str, float]]:
+    """(benchmark / curve / kernel side, reference time over the side's) at the largest size
+    both ran, for every benchmark with cost curves."""
+    out = []
+    for name, doc in bench:
+        for label, c in (doc.get("curves") or {}).items() if isinstance(doc.get("curves"),
+                                                                         dict) else []:
+            ref = c.get("reference")
+            for key, value in (c.get("ratio_at_largest_common") or {}).items():
+                side = key.removeprefix(f"{ref}_over_")
+                if isinstance(value, (int, float)) and value > 0:
+                    out.append((f"{name} / {label} / {side}", float(value)))
+    return out
+
+
+def performance_figure(totals: dict[str, dict], bench: list[tuple[str, dict]],
+                       dst: Path) -> str | None:
+    """The performance page's opening figure: each paper's summed stage times against its
+    budget, and the benchmarks' ratios over their naive references; None when neither was
+    measured."""
+    measured = {k: t for k, t in totals.items() if t["measured"]}
+    ratios = bench_ratios(bench)
+    if not measured and not ratios:
+        return None
+    import matplotlib.pyplot as plt
+
+    from lib.companion import plotting
+    # one panel above the other, each as tall as its bars need (fits the article's width)
+    heights = [0.22 * n + 0.9 for n in (len(measured), len(ratios)) if n]
+    fig, axes = plotting.figure(len(heights), 1, width=7.0, height=sum(heights) + 0.3,
+                                squeeze=False, gridspec_kw={"height_ratios": heights},
+                                layout="constrained")
+    axes = list(axes.flat)
+    blue, red, grey = plotting.palette(3)
+    if measured:
+        ax = axes.pop(0)
+        names = list(measured)[::-1]                       # first paper at the top
+        walls = [max(measured[n]["wall_s"], 0.1) for n in names]
+        over = [bool(measured[n]["budget_s"]) and measured[n]["wall_s"] > measured[n]["budget_s"]
+                for n in names]
+        ax.barh(names, walls, color=[red if o else blue for o in over])
+        for i, n in enumerate(names):
+            if measured[n]["budget_s"]:
+                ax.plot([measured[n]["budget_s"]] * 2, [i - 0.4, i + 0.4], color="black", lw=2)
+            if measured[n]["measured"] < measured[n]["stages"]:
+                ax.text(walls[i], i, f"  {measured[n]['measured']}/{measured[n]['stages']} "
+                        "stages", va="center", fontsize=7)
+        ax.set(xscale="log", xlabel="summed stage wall time (s), last run",
+               title="stage time by paper (black: budget)")
+    if ratios:
+        ax = axes.pop(0)
+        labels, values = [r[0] for r in ratios][::-1], [r[1] for r in ratios][::-1]
+        ax.barh(labels, values, color=[blue if v >= 1 else red for v in values])
+        ax.axvline(1, color=grey, lw=1, ls=":")
+        ax.set(xscale="log", xlabel="naive reference time over kernel time (x)",
+               title="benchmarks: naive time over kernel time")
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(dst, metadata={"Software": None})
+    plt.close(fig)
+    return dst.relative_to(dst.parent.parent).as_posix() if dst.parent.name == "_static" \
+        else dst.name
+
+
+def load_verdicts(ledger: dict) -> tuple[dict[str, verdicts.Verdict | None], set[str]]:
+    """Every paper's verdicts and the papers whose verdicts this ledger checks; a malformed
+    verdict file, or a verdict its claims' statuses contradict, refuses the book."""
+    found, problems = {}, []
+    for short in papers.names():
+        try:
+            found[short] = verdicts.load(short)
+        except verdicts.VerdictError as err:
+            problems.append(str(err))
+    problems += [line for v in found.values() if v for line in verdicts.check(v, ledger)]
+    if problems:
+        raise BookError("the verdicts contradict results/claims.json (or cannot be read); "
+                        "fix notebooks/<paper>/verdict.yaml:\n" + "\n".join(problems))
+    return found, {s for s, v in found.items() if v and verdicts.checked_profile(v, ledger)}
+
+
 def write_sources(src: Path, now: dt.datetime) -> Path:
     """The whole Sphinx project under `src` (rewritten from scratch)."""
     shutil.rmtree(src, ignore_errors=True)
     shutil.copytree(SITE, src, ignore=shutil.ignore_patterns("__pycache__"))
     ledger, note = load_ledger()
+    found, checked = load_verdicts(ledger)
     raw = current_params()
     rows = []
     for p in papers.all_papers():
         chapters = [chapter(n, ledger, src, raw) for n in p.notebook_ids()]
         rows.append(book.PaperRow(p, chapters, results_time(p.notebook_ids()),
-                                  spec=spec_page(p.short, src / p.short / "spec.md")))
+                                  spec=spec_page(p.short, src / p.short / "spec.md"),
+                                  verdict=found.get(p.short),
+                                  verdict_checked=p.short in checked))
     for row in rows:
         (src / row.paper.short / "index.md").write_text(book.chapter_page(row), encoding="utf-8")
         (src / row.paper.short / "claims.md").write_text(book.claims_page(row), encoding="utf-8")
@@ -317,9 +405,10 @@ def write_sources(src: Path, now: dt.datetime) -> Path:
     figures = {name: f for name, doc in bench
                if (f := bench_figure(name, doc, src / f"bench_{name}.png"))}
     totals = timings.paper_totals(timings.collect()["stages"])
+    overview = performance_figure(totals, bench, src / "_static" / "performance.png")
     (src / "performance.md").write_text(
-        book.performance_page(read_timings(built), totals, bench, read_timing_tables(), figures),
-        encoding="utf-8")
+        book.performance_page(read_timings(built), totals, bench, read_timing_tables(), figures,
+                              overview), encoding="utf-8")
     (src / "index.md").write_text(book.index_page(
         rows, git_revision(paths.ROOT), now.strftime("%Y-%m-%d %H:%M:%S UTC"), note),
         encoding="utf-8")

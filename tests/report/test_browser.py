@@ -11,7 +11,10 @@ a file of the site, and a fragment to an element of its target); each claims tab
 rows as results/claims.json holds for its paper and the filters narrow it, from the address as
 a link would carry them; a search for a claim id finds its ledger page; a notebook page's
 mathematics is typeset by the local MathJax, without errors and without raw `$...$` left in
-its text; nothing is loaded from the network. Screenshots go to <report-dir>/../screenshots/.
+its text; nothing is loaded from the network; the index shows a verdict line per headline of
+every paper (notebooks/<paper>/verdict.yaml) and each chapter opens with them; no table is wider
+than the article at 1280 px (a wide one scrolls inside its own container). Screenshots go to
+<report-dir>/../screenshots/.
 """
 from __future__ import annotations
 
@@ -26,7 +29,7 @@ from urllib.parse import quote, unquote, urlsplit
 
 import pytest
 
-from lib.companion import papers
+from lib.companion import book, papers, verdicts
 
 # --host-resolver-rules and the dead proxy: any attempt to reach a host fails at once
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
@@ -310,3 +313,34 @@ def test_index_lists_every_paper_and_screenshots(report, ledger, rendered, scree
         shots.append(screenshot(f"{built[0]}/index.html", "chapter", 2200))
         shots.append(screenshot(math_page(built[0]), "notebook", 1400))
     assert all(s.stat().st_size > 0 for s in shots)
+
+
+def test_index_shows_a_verdict_line_per_paper(report, ledger, rendered):
+    """The verdicts come first on the index: every paper's row holds one labelled line per
+    headline its verdict.yaml declares; each built chapter opens with the same lines."""
+    dom, check = checked(rendered, "index.html")
+    declared = {p: len(v.headlines) for p in papers.names() if (v := verdicts.load(p))}
+    missing = [p for p in papers.names() if p not in declared]
+    assert not missing, f"no notebooks/<paper>/verdict.yaml for {missing}"
+    assert check["verdicts"] == declared, "index: verdict lines per paper vs verdict.yaml"
+    assert dom.index("verdicts-index") < dom.index("papers table"), \
+        "index: the verdicts must come before the counts table"
+    for paper in built_papers(ledger):
+        chapter, _ = checked(rendered, f"{paper}/index.html")
+        first = book.anchor(paper, papers.paper(paper).notebooks[0].stem)
+        assert "verdicts-chapter" in chapter and \
+            chapter.index("verdicts-chapter") < chapter.index(f'id="{first}"'), \
+            f"{paper}/index.html does not open with its verdicts"
+
+
+def test_no_table_overflows_the_article(report, ledger, rendered):
+    """At 1280 px no table's visible box passes the article's right edge: the index, the
+    performance page, every chapter and every claims ledger."""
+    built = built_papers(ledger)
+    wide = {}
+    for page in ["index.html", "performance.html", *chapter_pages(ledger),
+                 *(f"{p}/claims.html" for p in built)]:
+        _, check = checked(rendered, page)
+        if check["tables_overflowing"]:
+            wide[page] = check["tables_overflowing"]
+    assert not wide, f"tables wider than the article at 1280 px: {wide}"

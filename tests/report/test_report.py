@@ -180,7 +180,8 @@ def test_a_failed_run_shows_its_claims_as_error_on_the_chapter_and_in_the_totals
     index = (src / "index.md").read_text()
     assert book.text("The last run of 01_a failed in cell 7: ValueError: bad.") in chapter
     assert book.text("01_a failed") in chapter and book.text("01_a failed") in index
-    row = next(line for line in index.split("* - ")
+    counts_table = index[index.index("## Claims per paper"):]       # after the verdicts
+    row = next(line for line in counts_table.split("* - ")
                if line.startswith("[alpha]"))
     cells = [c.strip() for c in row.split("  - ")]
     statuses = dict(zip(("pass", "fail", "error"), cells[2:5]))
@@ -334,3 +335,35 @@ def test_spec_page_links_the_books_notebook_pages(tmp_path):
     assert "](../bsnp/notebooks/01_poisson_family.ipynb)" in text
     assert "../../notebooks/" not in text and '<a id="s3"></a>' in text
     assert not report.spec_page("no_such_paper", tmp_path / "none.md")
+
+
+def test_verdicts_open_the_index_and_the_chapter(tree):
+    """A paper's verdict.yaml: its lines come first on the index and open its chapter, the
+    claims linked to the notebook section that shows them; judged on `default`, they are shown
+    as not checked against these smoke results; a paper without one says so."""
+    (tree / "notebooks" / "alpha" / "verdict.yaml").write_text(
+        "paper: alpha\nheadlines:\n- headline: The count holds\n  verdict: reproduced\n"
+        "  claims: [alpha.f1.count]\n- headline: The benchmark number\n"
+        "  verdict: not attempted\n  reason: no data offline\n")
+    src = report.write_sources(report.source_dir(), NOW)
+    index = (src / "index.md").read_text()
+    assert index.index("verdicts-index") < index.index("## Claims per paper")
+    assert 'class="verdict verdict-reproduced">reproduced</span> The count holds' in index
+    assert "*no verdict declared yet*" in index                   # beta
+    assert book.text("not checked against this build's smoke results") in index
+    chapter = (src / "alpha" / "index.md").read_text()
+    assert chapter.index("## What the companion found") < chapter.index("## 01_a")
+    assert '<a href="#alpha-01-a"><code>f1.count</code></a> pass' in chapter
+    assert "*why not:* no data offline" in chapter
+
+
+def test_performance_page_opens_with_its_figure(tree):
+    from lib.companion import runner
+    timing = runner.timing_file("alpha/01_a")
+    timing.parent.mkdir(parents=True)
+    timing.write_text(json.dumps({"notebook": "alpha/01_a", "profile": "default",
+                                  "wall_s": 250.0, "finished": "2026-01-01T00:00:00Z"}))
+    src = report.write_sources(report.source_dir(), NOW)
+    perf = (src / "performance.md").read_text()
+    assert (src / "_static" / "performance.png").is_file()
+    assert perf.index("_static/performance.png") < perf.index("## Stage wall times")
