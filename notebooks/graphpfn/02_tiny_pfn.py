@@ -166,9 +166,10 @@ losses, seconds = train.train_side_by_side(
     cfg.steps, cfg.lr, cfg.warmup, cfg.clip)
 curve = pd.DataFrame({"step": np.arange(1, cfg.steps + 1), **losses})
 curve.to_csv(tables / "training_loss.csv", index=False)
-nb.save_timing(pd.DataFrame([{"model": k, "steps": cfg.steps, "seconds": s,
-                              "ms_per_step": 1e3 * s / cfg.steps} for k, s in seconds.items()]),
-               "training")
+timing_csv = nb.save_timing(
+    pd.DataFrame([{"model": k, "steps": cfg.steps, "seconds": s,
+                   "ms_per_step": 1e3 * s / cfg.steps} for k, s in seconds.items()]),
+    "training")
 
 # %% [markdown]
 # ## In context on held-out prior graphs, against per-graph training

@@ -125,7 +125,7 @@ for name, arms in groups.items():
     history.append(hist)
 history = pd.concat(history, ignore_index=True)
 history.to_csv(tables / "history.csv", index=False)
-nb.save_timing(pd.DataFrame(seconds), "training")
+timing_csv = nb.save_timing(pd.DataFrame(seconds), "training")
 
 # %% [markdown]
 # ## Evaluation: field errors, held-out disc mass flux, line flux
