@@ -21,6 +21,7 @@ import pytest
 import yaml
 
 from lib.companion import paths
+from tests import project_copy
 
 NOTEBOOK = "toy/01_faults"
 # its stage, as `dvc` names it from the root: the paper's own dvc.yaml holds it
@@ -170,25 +171,9 @@ def gone(pid: int) -> bool:
 def root(tmp_path_factory) -> Path:
     if not (paths.ROOT / "dvc-remote").exists():
         pytest.skip("dvc-remote/ is missing")
-    root = tmp_path_factory.mktemp("faults") / "companion"
-    tracked = run(["git", "ls-files", "--cached", "--others", "--exclude-standard"],
-                  paths.ROOT).stdout.split()
-    for name in tracked:
-        src = paths.ROOT / name
-        if src.is_file():
-            (root / name).parent.mkdir(parents=True, exist_ok=True)
-            (root / name).write_bytes(src.read_bytes())
-    (root / "notebooks/toy").mkdir()
-    (root / "notebooks/toy/paper.yaml").write_text(DECLARATION)
-    (root / "notebooks/toy/01_faults.py").write_text(SOURCE)
-    (root / "lib/toy").mkdir()
-    (root / "lib/toy/__init__.py").write_text('"""A toy paper."""\n')
-    (root / "lib/toy/schema.py").write_text(SCHEMA)
-    py(root, "-m", "lib.companion.generate", "--write")
-    run(["git", "init", "-q"], root)
-    run(["git", "add", "-A"], root)
-    run(["git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "base"], root)
-    dvc(root, "pull", "-q", "data.dvc")
+    root = project_copy.with_toy(tmp_path_factory.mktemp("faults") / "companion", {
+        "notebooks/toy/paper.yaml": DECLARATION, "notebooks/toy/01_faults.py": SOURCE,
+        "lib/toy/__init__.py": '"""A toy paper."""\n', "lib/toy/schema.py": SCHEMA})
     dvc(root, "repro", "-q", STAGE)
     run(["git", "add", "-A"], root)
     run(["git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "repro"], root)

@@ -6,14 +6,14 @@ reading 01's table. The plan is checked on the declarations alone; then the copy
 workers, its lock compared byte for byte with the one `dvc repro --force` writes for the same
 stages, and a failing notebook shown to skip its reader and leave the others committed.
 """
-import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 from lib.companion import parallel, paths
+from tests import project_copy
+from tests.project_copy import run
 
 DECLARATION = """\
 short: toy
@@ -97,41 +97,17 @@ nb.finish()
 '''
 
 
-def run(cmd: list[str], cwd: Path, ok: bool = True) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
-    done = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=900)
-    if ok:
-        assert done.returncode == 0, \
-            f"{' '.join(cmd)}:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
-    return done
-
-
 @pytest.fixture(scope="module")
 def root(tmp_path_factory) -> Path:
     if not (paths.ROOT / "dvc-remote").exists():
         pytest.skip("dvc-remote/ is missing")
-    root = tmp_path_factory.mktemp("parallel") / "companion"
-    tracked = run(["git", "ls-files", "--cached", "--others", "--exclude-standard"],
-                  paths.ROOT).stdout.split()
-    for name in tracked:
-        src = paths.ROOT / name
-        if src.is_file():
-            (root / name).parent.mkdir(parents=True, exist_ok=True)
-            (root / name).write_bytes(src.read_bytes())
-    (root / "notebooks/toy").mkdir()
-    (root / "notebooks/toy/paper.yaml").write_text(DECLARATION)
-    for stem in ("01_first", "02_second"):
-        (root / f"notebooks/toy/{stem}.py").write_text(WRITER.format(stem=stem))
-    (root / "notebooks/toy/03_reader.py").write_text(READER)
-    (root / "lib/toy").mkdir()
-    (root / "lib/toy/__init__.py").write_text('"""A toy paper."""\n')
-    (root / "lib/toy/schema.py").write_text(SCHEMA)
-    run([sys.executable, "-m", "lib.companion.generate", "--write"], root)
-    run(["git", "init", "-q"], root)
-    run(["git", "add", "-A"], root)
-    run(["git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "base"], root)
-    run([sys.executable, "-m", "dvc", "pull", "-q", "data.dvc"], root)
-    return root
+    return project_copy.with_toy(tmp_path_factory.mktemp("parallel") / "companion", {
+        "notebooks/toy/paper.yaml": DECLARATION,
+        "notebooks/toy/01_first.py": WRITER.format(stem="01_first"),
+        "notebooks/toy/02_second.py": WRITER.format(stem="02_second"),
+        "notebooks/toy/03_reader.py": READER,
+        "lib/toy/__init__.py": '"""A toy paper."""\n',
+        "lib/toy/schema.py": SCHEMA})
 
 
 def test_plan_adds_the_readers_of_a_stale_stage_and_orders_them(monkeypatch):
