@@ -55,21 +55,29 @@ def rwkv_products(lengths, streams: int, entries, rng: np.random.Generator) -> p
     """
     eye = np.identity(3, dtype=int).astype(object)
     rows = []
+    for mats, ref, row in _overwrite_streams(lengths, streams, entries, rng):
+        first = dplr.run_program(mats, eye, schedule="first_token")
+        tail = direct_product(mats[1:]) if len(mats) > 1 else eye
+        rows.append(dict(row, first_token_exact=bool((first == ref).all()),
+                         first_token_predicted_wrong=bool(mats[0][0, 0] != 0
+                                                          and (tail[0] != 0).any())))
+    return pd.DataFrame(rows)
+
+
+def _overwrite_streams(lengths, streams: int, entries, rng: np.random.Generator):
+    """Each random stream (entries in [-a, a], every a, N, stream in that order) with its direct
+    product and the overwrite LRNN's row: exact, positivity and the reference's bit width."""
+    eye = np.identity(3, dtype=int).astype(object)
     for a in entries:
         for N in lengths:
             for i in range(streams):
                 mats = list(rng.integers(-a, a + 1, (N, 3, 3)).astype(object))
                 ref = direct_product(mats)
                 got = dplr.run_program(mats, eye)
-                first = dplr.run_program(mats, eye, schedule="first_token")
-                tail = direct_product(mats[1:]) if N > 1 else eye
-                rows.append(dict(entries=a, N=N, stream=i, exact=bool((got == ref).all()),
-                                 positivity_agrees=bool((got[0, 0] > 0) == (ref[0, 0] > 0)),
-                                 max_bits=max(abs(int(v)).bit_length() for v in ref.flat),
-                                 first_token_exact=bool((first == ref).all()),
-                                 first_token_predicted_wrong=bool(mats[0][0, 0] != 0
-                                                                  and (tail[0] != 0).any())))
-    return pd.DataFrame(rows)
+                yield mats, ref, dict(
+                    entries=a, N=N, stream=i, exact=bool((got == ref).all()),
+                    positivity_agrees=bool((got[0, 0] > 0) == (ref[0, 0] > 0)),
+                    max_bits=max(abs(int(v)).bit_length() for v in ref.flat))
 
 
 def rwkv_long_products(lengths, streams: int, entries, rng: np.random.Generator) -> pd.DataFrame:
@@ -78,19 +86,9 @@ def rwkv_long_products(lengths, streams: int, entries, rng: np.random.Generator)
     (`dplr.run_in_place`, the negative control), both vs the direct product, in Python ints
     (entries reach 3^(N-1) a^N, hundreds of bits at N = 257: far past int64)."""
     eye = np.identity(3, dtype=int).astype(object)
-    rows = []
-    for a in entries:
-        for N in lengths:
-            for i in range(streams):
-                mats = list(rng.integers(-a, a + 1, (N, 3, 3)).astype(object))
-                ref = direct_product(mats)
-                got = dplr.run_program(mats, eye)
-                rows.append(dict(entries=a, N=N, stream=i, exact=bool((got == ref).all()),
-                                 positivity_agrees=bool((got[0, 0] > 0) == (ref[0, 0] > 0)),
-                                 max_bits=max(abs(int(v)).bit_length() for v in ref.flat),
-                                 nonzero=bool((ref != 0).any()),
-                                 in_place_exact=bool((dplr.run_in_place(mats, eye) == ref).all())))
-    return pd.DataFrame(rows)
+    return pd.DataFrame([dict(row, nonzero=bool((ref != 0).any()),
+                              in_place_exact=bool((dplr.run_in_place(mats, eye) == ref).all()))
+                         for mats, ref, row in _overwrite_streams(lengths, streams, entries, rng)])
 
 
 def deltanet_products(lengths, streams: int, rng: np.random.Generator) -> pd.DataFrame:
