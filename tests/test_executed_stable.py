@@ -1,6 +1,7 @@
 """What would make an executed copy differ from run to run or clone to clone, refused at the
 source: a pandas Styler without a fixed id (it draws a random table id into the HTML), and, in
-the executed copies present, this machine's absolute paths or terminal escape sequences."""
+the executed copies present, this machine's absolute paths, terminal escape sequences, or an
+object's memory address (a cell ending in a generator or a Styler shows `<... at 0x..>`)."""
 import re
 
 import pytest
@@ -20,7 +21,8 @@ def test_every_styler_has_a_fixed_id(source):
 
 
 @pytest.mark.skipif(not EXECUTED, reason="no executed copies here (make repro writes them)")
-def test_executed_copies_hold_no_local_path_or_escape():
+def test_executed_copies_hold_no_local_path_escape_or_address():
     bad = [p.relative_to(paths.ROOT) for p in EXECUTED
-           if str(paths.ROOT) in (text := p.read_text()) or "\\u001b[" in text]
+           if str(paths.ROOT) in (text := p.read_text()) or "\\u001b[" in text
+           or re.search(r" at 0x[0-9a-f]{6,}>", text)]
     assert not bad, f"machine-specific bytes in {bad}"

@@ -99,7 +99,7 @@ from lib.infer import decisions, evaluate, kk, losses, scene, train
 
 nb = notebook.start("infer/02_field_comparison", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
-torch.manual_seed(cfg.seed)
+generator = torch.manual_seed(cfg.seed)   # bound: its repr (an address) is not a result
 
 # %% [markdown]
 # ## The cabin, the split, and every arm trained at once

@@ -88,6 +88,7 @@ import time
 
 import numpy as np
 import pandas as pd
+from IPython.display import HTML
 
 from lib.companion import notebook, paths, plotting, rules
 from lib.linear_rnns import decisions, released, sidebyside, sweep, train
@@ -106,7 +107,7 @@ sweep_dir = paths.RESULTS / "linear_rnns" / "sweeps" / cfg.profile
 # %%
 side = sidebyside.table(cfg)
 side.to_csv(tables / "sidebyside.csv", index=False)
-side.style.set_uuid("side_by_side").hide(axis="index")   # a fixed id: the same bytes each run
+HTML(side.style.set_uuid("side_by_side").hide(axis="index").to_html())   # fixed id, no address
 
 # %% [markdown]
 # ## Test sets (frozen under data/linear_rnns/testsets when the parameters match) and baselines
