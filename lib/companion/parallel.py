@@ -19,6 +19,7 @@ are skipped; the rest go on.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -66,7 +67,6 @@ def notebook_of(target: str) -> str | None:
 
 def out_of_date(targets: list[str]) -> list[str]:
     """The notebooks whose stages DVC reports out of date (among `targets`, or all)."""
-    import json
     done = dvc("status", "--json", *targets, quiet=True)
     if done.returncode != 0:
         raise RuntimeError(f"dvc status failed:\n{done.stderr[-2000:]}")
@@ -99,9 +99,7 @@ def plan(stale: list[str], scope: list[str]) -> dict[str, Stage]:
 def last_wall_s(notebook: str) -> float:
     """The notebook's last recorded wall time on this machine (0 when none): the longest start
     first, so that one long stage does not run alone at the end."""
-    import json
-
-    from lib.companion import runner
+    from lib.companion import runner  # deferred: it imports papermill's stack
     try:
         return float(json.loads(runner.timing_file(notebook).read_text())["wall_s"])
     except (OSError, ValueError, KeyError, TypeError):
