@@ -63,6 +63,15 @@ def test_strip_volatile_makes_streams_the_same_on_any_machine_and_timing():
         ("stdout", "done\n")]
 
 
+def test_a_warning_from_a_cell_reads_the_same_whatever_the_kernel_pid():
+    """ipykernel files each cell's code under /tmp/ipykernel_<pid>/<hash of the code>.py, and a
+    warning raised in a cell names that file: the pid part must not reach the executed copy."""
+    def warning(pid):
+        return runner.portable(f"/tmp/ipykernel_{pid}/1009445737.py:23: DeprecationWarning: x\n")
+    assert warning(3478) == warning(26356) == "<cell>/1009445737.py:23: DeprecationWarning: x\n"
+    assert runner.portable("see ipykernel_launcher.py\n") == "see ipykernel_launcher.py\n"
+
+
 def test_time_limit_is_positive():
     with pytest.raises(params.ParamsError, match="--timeout"):
         runner.run(paths.ROOT / "notebooks/gd_perceptron/01_reduction.py", None, "smoke", {},

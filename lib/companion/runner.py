@@ -83,11 +83,17 @@ def local_places() -> list[tuple[str, str]]:
     return sorted(places.items(), key=lambda kv: -len(kv[0]))
 
 
+# where ipykernel files a cell's code for tracebacks and warnings: /tmp/ipykernel_<pid>/<hash>.py;
+# the pid differs on every run (the hash is of the cell's code, the same everywhere)
+KERNEL_CELL_DIR = re.compile(r"[^\s\"'()]*/ipykernel_\d+/")
+
+
 def portable(text: str) -> str:
-    """Stream text with this machine's absolute paths replaced by names true on any machine."""
+    """Stream text with this machine's absolute paths, and the kernel's per-run cell folder,
+    replaced by names true on any machine and run."""
     for place, name in local_places():
         text = text.replace(place + "/", name + "/")
-    return text
+    return KERNEL_CELL_DIR.sub("<cell>/", text)
 
 
 def without_progress_bars(outputs: list) -> list:
@@ -193,6 +199,15 @@ def children(pid: int) -> list[int]:
     return out
 
 
+def kill_kernel() -> None:
+    """SIGKILL every child of this process (the notebook kernel), ignoring ones already gone."""
+    for child in children(os.getpid()):
+        try:
+            os.kill(child, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
 def end_with_parents(ancestors: list[int], period_s: float = 0.5) -> threading.Thread:
     """A daemon thread that, once a watched ancestor is gone, kills the kernel and exits: an
     orphaned run would keep writing beside the next one."""
@@ -203,11 +218,7 @@ def end_with_parents(ancestors: list[int], period_s: float = 0.5) -> threading.T
             if os.getppid() != parent or not all(alive(p) for p in ancestors):
                 print("runner: the process that started this run is gone; ending the kernel",
                       file=sys.stderr)
-                for child in children(os.getpid()):
-                    try:
-                        os.kill(child, signal.SIGKILL)
-                    except ProcessLookupError:
-                        pass
+                kill_kernel()
                 os._exit(3)
     thread = threading.Thread(target=watch, name="end-with-parents", daemon=True)
     thread.start()
@@ -221,7 +232,7 @@ def timing_file(notebook: str) -> Path:
 
 def sizes(cfg: params.NotebookParams) -> dict[str, float]:
     """The values of the keys the schema says its cost grows with (its COST), as numbers."""
-    return {k: float(getattr(cfg, k)) for k in getattr(type(cfg), "COST", ())}
+    return {k: float(getattr(cfg, k)) for k in type(cfg).COST}
 
 
 def record_timing(notebook: str, cfg: params.NotebookParams, seconds: float) -> None:
@@ -369,11 +380,7 @@ def time_limit(seconds: float) -> threading.Timer:
     sets its `expired` event."""
     def expire() -> None:
         timer.expired.set()
-        for child in children(os.getpid()):
-            try:
-                os.kill(child, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        kill_kernel()
     timer = threading.Timer(seconds, expire)
     timer.expired = threading.Event()
     timer.daemon = True
