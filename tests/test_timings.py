@@ -22,8 +22,24 @@ def test_paper_totals_sum_measured_stages_and_carry_the_budget():
     t = timings.paper_totals(stages)["bsnp"]
     n = len(p.notebook_ids())
     assert t == {"measured": n - 1, "stages": n, "wall_s": sum(10.0 * k for k in range(2, n + 1)),
-                 "budget_s": timings.BUDGET_S}
+                 "cores_s": timings.on_cores([10.0 * k for k in range(2, n + 1)]),
+                 "budget_s": timings.BUDGET_S, "allowance_s": timings.ALLOWANCE_S}
     assert timings.paper_totals(stages)["linear_rnns"]["budget_s"] is None    # in depth
+
+
+@pytest.mark.parametrize("times, cores, expected", [
+    ([], 2, 0.0), ([5.0], 2, 5.0), ([3.0, 3.0, 2.0, 2.0, 2.0], 2, 7.0),   # 3+2+2 | 3+2
+    ([540.0, 20.0, 13.0], 2, 540.0), ([1.0, 2.0, 3.0], 1, 6.0)])
+def test_on_cores_is_the_longest_first_schedule(times, cores, expected):
+    assert timings.on_cores(times, cores) == expected
+
+
+@pytest.mark.parametrize("cores_s, said", [(179.0, "within"), (180.0, "within"),
+                                            (250.0, "within allowance"), (301.0, "over")])
+def test_verdict_against_budget_then_allowance(cores_s, said):
+    total = {"measured": 2, "cores_s": cores_s, "budget_s": 180, "allowance_s": 300}
+    assert timings.verdict(total) == said
+    assert timings.verdict({**total, "budget_s": None}) == ""
 
 
 def test_collect_reads_the_runner_records_and_marks_missing_stages(results):
@@ -47,6 +63,16 @@ def test_run_records_wall_time_and_exit_status(results):
 def test_snapshot_refuses_when_a_stage_has_no_timing(results):
     with pytest.raises(SystemExit, match="not every stage has a timing"):
         timings.snapshot("test machine")
+
+
+def test_snapshot_keeps_only_commands_that_succeeded(results):
+    for nid in papers.all_notebooks():
+        target = timings.stage_file(nid)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps({"notebook": nid, "profile": "default", "wall_s": 1.0}))
+    assert timings.main(["run", "make_test", "--", sys.executable, "-c", "exit(2)"]) == 2
+    assert timings.main(["run", "make_repro", "--", sys.executable, "-c", "pass"]) == 0
+    assert list(timings.snapshot("test machine")["commands"]) == ["make_repro"]
 
 
 @pytest.mark.parametrize("text, found", [

@@ -384,14 +384,16 @@ def stage_rows(stages: list[tuple[str, dict | None]]) -> list[list[str]]:
 
 
 def budget_rows(totals: dict[str, dict]) -> list[list[str]]:
-    """Each paper's summed stage times against its default-profile budget."""
+    """Each paper's stage times, summed (one core) and as `make repro` runs them on two cores,
+    against its default-profile budget and allowance."""
+    from lib.companion import timings
     rows = []
     for short, t in totals.items():
-        budget = f"{t['budget_s']} s" if t["budget_s"] else "minutes, not hours"
-        verdict = "" if not t["budget_s"] or not t["measured"] else \
-            "within" if t["wall_s"] <= t["budget_s"] else "**over**"
+        budget = f"{t['budget_s']} s ({t['allowance_s']} s)" if t["budget_s"] \
+            else "minutes, not hours"
+        said = timings.verdict(t)
         rows.append([code(short), f"{t['measured']} / {t['stages']}", f"{t['wall_s']:.1f}",
-                     text(budget), verdict])
+                     f"{t['cores_s']:.1f}", text(budget), "**over**" if said == "over" else said])
     return rows
 
 
@@ -444,11 +446,13 @@ def performance_page(stages: list[tuple[str, dict | None]], totals: dict[str, di
              "", list_table(("stage", "profile", "wall time (s)", "finished"),
                             stage_rows(stages), "timings"),
              "### Against the budgets", "",
-             "The default profile's budget (`../shared/DESIGN.md`): at most 3 minutes per "
-             "miniature paper on two idle cores; the three papers covered in depth, minutes "
-             "not hours.", "",
-             list_table(("paper", "stages measured", "wall time (s)", "budget", ""),
-                        budget_rows(totals), "timings"),
+             "The default profile's budget: at most 3 minutes per miniature paper on two "
+             "idle cores, or 5 (the allowance, in brackets) where a headline needs the size "
+             "and the paper's schema says why; the three papers covered in depth, minutes not "
+             "hours. The two-core time is that of the paper's stages run longest first on two "
+             "workers, as `make repro` runs them.", "",
+             list_table(("paper", "stages measured", "one core (s)", "two cores (s)",
+                         "budget (allowance)", ""), budget_rows(totals), "timings"),
              "## Benchmarks", ""]
     curves = [(n, d) for n, d in bench if isinstance(d.get("curves"), dict)]
     stale = [n for n, d in bench if not isinstance(d.get("curves"), dict)]

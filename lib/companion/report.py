@@ -321,9 +321,9 @@ def bench_ratios(bench: list[tuple[str, dict]]) -> list[tuple[str, float]]:
 
 def performance_figure(totals: dict[str, dict], bench: list[tuple[str, dict]],
                        dst: Path) -> str | None:
-    """The performance page's opening figure: each paper's summed stage times against its
-    budget, and the benchmarks' ratios over their naive references; None when neither was
-    measured."""
+    """The performance page's opening figure: each paper's stage times on two cores against
+    its budget and allowance, and the benchmarks' ratios over their naive references; None when
+    neither was measured."""
     measured = {k: t for k, t in totals.items() if t["measured"]}
     ratios = bench_ratios(bench)
     if not measured and not ratios:
@@ -341,18 +341,18 @@ def performance_figure(totals: dict[str, dict], bench: list[tuple[str, dict]],
     if measured:
         ax = axes.pop(0)
         names = list(measured)[::-1]                       # first paper at the top
-        walls = [max(measured[n]["wall_s"], 0.1) for n in names]
-        over = [bool(measured[n]["budget_s"]) and measured[n]["wall_s"] > measured[n]["budget_s"]
-                for n in names]
+        walls = [max(measured[n]["cores_s"], 0.1) for n in names]
+        over = [timings.verdict(measured[n]) == "over" for n in names]
         ax.barh(names, walls, color=[red if o else blue for o in over])
         for i, n in enumerate(names):
             if measured[n]["budget_s"]:
                 ax.plot([measured[n]["budget_s"]] * 2, [i - 0.4, i + 0.4], color="black", lw=2)
+                ax.plot([measured[n]["allowance_s"]] * 2, [i - 0.4, i + 0.4], color=grey, lw=2)
             if measured[n]["measured"] < measured[n]["stages"]:
                 ax.text(walls[i], i, f"  {measured[n]['measured']}/{measured[n]['stages']} "
                         "stages", va="center", fontsize=7)
-        ax.set(xscale="log", xlabel="summed stage wall time (s), last run",
-               title="stage time by paper (black: budget)")
+        ax.set(xscale="log", xlabel="wall time of the paper's stages on two cores (s), last run",
+               title="stage time by paper (black: budget; grey: allowance; red: over it)")
     if ratios:
         ax = axes.pop(0)
         labels, values = [r[0] for r in ratios][::-1], [r[1] for r in ratios][::-1]
