@@ -249,9 +249,9 @@ status = {c.id.removeprefix("equivariance."): c.status for c in ledger.claims}
 HEADLINE = ["e4.aug.fit", "e4.aug.lv1", "e4.aug.projected_action", "e4.aug.control_random_perm",
             "e4.aug.control_random_orthogonal", "e4.tracks_fit", "e4.scatter_trend"]
 held = all(status[k] == "pass" for k in HEADLINE)
-Markdown(f"**Plainly:** at {cfg.steps} steps and {cfg.n_seeds} seeds per condition, the headline (students "
+Markdown(f"**Plainly:** at {cfg.steps} steps with {cfg.n_seeds} seed(s) per condition, the headline (students "
          f"that fit an identifiable equivariant teacher are layerwise equivariant, and LV error tracks fit "
-         f"error) {'holds' if held else 'does not hold'} in this run: "
+         f"error) {'holds' if held else 'is not shown'} in this run: "
          + ", ".join(f"`{k}` is `{status[k]}`" for k in HEADLINE)
          + f". A non-augmented condition on the anisotropic law fits: {'yes' if fits_somewhere else 'no'}; "
          f"`e4.conditions` is `{status['e4.conditions']}`, `e4.penalty_vs_none` is "

@@ -194,7 +194,7 @@ nb.finish()
 status = {c.id.removeprefix("equivariance."): c.status for c in ledger.claims}
 REPORTS = ["e5.tanh.teacher_report", "e5.relu.teacher_report", "e5.gelu.teacher_report", "e5.tanh_clearest",
            "e5.generic_report", "e5.relu_dead_units", "e5.gelu_bypass", "e5.lv_tracks_fit"]
-Markdown(f"**Plainly:** at {cfg.steps} steps and {cfg.n_seeds} seeds per activation, a student fits its own "
+Markdown(f"**Plainly:** at {cfg.steps} steps with {cfg.n_seeds} seed(s) per activation, a student fits its own "
          f"teacher (rel. MSE < {fit_ok:g}) for "
          + (", ".join(a for a in ACTS if fits_own[a]) or "no activation")
          + ", and the median student fits the generic target for "
