@@ -279,6 +279,6 @@ Markdown(f"**Plainly:** at {cfg.steps} steps with {cfg.n_seeds} seed(s) per cond
 # (`e4.penalty_vs_none`; the penalty acts on the shifted training law while all metrics use
 # isotropic inputs, which is why E6 adds noise samples); and the wider students (whose fit is
 # `e4.wide.fit`) are compared with the matched ones only once both arms' test-MSE curves have
-# stopped falling (`e4.wide.less_monomial`): where, at this budget (half the spec's steps), a
+# stopped falling (`e4.wide.less_monomial`): where, at this budget (`steps` against the spec's 6000), a
 # cosine-decayed curve still falls by more than 5 % over its last quarter, that budget cut, not
 # the wide students' structure, decides the claim's `inconclusive` status. Deviations from the spec's protocol are listed in the opening cell.

@@ -21,8 +21,8 @@
 # the tie rule matters ([spec §8](../../docs/specs/gd_perceptron.md#s8)): we show both the ½ rule (what GD itself gives, $S(0)=½$) and the
 # author's Batch Perceptron rule (weight 1 on ties after the first step), each in exact rational
 # arithmetic; GD runs in float64 in the coefficients of $u=\sum_i a_i b_i$ so integer Gram entries
-# keep the tie exact. The Ω(d) is a large-step statement here: small steps solve data set A in
-# two iterations (notebook 04).
+# keep the tie exact. The Ω(d) is a large-step statement here: in exact arithmetic small steps
+# solve data set A in two iterations (notebook 04 checks GD against that).
 #
 # **Look for:** straight lines of slope 1 on log-log axes; GD at γ = 10⁴ on the ½-rule line.
 
