@@ -96,10 +96,10 @@ def evaluate(configs: list[train.RunConfig], test: dict[str, list[tasks.Split]],
             lengths.append(by_length(task, hits, test[task]).assign(**tag))
             if per_step_task(task):
                 steps.append(by_step(hits, test[task]).assign(**tag))
-    return _finish(lengths, "size"), _finish(steps, "t")
+    return stack(lengths, "size"), stack(steps, "t")
 
 
-def _finish(parts: list[pd.DataFrame], key: str) -> pd.DataFrame:
+def stack(parts: list[pd.DataFrame], key: str) -> pd.DataFrame:
     """The parts stacked, with accuracy and its Wilson bounds (an empty table keeps the columns)."""
     cols = ["task", "family", "seed", key, "correct", "n"]
     if not parts:
@@ -107,6 +107,23 @@ def _finish(parts: list[pd.DataFrame], key: str) -> pd.DataFrame:
     df = pd.concat(parts, ignore_index=True)[cols]
     df["accuracy"] = df.correct / df.n
     return rates.with_wilson(df, "correct", "n", "accuracy")
+
+
+def per_bin(df: pd.DataFrame, bins: dict[str, list[list[int]]]) -> pd.DataFrame:
+    """Per-length counts summed over each test bin (size in [lo, hi]): what the bin accuracy of
+    the sweep counts, so the two must agree."""
+    idx = [next(i for i, (lo, hi) in enumerate(bins[t]) if lo <= s <= hi)
+           for t, s in zip(df.task, df["size"])]
+    keys = ["task", "family", "seed", "bin_index"]
+    return df.assign(bin_index=idx).groupby(keys, as_index=False)[["correct", "n"]].sum()
+
+
+def step_majority(splits: list[tasks.Split]) -> pd.DataFrame:
+    """Per position t (1-based): the best constant predictor's accuracy on the pooled bins."""
+    t = np.concatenate([np.nonzero(s.mask)[1] + 1 for s in splits])
+    y = np.concatenate([s.y[s.mask] for s in splits])
+    rows = [(k, np.bincount(y[t == k]).max() / (t == k).sum()) for k in np.unique(t)]
+    return pd.DataFrame(rows, columns=["t", "majority"])
 
 
 def band(df: pd.DataFrame, key: str) -> pd.DataFrame:

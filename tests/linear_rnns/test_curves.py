@@ -56,17 +56,32 @@ def test_correct_reads_every_position():
 
 
 def test_finish_adds_wilson_bounds_around_the_rate():
-    df = curves._finish([curves.by_step([np.ones((2, 2), bool)], [_split([[1, 1]] * 2, [[0, 0]] * 2,
+    df = curves.stack([curves.by_step([np.ones((2, 2), bool)], [_split([[1, 1]] * 2, [[0, 0]] * 2,
                                                                          [[1, 1]] * 2, [2, 2])])
                          .assign(task="parity", family="rnn", seed=0)], "t")
     assert (df.accuracy == 1.0).all() and (df.accuracy_wilson_lo < 1).all()
     assert (df.accuracy_wilson_hi == 1).all()
-    assert curves._finish([], "t").empty
+    assert curves.stack([], "t").empty
 
 
 def test_band_is_the_envelope_of_seed_intervals():
-    df = curves._finish([curves._counts(np.array([1, 1, 2]), np.array([1, 0, 1]), "t")
+    df = curves.stack([curves._counts(np.array([1, 1, 2]), np.array([1, 0, 1]), "t")
                          .assign(task="x", family="f", seed=s) for s in (0, 1)], "t")
     df.loc[df.seed == 1, "accuracy_wilson_lo"] = 0.0
     b = curves.band(df, "t")
     assert b.lo.tolist() == [0.0, 0.0] and b.accuracy.tolist() == [0.5, 1.0]
+
+
+def test_per_bin_sums_sizes_inside_each_bin():
+    df = curves._counts(np.array([1, 2, 2, 5]), np.array([1, 1, 0, 1]), "size").assign(
+        task="parity", family="rnn", seed=0)
+    got = curves.per_bin(df, {"parity": [[1, 2], [3, 5]]})
+    want = {"bin_index": [0, 1], "correct": [2, 1], "n": [3, 1]}
+    assert got[["bin_index", "correct", "n"]].to_dict("list") == want
+
+
+def test_step_majority_counts_per_position():
+    s = _split([[1, 1], [1, 1], [1, 0]], [[0, 1], [0, 0], [1, 0]], [[1, 1], [1, 1], [1, 0]],
+               [2, 2, 1])
+    got = curves.step_majority([s])
+    assert got.t.tolist() == [1, 2] and got.majority.tolist() == [2 / 3, 1 / 2]
