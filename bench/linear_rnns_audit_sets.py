@@ -15,7 +15,9 @@ run, three sets (issue 44):
 - `chains_100_300`: the chains 1 -> ... -> k and the same with edge k/2 removed, k = 100, 200,
   300, through a ReLU counter RNN (judge_accepted_checks.py claim_3 `length_generalization`).
   Audit-style: the counter machine with ReLU zero masks on (+, -) counter pairs, token by token
-  in plain Python. Ours: the compiled network `constructions.run` on all six streams at once.
+  in plain Python. Ours: `constructions.run_compiled`, the network's step looked up per key
+  (q, token, counter signs) and applied to a run of equal steps at once; beside it
+  `ours_batched_network`, `constructions.run` on all six streams (one step per token).
 - `stacks_depth14`: every stack of depth <= 14 (32,767) through the base-4 head, nonempty, pop
   and push (claim4_independent.py). Audit-style: Fractions, one stack at a time. Ours:
   `stacks.domain_check` (float64 on the dyadic values, exact to depth 25).
@@ -173,10 +175,11 @@ def audit_chains(streams: list[list[str]]) -> np.ndarray:
     return np.array([audit_counter_rnn(x) for x in streams])
 
 
-def ours_chains(net: constructions.CounterRNN, inst: list) -> np.ndarray:
+def ours_chains(net: constructions.CounterRNN, inst: list, compiled: bool = True) -> np.ndarray:
     succ = graphs.succ_matrix([g for g, _, _ in inst])
     toks, lens = graphs.token_matrix(succ, [x[1] for x in inst], [x[2] for x in inst])
-    return constructions.accept(net, constructions.run(net, toks, lens)[0])
+    run = constructions.run_compiled if compiled else constructions.run
+    return constructions.accept(net, run(net, toks, lens)[0])
 
 
 def audit_stacks(max_depth: int = 14) -> np.ndarray:
@@ -231,8 +234,10 @@ def main(argv: list[str] | None = None) -> dict:
                        "ours_network": ours_reduction_network},
             label="reduction_n2_5", **kw),
         "chains_100_300": benchmark.curve(
-            "streams", [len(inst)], lambda n: {"audit_style": lambda: audit_chains(streams),
-                                               "ours": lambda: ours_chains(net, inst)},
+            "streams", [len(inst)],
+            lambda n: {"audit_style": lambda: audit_chains(streams),
+                       "ours": lambda: ours_chains(net, inst),
+                       "ours_batched_network": lambda: ours_chains(net, inst, compiled=False)},
             label="chains_100_300", **kw),
         "stacks_depth14": benchmark.curve(
             "stacks", [2 ** 15 - 1], lambda n: {"audit_style": audit_stacks, "ours": ours_stacks},
