@@ -11,7 +11,8 @@ A notebook hands `run` a function and the argument tuple of every run; each run 
 Each finished run writes its result to `<folder>/runs/<name>.pkl` before it returns, so a sweep
 cut short (Ctrl-C, a killed kernel, a lost node) resumes: the next call with the same grid reloads
 finished runs and runs only the rest. After a complete sweep the run files are removed, so a later
-sweep (new code, same arguments) never reads stale results. Results come back in grid order;
+sweep (new code, same arguments) never reads stale results; a sweep cut short, then resumed after
+a code change, would mix the two (delete its `runs/` folder first). Job logs stay in `jobs/`. Results come back in grid order;
 runs are single-threaded (torch pinned to one thread), so they are the same whichever executor
 ran them.
 """

@@ -19,9 +19,9 @@ def test_paper_profile_grid_on_local_processes_equals_inline(tmp_path, monkeypat
     st, reps = ex.replicas(cfg)
     plan = [(f"{mode}-K{k}", mode, train.Setup(depth=k, hidden=cfg.hidden, epochs=cfg.epochs,
                                                  lr=cfg.lr, gate_lr=cfg.lr, fd_weight=0.0))
-            for k in cfg.depths for mode in ("node", "edge")]
+            for k, mode in zip(cfg.depths, ("node", "edge"))]     # two of the four: one each
     local, _ = ex.run_grid(st, reps, plan, cfg, NOTEBOOK)
     inline, _ = ex.run_grid(st, reps, plan, cfg.model_copy(update={"executor": "inline"}),
                             NOTEBOOK)
-    assert local.run.tolist()[::len(reps)] == ["node-K2", "edge-K2", "node-K4", "edge-K4"]
+    assert local.run.tolist()[::len(reps)] == ["node-K2", "edge-K4"]
     pd.testing.assert_frame_equal(local, inline, check_exact=True)
