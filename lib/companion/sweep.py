@@ -12,9 +12,9 @@ Each finished run writes its result to `<folder>/runs/<name>.pkl` before it retu
 cut short (Ctrl-C, a killed kernel, a lost node) resumes: the next call with the same grid reloads
 finished runs and runs only the rest. After a complete sweep the run files are removed, so a later
 sweep (new code, same arguments) never reads stale results; a sweep cut short, then resumed after
-a code change, would mix the two (delete its `runs/` folder first). Job logs stay in `jobs/`. Results come back in grid order;
-runs are single-threaded (torch pinned to one thread), so they are the same whichever executor
-ran them.
+a code change, would mix the two (delete its `runs/` folder first). Job logs stay in `jobs/`.
+Results come back in grid order; runs are single-threaded (torch pinned to one thread), so they
+are the same whichever executor ran them.
 """
 from __future__ import annotations
 
