@@ -84,9 +84,12 @@ verify: setup
 	@$(PY) -m lib.companion.verify $(if $(PAPER),--paper $(PAPER))
 
 # What `make repro` would run, in order, without running it (also on a fresh clone: see
-# lib/companion/plan.py); which stages' inputs changed since their last run
+# lib/companion/plan.py); which stages' inputs changed since their last run. With PROFILE (e.g.
+# PROFILE=paper): per stage its sweep jobs and estimated CPU hours, scaled from the default
+# profile's measured times by the declared sizes (lib/companion/cost.py)
 plan: setup
-	@$(PY) -m lib.companion.plan $(STAGES)
+	@test -z "$(PAPER)" -o -n "$(STAGES)" || { echo "PAPER=$(PAPER) is not a declared paper (notebooks/<paper>/paper.yaml)"; exit 2; }
+	@$(if $(PROFILE),$(PY) -m lib.companion.cost --profile $(PROFILE) $(if $(PAPER),--paper $(PAPER)),$(PY) -m lib.companion.plan $(STAGES))
 
 status: setup
 	@test -z "$(PAPER)" -o -n "$(STAGES)" || { echo "PAPER=$(PAPER) is not a declared paper (notebooks/<paper>/paper.yaml)"; exit 2; }

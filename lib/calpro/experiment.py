@@ -1,4 +1,4 @@
-"""One seed's four splits and the (arm, seed) training jobs, run in worker processes.
+"""One seed's four splits and the (arm, seed) training jobs, run by the sweep engine.
 
 A job regenerates its seed's chains (milliseconds, deterministic), trains its arm and returns
 only numpy arrays: the arm's band on the calibration, ID-test and shift-test splits, its losses,
@@ -6,17 +6,15 @@ and for NIG arms the float64 NIG parameters on both test splits. Results do not 
 """
 from __future__ import annotations
 
-import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 import torch
-from tqdm.auto import tqdm
 
 from lib.calpro import chains, conformal, train
 from lib.calpro.arms import ARMS
 from lib.calpro.chains import Chains, Regime
+from lib.companion import sweep
 
 SPLITS = ("train", "cal", "id", "shift")
 
@@ -87,20 +85,8 @@ def run_job(job: Job) -> Result:
                   head)
 
 
-def run_jobs(jobs: list[Job], workers: int) -> list[Result]:
-    """Every job, in `workers` spawned processes (1: in this one), in job order."""
-    bar = tqdm(total=len(jobs), desc="arms x seeds")
-    if workers == 1:
-        out = []
-        for job in jobs:
-            out.append(run_job(job))
-            bar.update()
-    else:
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(workers, mp_context=context) as pool:
-            out = []
-            for r in pool.map(run_job, jobs):
-                out.append(r)
-                bar.update()
-    bar.close()
-    return out
+def run_jobs(jobs: list[Job], cfg: sweep.SweepParams, notebook: str) -> list[Result]:
+    """Every job, one sweep run each on the notebook's `executor` (`workers` at once), in job
+    order."""
+    return sweep.run_params(run_job, [(job,) for job in jobs], cfg, notebook,
+                            labels=[f"{job.arm} seed {job.seed}" for job in jobs])

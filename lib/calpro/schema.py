@@ -8,7 +8,8 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from lib.companion.params import NotebookParams, param
+from lib.companion import sweep
+from lib.companion.params import param
 
 Prob = Annotated[float, Field(gt=0.0, lt=1.0)]
 Chains = Annotated[int, Field(ge=4, le=1000)]
@@ -17,7 +18,7 @@ Design = Literal["extrapolate", "interpolate"]
 SweepArm = Literal["vanilla", "cqr", "blind", "p0", "p1", "p2", "p1_cal"]
 
 
-class Shared(NotebookParams):
+class Shared(sweep.SweepParams):
     """Data and training keys both notebooks take (spec §1.6)."""
 
     p_train: Prob = param(0.08, "spec §1.6: X-ray-like regime, a segment is disordered w.p. 0.08")
@@ -46,12 +47,16 @@ class Shared(NotebookParams):
         0.1, "spec §1.3: surrogate temperature T = 0.1")
     tv_bins: Annotated[int, Field(ge=2, le=200)] = param(
         20, "decision: equal-mass bins of the histogram TV of scores (spec §3 bound.tv)")
+    executor: Literal["inline", "debug", "local", "slurm"] = param(
+        "local", "the (arm, seed) jobs on local subprocesses (the sweep engine; inline: in the "
+                 "kernel, slurm: on a cluster)")
     workers: Annotated[int, Field(ge=1, le=16)] = param(
         2, "training processes (one torch thread each) on two cores; results do not depend on "
            "it")
     SMOKE = {"n_train": (10, "spec §3 smoke: 10 chains"), "n_cal": (10, "spec §3 smoke"),
              "n_test": (10, "spec §3 smoke"), "epochs": (20, "spec §3 smoke: 20 epochs"),
-             "workers": (1, "in the kernel: no process start-up for a second of work")}
+             "executor": ("inline", "in the kernel: no process start-up for a second of work"),
+             "workers": (1, "one job at a time in the kernel")}
     PAPER = {"n_train": (200, "spec §3 paper: 200 chains"), "n_cal": (100, "spec §3 paper"),
              "n_test": (150, "spec §3 paper"), "epochs": (400, "spec §3 paper: 400 epochs"),
              "hidden": (64, "spec §1.6: 64 hidden"),
@@ -75,6 +80,11 @@ class Shift(Shared):
     SMOKE = {**Shared.SMOKE, "seeds": (1, "spec §3 smoke: 1 seed"),
              "mc_chains": (100, "a few thousand residues")}
     PAPER = {**Shared.PAPER, "seeds": (5, "spec §3 paper: 5 seeds")}
+
+    def jobs(self) -> int:
+        """One sweep run per (seed, arm) of the seven."""
+        from lib.calpro.arms import NAMES
+        return self.seeds * len(NAMES)
 
 
 class Sweep(Shared):
@@ -111,3 +121,7 @@ class Sweep(Shared):
     SMOKE = {**Shared.SMOKE, "p_sweep": ([0.08, 0.45], "two levels"),
              "widths": ([8, 16], "two widths")}
     PAPER = {**Shared.PAPER, "seeds": (3, "3 seeds")}
+
+    def jobs(self) -> int:
+        """One sweep run per (seed, arm), and one per width of the vanilla regressor."""
+        return self.seeds * len(self.arms) + len(self.widths)

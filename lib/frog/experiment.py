@@ -7,8 +7,8 @@ import dataclasses
 import numpy as np
 import pandas as pd
 import torch
-from tqdm.auto import tqdm
 
+from lib.companion import sweep
 from lib.frog import gnn, rdb, roles, train
 from lib.frog.gnn import Stacked
 
@@ -41,12 +41,15 @@ def replicas(cfg) -> tuple[Stacked, pd.DataFrame]:
     return gnn.stack(dbs, labels, tests), pd.DataFrame(rows)
 
 
-def run_grid(st: Stacked, reps: pd.DataFrame, runs: list[tuple[str, str, train.Setup]]
-             ) -> tuple[pd.DataFrame, dict[str, train.Run]]:
-    """Train each named (label, mode, setup) over all replicas; one row per (label, replica)."""
+def run_grid(st: Stacked, reps: pd.DataFrame, runs: list[tuple[str, str, train.Setup]],
+             cfg: sweep.SweepParams, notebook: str) -> tuple[pd.DataFrame, dict[str, train.Run]]:
+    """Train each named (label, mode, setup) over all replicas, one sweep run each (the
+    notebook's `executor`); one row per (label, replica)."""
+    trained = sweep.run_params(train.train, [(st, reps.weight_seed.tolist(), mode, setup)
+                                             for _, mode, setup in runs], cfg, notebook,
+                               labels=[label for label, _, _ in runs])
     rows, out = [], {}
-    for label, mode, setup in tqdm(runs, desc="training runs"):
-        run = train.train(st, reps.weight_seed.tolist(), mode, setup)
+    for (label, mode, setup), run in zip(runs, trained):
         out[label] = run
         for r, rep in reps.iterrows():
             rows.append({"run": label, "mode": mode, "depth": setup.depth, "seed": rep.seed,

@@ -8,15 +8,17 @@ from typing import Annotated
 
 from pydantic import Field, model_validator
 
-from lib.companion.params import NotebookParams, param
+from lib.companion import sweep
+from lib.companion.params import param
 
 Hidden = Annotated[int, Field(ge=2, le=256)]
 Depth = Annotated[int, Field(ge=1, le=6)]
 Rate = Annotated[float, Field(gt=0.0, le=1.0)]
 
 
-class Shared(NotebookParams):
-    """Keys both frog notebooks take: the database, the model, the schedule, the seeds."""
+class Shared(sweep.SweepParams):
+    """Keys both frog notebooks take: the database, the model, the schedule, the seeds, and
+    where the training runs go (one sweep run per (mode, depth), every replica in it)."""
 
     AT_MOST = (("n_users", "n_tx"), ("n_items", "n_tx"))
     n_users: Annotated[int, Field(ge=8, le=100_000)] = param(400, "spec §3 NB1: 400 users")
@@ -41,6 +43,7 @@ class Shared(NotebookParams):
                            "inconclusive)"),
     }
     PAPER = {
+        **sweep.PAPER,
         "n_users": (4000, "spec §3 paper (its 4th table and temporal split are not built)"),
         "n_items": (1500, "spec §3 paper"), "n_tx": (40000, "spec §3 paper"),
         "n_seeds": (5, "spec §3: 5 seeds"), "epochs": (500, "spec §3 paper: 500 epochs"),
@@ -73,6 +76,10 @@ class Roles(Shared):
     AT_MOST = Shared.AT_MOST + (("n_probe", "n_users"),)
     SMOKE = {**Shared.SMOKE, "n_probe": (3, "three probes: the code path (smoke budget 10 s)")}
 
+    def jobs(self) -> int:
+        """One sweep run per mode: node, edge, gate, gate+FD (each over every replica)."""
+        return 4
+
 
 class Sweep(Shared):
     """02_depth_sweep: node against edge role at every depth, on both planted tasks."""
@@ -82,6 +89,10 @@ class Sweep(Shared):
     INCREASING = ("depths",)
     depths: list[Depth] = param([1, 2, 3, 4], "spec §3 NB1: K in {1, 2, 3, 4}", min_length=2)
     PAPER = {**Shared.PAPER, "depths": ([1, 2, 3, 4, 5, 6], "two depths past the 4-hop path")}
+
+    def jobs(self) -> int:
+        """One sweep run per (depth, role), each over every replica."""
+        return 2 * len(self.depths)
 
     @model_validator(mode="after")
     def _claim_depths(self):

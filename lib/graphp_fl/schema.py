@@ -6,6 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
+from lib.companion import sweep
 from lib.companion.params import NotebookParams, param
 from lib.companion.schema import PosInt
 
@@ -41,9 +42,9 @@ class ClosedForm(NotebookParams):
     PAPER = {}
 
 
-class Federated(NotebookParams):
+class Federated(sweep.SweepParams):
     """02_federated_sbm: K SBM clients with feature, concept and topological skew; five arms
-    (spec §3 NB2)."""
+    (spec §3 NB2); one sweep run per seed."""
 
     COST = ("n_seeds", "rounds")
 
@@ -96,8 +97,12 @@ class Federated(NotebookParams):
              "n_nodes": (60, "spec §3 smoke: 60 nodes"), "rounds": (3, "spec §3 smoke: 3 rounds"),
              "topo_every": (2, "two topology updates in 3 rounds"),
              "topo_steps": (5, "the code path only (smoke budget 10 s)")}
-    PAPER = {"n_clients": (10, "spec §3 paper: 10 clients"),
+    PAPER = {**sweep.PAPER, "n_clients": (10, "spec §3 paper: 10 clients"),
              "n_nodes": (1000, "spec §3 paper: 1000 nodes"), "rounds": (60, "spec §3 paper")}
+
+    def jobs(self) -> int:
+        """One sweep run per seed."""
+        return self.n_seeds
 
     @model_validator(mode="after")
     def _communities_fit(self):

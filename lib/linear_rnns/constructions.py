@@ -232,6 +232,71 @@ def run(net: CounterRNN, tokens: np.ndarray, lengths: np.ndarray) -> tuple[np.nd
     return out, int(max(hi.max(), -lo.min()))
 
 
+def _sign(v: int) -> int:
+    return (v > 0) - (v < 0)
+
+
+def _same_key_steps(v: int, d: int) -> int | None:
+    """How many steps v, v + d, v + 2d, ... keep the sign of v (None: every step)."""
+    if d == 0 or (v != 0 and (v > 0) == (d > 0)):
+        return None
+    return 1 if v == 0 else -(-abs(v) // abs(d))
+
+
+def run_compiled(net: CounterRNN, tokens: np.ndarray,
+                 lengths: np.ndarray) -> tuple[np.ndarray, int]:
+    """`run`, one stream at a time, with the network's step looked up per key and applied to a
+    whole run of equal steps at once (issue 44: the long chains).
+
+    Why a key decides the step: by the weights `build` writes, layer 1 holds relu(+-S),
+    relu(+-I), relu(+-(S - T)) and 0/1 or non-negative pass-throughs; layer 2 zero-tests them
+    (0 or 1 for integer counters) and passes the rest; layer 3's gates read only 0/1 units; the
+    output is q' from the gates and counters plus gate-weighted moves. So the step depends on
+    the state only through key = (q, token, sign S, sign I, sign(S - T), F) and on that key is
+    q' = const, counters + const (q = -1 stands for the all-zero control a step that fires no
+    rule leaves). Each key's (q', moves) is the network's own output (`step`)
+    on the first state that has it; a run of one token repeats a key until q changes or a
+    tested counter's sign would, so it advances in one move. Same final states and max |counter|
+    as `run` (tests compare them)."""
+    n_st = len(STATES) + 4
+    S_, I_, T_, F_ = len(STATES), len(STATES) + 1, len(STATES) + 2, len(STATES) + 3
+    maps: dict[tuple, tuple[int, int, int, int, int]] = {}
+    out = np.zeros((len(lengths), n_st), dtype=np.int64)
+    top = 0
+    for b, (row, L) in enumerate(zip(tokens, lengths)):
+        toks = np.clip(row[:int(L)], 0, N_TOK - 1)
+        cut = np.flatnonzero(np.diff(toks)) + 1
+        starts, ends = np.r_[0, cut], np.r_[cut, len(toks)]
+        q, S, I, T, F = net.q0, 0, 0, 0, 0
+        for a, e in zip(starts.tolist(), ends.tolist()):
+            tok, left = int(toks[a]), e - a
+            while left:
+                key = (q, tok, _sign(S), _sign(I), _sign(S - T), F)
+                if key not in maps:
+                    h = np.zeros((1, n_st), dtype=np.int64)
+                    h[0, S_:F_ + 1] = (S, I, T, F)
+                    if q >= 0:
+                        h[0, q] = 1
+                    h2 = step(net, h, np.array([tok]))[0]
+                    qs = h2[:len(STATES)]
+                    if qs.sum() > 1 or not ((qs == 0) | (qs == 1)).all():
+                        raise ValueError(f"key {key}: the step left no one-hot control state")
+                    maps[key] = (int(qs.argmax()) if qs.any() else -1, int(h2[S_] - S),
+                                 int(h2[I_] - I), int(h2[T_] - T), int(h2[F_] - F))
+                q2, dS, dI, dT, dF = maps[key]
+                m = left if q2 == q and dF == 0 else 1
+                for v, d in ((S, dS), (I, dI), (S - T, dS - dT)):
+                    k = _same_key_steps(v, d)
+                    m = m if k is None else min(m, k)
+                q, S, I, T, F = q2, S + m * dS, I + m * dI, T + m * dT, F + m * dF
+                top = max(top, abs(S), abs(I), abs(T))
+                left -= m
+        out[b, S_:F_ + 1] = (S, I, T, F)
+        if q >= 0:                                                   # -1: no rule fired (dead)
+            out[b, q] = 1
+    return out, top
+
+
 def accept(net: CounterRNN, state: np.ndarray) -> np.ndarray:
     """Readout: DONE and S = 0 (endpoint) or DONE and F = 1 (reach); (B,) bool."""
     done = state[:, Q["DONE"]] == 1

@@ -176,6 +176,29 @@ def functional_reachable(f: np.ndarray, s: int, t: int) -> bool:
     return False
 
 
+def functional_reachable_batch(f: np.ndarray, s: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """`functional_reachable` for a batch on n points, f (B, n), s and t (B,): (B,) bool. A walk
+    of n - 1 steps visits every point s reaches, so n - 1 synchronous steps decide it."""
+    B, n = f.shape
+    rows, cur = np.arange(B), np.asarray(s, dtype=np.int64).copy()
+    hit = cur == t
+    for _ in range(n - 1):
+        cur = np.where(cur >= 0, f[rows, np.maximum(cur, 0)], -1)        # -1: the walk stopped
+        hit |= cur == t
+    return hit
+
+
+def sorted_scan_batch(succ: np.ndarray, s: np.ndarray) -> np.ndarray:
+    """The counter machine's one pass over the sorted edges, for a batch: succ (B, V + 1), s (B,);
+    the current vertex moves along edge (v, succ[v]) when it is v, sources in increasing order.
+    Returns the final vertex (B,) (`path_endpoint` on forward edges)."""
+    cur = np.asarray(s, dtype=np.int64).copy()
+    for v in range(1, succ.shape[1]):
+        move = (cur == v) & (succ[:, v] > 0)
+        cur[move] = succ[move, v]
+    return cur
+
+
 def reduction_domain(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every (f, s, t) on n points as arrays f (B, n), s (B,), t (B,): B = (n+1)^n n^2."""
     fs = all_partial_functions(n)

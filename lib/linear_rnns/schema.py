@@ -502,6 +502,10 @@ class TrainedModels(NotebookParams):
         "workers": (1, "one GPU: one job at a time"),
     }
 
+    def jobs(self) -> int:
+        """One sweep run per (task, family), its seeds batched in it."""
+        return len(self.tasks) * len(self.families)
+
     @model_validator(mode="after")
     def _bins_cover_tasks(self):
         """Every task trained has an in-distribution bin and an OOD one; DGC's N fit the ids;

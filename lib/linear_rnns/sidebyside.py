@@ -43,6 +43,15 @@ REASONS = {
     "label": "same label",
 }
 
+# (paper task, aspect) -> what a reader of that row must also know; computed where it is counted
+NOTES = {
+    ("imm_z_paper", "label"): "same rule, but the released code labels with numpy int64 products "
+    "(P = P @ M) that wrap silently past 2^63, so some released labels are wrong at the lengths "
+    "its defaults reach: the exact count is deviation `audit.released_imm_int64_wrap` "
+    "(notebook 09, tables/09_audit_released/imm_int64_wrap.csv); our labels use exact integers "
+    "(`audit.imm_labels_ours_exact`)",
+}
+
 
 def _ours(task: str, bins: list[list[int]], cfg) -> dict[str, str]:
     """This run's values of each aspect for one paper task."""
@@ -63,11 +72,13 @@ def _ours(task: str, bins: list[list[int]], cfg) -> dict[str, str]:
 
 
 def table(cfg) -> pd.DataFrame:
-    """One row per (paper task, aspect): ours, the released code's, and why they differ."""
+    """One row per (paper task, aspect): ours, the released code's, why they differ, and a note
+    where the released code's value carries a defect found elsewhere (`NOTES`)."""
     rows = []
     for task, folder in PAPER_TASKS.items():
         ours = _ours(task, cfg.bins[task], cfg)
         for aspect, theirs in RELEASED[folder].items():
             rows.append(dict(task=task, released=folder, aspect=aspect, ours=ours[aspect],
-                             released_code=theirs, reason=REASONS[aspect]))
+                             released_code=theirs, reason=REASONS[aspect],
+                             note=NOTES.get((task, aspect), "")))
     return pd.DataFrame(rows)

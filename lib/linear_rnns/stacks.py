@@ -86,13 +86,38 @@ def encoding_table(depth: int) -> np.ndarray:
     return np.array([Fraction(int(v), 4 ** depth) for v in num], dtype=object)
 
 
+DYADIC_MAX_DEPTH = 25   # float64 is exact on the domain up to here (see dyadic_table)
+
+
+def dyadic_table(depth: int) -> np.ndarray:
+    """`encoding_table` as float64, (2^depth,): num / 4^depth with num < 4^depth.
+
+    Why float64 is exact here: on a stack of depth d every value and every intermediate of this
+    module's observers and updates (s - 1/2, 4 s - 1, 2b + 1 + s, its quarter, 4 s - (2h + 1)) is
+    an integer multiple of 4^-d below 4, or of 4^-(d+1) below 1: at most 2 d + 2 significant bits,
+    52 for d = DYADIC_MAX_DEPTH, so each is held exactly and each step (+, -, x4, /4, ReLU) is
+    exact. Past that float64 rounds (notebook 03: its round trips fail from depth 27)."""
+    if depth > DYADIC_MAX_DEPTH + 1:
+        raise ValueError(f"depth {depth}: float64 is exact on stack values up to depth "
+                         f"{DYADIC_MAX_DEPTH + 1} only")
+    codes = np.arange(2 ** depth, dtype=np.int64)                  # (2^depth,)
+    num = np.zeros(2 ** depth, dtype=np.int64)
+    for i in range(depth):
+        num += (2 * ((codes >> i) & 1) + 1) * 4 ** (depth - 1 - i)
+    return num / 4.0 ** depth
+
+
 def domain_check(max_depth: int) -> pd.DataFrame:
     """Every stack of depth 0..max_depth (2^(max_depth+1) - 1 of them) through the base-4 ReLU
-    observers and updates, exactly (object Fractions), against the closed-form encoding: per
-    depth, how many stacks have nonempty = [depth > 0], head = top bit and pop = E(rest) (the
-    last two over non-empty stacks only), and how many (stack, bit) pairs have
-    push_b = E(b on top). One row per depth."""
-    tables = [encoding_table(d) for d in range(max_depth + 2)]     # push reaches max_depth + 1
+    observers and updates, exactly (float64 on dyadic values, exact to DYADIC_MAX_DEPTH;
+    `naive.stack_domain` is the same in Fractions), against the closed-form encoding: per depth,
+    how many stacks have nonempty = [depth > 0], head = top bit and pop = E(rest) (the last two
+    over non-empty stacks only), and how many (stack, bit) pairs have push_b = E(b on top). One
+    row per depth."""
+    if not 0 <= max_depth <= DYADIC_MAX_DEPTH:
+        raise ValueError(f"max_depth = {max_depth}: allowed 0..{DYADIC_MAX_DEPTH} (float64 is "
+                         "exact on the stack values up to there)")
+    tables = [dyadic_table(d) for d in range(max_depth + 2)]       # push reaches max_depth + 1
     rows = []
     for d in range(max_depth + 1):
         s, codes = tables[d], np.arange(2 ** d)                    # (2^d,) values and their codes

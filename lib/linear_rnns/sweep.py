@@ -1,12 +1,12 @@
-"""The training grid of notebook 08 as jobs on an existing engine: submitit (issue 15).
+"""The training grid of notebook 08 as a grid of the companion's sweep engine (issue 15, 45).
 
-One job = the seeds of one (task, family), trained together (`seeds.train_and_evaluate_seeds`).
-The executor is `local` (submitit's LocalExecutor: one subprocess per job, at most `workers` at
-once), `slurm` (submitit's AutoExecutor on a SLURM cluster, as the authors' launchers ran; an
-array of jobs, at most `workers` running) or `debug` (submitit's DebugExecutor: in this process,
-one job after the other). Job pickles and logs go under `folder` (results/linear_rnns/sweeps/,
-outside the DVC outputs). The checkpoints make an interrupted sweep resume: a job that was
-cut short restarts from its group's last checkpoint, a finished one only reloads.
+One run = the seeds of one (task, family), trained together (`seeds.train_and_evaluate_seeds`),
+handed to `lib.companion.sweep`: `local` (one subprocess per run, at most `workers` at once),
+`slurm` (an array of jobs on a SLURM cluster, as the authors' launchers ran, at most `workers`
+running) or `debug` (in this process). Job pickles and logs go under `folder`
+(results/linear_rnns/sweeps/, outside the DVC outputs). An interrupted sweep resumes: a finished
+group's rows are reloaded from the engine's run files, and a group cut short restarts from its
+last checkpoint.
 
 `python -m lib.linear_rnns.sweep --profile paper --task imm_mod --out DIR` runs one task of a
 profile without the notebook stack (papermill, pydantic), e.g. on a GPU machine.
@@ -18,14 +18,13 @@ import time
 from pathlib import Path
 
 import pandas as pd
-import submitit
-from tqdm.auto import tqdm
 
+from lib.companion import sweep as engine
 from lib.linear_rnns import seeds, tasks, train
 
 EXECUTORS = ("local", "slurm", "debug")
 JOB_TIMEOUT_MIN = 240          # per job; the released rnn.sh asks SLURM for 04:00:00
-POLL_SECONDS = 0.2
+SLURM_CPUS = 4                 # the cores a SLURM job asks for (data loading beside the GPU)
 
 
 def groups(configs: list[train.RunConfig]) -> list[list[train.RunConfig]]:
@@ -36,40 +35,6 @@ def groups(configs: list[train.RunConfig]) -> list[list[train.RunConfig]]:
     return list(out.values())
 
 
-def executor(kind: str, folder: Path, workers: int, device: str) -> submitit.Executor:
-    """A submitit executor of the given kind, its logs under `folder`."""
-    if kind not in EXECUTORS:
-        raise ValueError(f"sweep executor {kind!r}: allowed are {EXECUTORS}")
-    folder.mkdir(parents=True, exist_ok=True)
-    if kind == "debug":
-        return submitit.DebugExecutor(folder)
-    gpus = int(train.resolve_device(device).type == "cuda")
-    if kind == "local":
-        ex = submitit.LocalExecutor(folder)
-        ex.update_parameters(timeout_min=JOB_TIMEOUT_MIN, gpus_per_node=gpus)
-        return ex
-    ex = submitit.AutoExecutor(folder, cluster="slurm")
-    ex.update_parameters(timeout_min=JOB_TIMEOUT_MIN, gpus_per_node=gpus, cpus_per_task=4,
-                         slurm_array_parallelism=workers, name="linear_rnns_08")
-    return ex
-
-
-def _run_local(ex: submitit.Executor, jobs: list[tuple], workers: int, bar) -> list:
-    """Keep at most `workers` local jobs running; results in submission order."""
-    pending, running, results = list(enumerate(jobs)), {}, [None] * len(jobs)
-    while pending or running:
-        while pending and len(running) < workers:
-            i, args = pending.pop(0)
-            running[i] = ex.submit(seeds.train_and_evaluate_seeds, *args)
-        for i, job in list(running.items()):
-            if job.done():
-                results[i] = job.result()                       # raises if the job failed
-                del running[i]
-                bar.update(1)
-        time.sleep(POLL_SECONDS)
-    return results
-
-
 def run_grid(configs: list[train.RunConfig], test: dict[str, list[tasks.Split]],
              bins: dict[str, list[list[int]]], ckpt_dir: Path | None, folder: Path,
              device: str = "cpu", kind: str = "local", workers: int = 1,
@@ -78,18 +43,16 @@ def run_grid(configs: list[train.RunConfig], test: dict[str, list[tasks.Split]],
     `kind` executor, evaluated on its task's test bins: one row per (run, bin), in the order of
     the groups' first appearance (each group's seeds in order). Runs are single-threaded, so
     the table is the same for any executor and any `workers`."""
-    jobs = [(g, test[g[0].task], bins[g[0].task], ckpt_dir, device) for g in groups(configs)]
-    ex = executor(kind, Path(folder), workers, device)
-    with tqdm(total=len(jobs), desc=f"jobs ({kind})", disable=not progress) as bar:
-        if kind == "local":
-            rows = _run_local(ex, jobs, workers, bar)
-        else:
-            with ex.batch():
-                submitted = [ex.submit(seeds.train_and_evaluate_seeds, *a) for a in jobs]
-            rows = []
-            for job in submitted:
-                rows.append(job.result())
-                bar.update(1)
+    if kind not in EXECUTORS:
+        raise ValueError(f"sweep_executor = {kind!r}: allowed: one of {', '.join(EXECUTORS)}")
+    grid = groups(configs)
+    jobs = [(g, test[g[0].task], bins[g[0].task], ckpt_dir, device) for g in grid]
+    gpus = int(train.resolve_device(device).type == "cuda")
+    slurm = engine.Slurm(gpus=gpus, time_min=JOB_TIMEOUT_MIN,
+                         cpus=SLURM_CPUS if kind == "slurm" else 1)
+    rows = engine.run(seeds.train_and_evaluate_seeds, jobs, Path(folder), kind, workers,
+                      labels=[f"{g[0].task}/{g[0].family}" for g in grid], slurm=slurm,
+                      name="linear_rnns_08", progress=progress)
     return pd.DataFrame([r for job in rows for r in job])
 
 

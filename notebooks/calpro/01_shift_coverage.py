@@ -52,6 +52,11 @@
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
+executor = "local"  # the (arm, seed) jobs on local subprocesses (the sweep engine; inline: in the kernel, slurm: on a cluster)
+workers = 2  # training processes (one torch thread each) on two cores; results do not depend on it
+slurm_partition = ""  # SLURM partition ('' the cluster's default)
+slurm_gpus = 0  # GPUs per SLURM job
+slurm_time_min = 240  # a SLURM job's time limit in minutes (≤ 14 days, the runner's paper limit)
 p_train = 0.08  # spec §1.6: X-ray-like regime, a segment is disordered w.p. 0.08
 p_shift = 0.45  # spec §1.6: NMR-like shift regime, disordered w.p. 0.45
 n_train = 80  # spec §1.6: 80 training chains
@@ -69,7 +74,6 @@ kappa = 4.0  # spec §1.4 P1: kappa is 4
 lam_cal = 1.0  # decision (spec §7 Q2): surrogate weight 1, no width term
 temperature = 0.1  # spec §1.3: surrogate temperature T is 0.1
 tv_bins = 20  # decision: equal-mass bins of the histogram TV of scores (spec §3 bound.tv)
-workers = 2  # training processes (one torch thread each) on two cores; results do not depend on it
 design = "extrapolate"  # spec §1.6: the shift forces extrapolation in d (training disorder d in [0.3, 0.55])
 seeds = 3  # spec §3 sizes: 3 seeds
 mc_chains = 1500  # chains per regime of the oracle Monte-Carlo checks (about 120k residues each)
@@ -146,7 +150,7 @@ curve = [shift.coverage(q_abs, chains.Regime(p, shifted.lo, shifted.hi)) for p i
 
 # %%
 jobs = [experiment.Job(arm, s, design, recipe) for s in seeds for arm in arms.NAMES]
-results = experiment.run_jobs(jobs, cfg.workers)
+results = experiment.run_jobs(jobs, cfg, nb.id)
 by = {(r.arm, r.seed): r for r in results}
 pd.DataFrame([{"arm": r.arm, "seed": r.seed, "epoch": i, "loss": v}
               for r in results for i, v in enumerate(r.losses)]

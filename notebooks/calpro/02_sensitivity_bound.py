@@ -41,6 +41,11 @@
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
+executor = "local"  # the (arm, seed) jobs on local subprocesses (the sweep engine; inline: in the kernel, slurm: on a cluster)
+workers = 2  # training processes (one torch thread each) on two cores; results do not depend on it
+slurm_partition = ""  # SLURM partition ('' the cluster's default)
+slurm_gpus = 0  # GPUs per SLURM job
+slurm_time_min = 240  # a SLURM job's time limit in minutes (≤ 14 days, the runner's paper limit)
 p_train = 0.08  # spec §1.6: X-ray-like regime, a segment is disordered w.p. 0.08
 p_shift = 0.45  # spec §1.6: NMR-like shift regime, disordered w.p. 0.45
 n_train = 80  # spec §1.6: 80 training chains
@@ -58,7 +63,6 @@ kappa = 4.0  # spec §1.4 P1: kappa is 4
 lam_cal = 1.0  # decision (spec §7 Q2): surrogate weight 1, no width term
 temperature = 0.1  # spec §1.3: surrogate temperature T is 0.1
 tv_bins = 20  # decision: equal-mass bins of the histogram TV of scores (spec §3 bound.tv)
-workers = 2  # training processes (one torch thread each) on two cores; results do not depend on it
 design = "interpolate"  # decision: the sweep trains on disorder in [0.6, 1] (spec §1.6's alternative) so KL(Q || P) is finite
 p_sweep = [0.08, 0.15, 0.3, 0.45, 0.6]  # spec NB2: the shift regime's disorder probability
 arms = ["vanilla", "blind", "p0", "p1"]  # decision: the baseline, the blind NIG and the two prior arms
@@ -143,7 +147,7 @@ jobs = [experiment.Job(arm, s, design, recipe, tuple(cfg.p_sweep)) for s in seed
         for arm in cfg.arms]
 wide = [experiment.Job("vanilla", seeds[0], design,
                        train.Recipe(**{**vars(recipe), "hidden": w})) for w in cfg.widths]
-results = experiment.run_jobs(jobs + wide, cfg.workers)
+results = experiment.run_jobs(jobs + wide, cfg, nb.id)
 sweep, by_width = results[:len(jobs)], results[len(jobs):]
 
 # %%

@@ -26,7 +26,7 @@
 # $\chi(s^j)=\sum_{k\ \mathrm{kept}} e^{2\pi i jk/n}$ (the row space of $W_1$ is spanned by the kept
 # Fourier modes), independent of the recovered matrices.
 #
-# **Look for:** residuals at $10^{-15}$ for the rank factorization, an $O(1)$ residual for the
+# **Look for:** residuals at float64 rounding for the rank factorization, an $O(1)$ residual for the
 # inflated one, and a homomorphism defect far from zero for an arbitrary non-unique choice.
 
 # %% tags=["parameters"]

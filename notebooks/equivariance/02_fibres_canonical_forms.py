@@ -246,13 +246,14 @@ ledger.exact("e2.control.signs_not_normalised",
 nb.finish()
 
 # %% [markdown]
-# **What we saw.** Canonical forms agree to rounding along 100 random orbit elements and along
-# the fibre-mates $g.\theta$ of a planted net, and separate different functions, near misses at
-# relative distance `eps_near` included (`e2.canon_*`, `tables/.../canonical_pairs.csv`). Stabilizer orders come out as predicted: duplicates are
-# exactly where uniqueness of $k$ fails (`e2.stabilizer.orders`). tanh fibres are discrete for every
-# draw, linear fibres have the closed-form dimensions, and ReLU fibres are never below #hidden;
-# whether a ReLU draw reaches that minimum depends on how many kinks the input sample crosses
-# (`e2.relu_histogram`, `e2.relu_scale_trend`): identifiability of ReLU parameters holds on an open
-# set, not almost everywhere. Without sign normalisation the canonical form separates a tanh net
+# **What we saw.** Canonical forms agree to rounding along `n_random` random orbit elements and
+# along the fibre-mates $g.\theta$ of a planted net, and separate different functions, near misses
+# at relative distance `eps_near` included (`e2.canon_*`, `tables/.../canonical_pairs.csv`).
+# Stabilizer orders come out as predicted: duplicates are exactly where uniqueness of $k$ fails
+# (`e2.stabilizer.orders`). tanh fibres are discrete for every draw, linear fibres have the
+# closed-form dimensions, and ReLU fibres are never below #hidden. How many ReLU draws reach that
+# minimum at each input scale, and whether the share grows as the sample crosses more kinks, is in
+# `e2.relu_histogram` and `e2.relu_scale_trend` (`tables/.../relu_fibre_scan.csv`): where it does,
+# identifiability of ReLU parameters holds on an open set, not almost everywhere. Without sign normalisation the canonical form separates a tanh net
 # from its own signed-permutation mate (`e2.control.signs_not_normalised`): the check can fail.
 # No deviations.

@@ -43,6 +43,7 @@ n_fit = 2000  # LV fit sample
 
 # %%
 import numpy as np
+from IPython.display import Markdown
 
 from lib.companion import notebook, plotting
 from lib.equivariance import construct, decisions, groups, stability
@@ -121,13 +122,18 @@ ledger.qualitative("e8.layerwise_blows_up", "near the duplicate the layerwise er
 # %%
 nb.finish()
 
+# %%
+status = {c.id.removeprefix("equivariance."): c.status for c in ledger.claims}
+Markdown("**This run:** " + ", ".join(f"`{k}` is `{v}`" for k, v in status.items()) + ".")
+
 # %% [markdown]
-# **What we saw.** Around the identifiable planted parameter the construction degrades gracefully:
-# all errors scale like $\varepsilon$ (`e8.linear_response`) and the recovered action does not
-# change (`e8.action_stable`). Near a duplicated channel, once the separation falls below the
-# noise the assignment gap vanishes and the recovered action stops being a homomorphism
-# (`e8.degenerate_breaks`); the wrong layer-1 assignment then propagates and the layerwise error
-# under the recovered action jumps from $O(\varepsilon)$ to $O(1)$ (`e8.layerwise_blows_up`). (We had
-# first expected the continuous errors to stay small; the check said otherwise.) This is the
-# numerical face of the missing stability theorem: approximate identifiability needs a margin,
-# not only genericity.
+# **What we saw.** The line above gives each claim's status; the tables and figure hold the
+# scans. Where they pass: around the identifiable planted parameter the construction degrades
+# gracefully, all errors scaling like $\varepsilon$ (`e8.linear_response`) while the recovered
+# action does not change (`e8.action_stable`); near a duplicated channel, once the separation
+# falls below the noise, the assignment gap vanishes and the recovered action stops being a
+# homomorphism (`e8.degenerate_breaks`), and the wrong layer-1 assignment propagates so that the
+# layerwise error under the recovered action jumps from $O(\varepsilon)$ to $O(1)$
+# (`e8.layerwise_blows_up`), not only the discrete action. This is the numerical face of the
+# missing stability theorem: approximate identifiability needs a margin, not only genericity.
+# The paper states no stability result, so this notebook neither confirms nor contradicts it.

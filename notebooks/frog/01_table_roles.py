@@ -51,6 +51,11 @@
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
+executor = "inline"  # where the grid's runs go: inline in the kernel (one after the other), debug (in the kernel, through submitit), local subprocesses, or slurm jobs
+workers = 1  # runs at once (local) or the SLURM array's parallelism; runs are single-threaded, so the results are the same for any count
+slurm_partition = ""  # SLURM partition ('' the cluster's default)
+slurm_gpus = 0  # GPUs per SLURM job
+slurm_time_min = 240  # a SLURM job's time limit in minutes (≤ 14 days, the runner's paper limit)
 n_users = 400  # spec §3 NB1: 400 users
 n_items = 150  # spec §3 NB1: 150 items
 n_tx = 4000  # spec §3 NB1: 4,000 tx rows (at least one per user and per item)
@@ -204,7 +209,7 @@ plan = [("node", "node", train.Setup(**base, fd_weight=0.0)),
         ("edge", "edge", train.Setup(**base, fd_weight=0.0)),
         ("gate", "gate", train.Setup(**base, fd_weight=0.0)),
         ("gate+FD", "gate", train.Setup(**base, fd_weight=cfg.fd_weight))]
-results, runs = ex.run_grid(st, reps, plan)
+results, runs = ex.run_grid(st, reps, plan, cfg, nb.id)
 results.to_csv(tables / "accuracy.csv", index=False)
 acc = results.pivot_table(index=["task", "seed"], columns="run", values="test_accuracy")
 print(acc.groupby("task").mean().round(3))

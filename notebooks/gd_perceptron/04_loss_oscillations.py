@@ -19,8 +19,8 @@
 #
 # **Decisions where the spec is open.** Iteration complexity is strict separation ([spec §3.5](../../docs/specs/gd_perceptron.md#s3-5));
 # data set A runs in Gram coefficients so its exact tie at t = 1 stays exact (the products are
-# rounded before they are summed: a fused multiply-add in a matmul used to leave ±1e-19 there,
-# and the sign of that rounding error made small steps separate at t = 1 or t = 2 at random).
+# rounded before they are summed: a fused multiply-add in a matmul can leave ±1e-19 there, and
+# the sign of that rounding error would make small steps separate at t = 1 or t = 2 at random).
 # In exact arithmetic small steps need two iterations: the tie at t = 1 is broken at t = 2 in
 # favour of $b_2$ while $b_1$ stays correct whenever $\gamma < 8/d$. Random data uses
 # n = 200 ≫ d = 10, since with n < d the first step already separates. The hinge limit is
@@ -150,11 +150,16 @@ ledger.statistical("sweep.random_plateau", "on random data the count at the larg
 nb.finish()
 
 # %% [markdown]
-# **What we saw.** For γ ≥ 1 the loss zig-zags with period 2 while one point stays misclassified
-# at every step, and it scales with γ (`oscillation.*`). At the largest γ, f/γ stays within
-# log 2/γ of the hinge loss of the exact perceptron iterate at every step (`hinge.limit`); at
-# γ = 1, where GD is not yet the perceptron, the same gap is several times that bound
-# (`tables/04_loss_oscillations/hinge_gap.csv`). The iteration count plateaus at the perceptron
-# count as γ grows, on data set A and in every random data set (`sweep.*_plateau`). On data set
-# A every step size up to 10⁻³ separates in exactly 2 iterations (`sweep.dataset_a_small_steps_fast`),
-# so the Ω(d) shown in notebook 02 is a large-step phenomenon of this reconstructed example.
+# **What we saw.** For γ ≥ 1 the loss zig-zags while one point stays misclassified at every
+# step, and it scales with γ (`oscillation.*`, bounds and exact checks that stop the notebook
+# otherwise; the figure's legend gives the number of increases). At the largest γ, f/γ stays
+# within log 2/γ of the hinge loss of the exact perceptron iterate at every step (`hinge.limit`);
+# at γ = 1, where GD is not yet the perceptron, compare the same gap with that bound in
+# `tables/04_loss_oscillations/hinge_gap.csv`. The iteration count on data set A reaches the
+# perceptron count at the largest γ (`sweep.dataset_a_plateau`); whether it does in every random
+# data set is `sweep.random_plateau`. Whether every step size up to 10⁻³ separates data set A in
+# exactly 2 iterations, as exact arithmetic predicts, is `sweep.dataset_a_small_steps_fast`;
+# where it does, the Ω(d) shown in notebook 02 is a large-step phenomenon of this reconstructed
+# example. What this shows about the paper's headline (the loss is a poor progress measure):
+# on data set A, larger steps give a higher, oscillating loss while classifying in a number of
+# iterations that plateaus at the perceptron count.

@@ -116,7 +116,10 @@ nb.finish()
 
 # %% [markdown]
 # **What we saw.** The linear iterate bounces between the two half-planes and needs d + 2 steps to
-# enter the cone, whose opening shrinks like $1/\sqrt d$. The quadratic neurons turn within tens of
-# steps; the option raster shows stretches of $A_1$/$A_2$ steps separated by brake steps, and the
-# brake spectrum matches (1 ± √(4d−3))/2, small compared with $\|b_i\|^2=d$, which is why it barely
-# moves the neurons.
+# enter the cone (`linear.path_enters_cone`), whose opening shrinks like $1/\sqrt d$. The middle
+# panel shows how fast the quadratic neurons turn in the median run; the option raster shows how
+# $A_1$/$A_2$ steps and brake steps alternate (the share of each is in
+# `options.all_three_occur`), and the brake spectrum matches (1 ± √(4d−3))/2 (`brake.eigen_*`),
+# small compared with $\|b_i\|^2=d$, which is why it barely moves the neurons. These pictures
+# illustrate the perceptron view of the trajectories; the reading of the three options is the
+# spec's, not confirmed by the paper.

@@ -106,7 +106,11 @@ ledger.bound("step.safe_range_converges", f"no run with c in [0.05, 0.5] hits th
 nb.finish()
 
 # %% [markdown]
-# **What we saw.** T(c) is U-shaped: tiny steps are slow, c near 1 separates in a handful of
-# steps at any d, and c ≥ 1.5 cycles. Fixed c gives curves that flatten to roughly log d at large
-# d; c = c₀/√d keeps a √d-like median with a heavy tail (notebook 03). Theorem 5.1's parameter
-# choice therefore decides which of these regimes the Õ(√d) describes.
+# **What we saw.** The left panel shows T(c) at each d: tiny steps are slow; whether c = 1
+# separates in a handful of steps at every d is `step.c_one_fast`, and whether c ≥ 1.5 cycles or
+# fails is `step.large_c_fails`, while no run with c in [0.05, 0.5] hits the cap
+# (`step.safe_range_converges`, a bound that stops the notebook otherwise). The right panel shows
+# how the fixed-c curves bend at large d and how c = c₀/√d behaves; its median and heavy tail are
+# read in notebook 03. Theorem 5.1's parameter choice, which the paper's text available to us does
+# not give, therefore decides which of these regimes the Õ(√d) describes: this sweep cannot
+# confirm or refute the theorem's rate, only show where each scaling of the step puts it.

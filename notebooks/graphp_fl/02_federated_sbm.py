@@ -51,6 +51,11 @@
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
+executor = "inline"  # where the grid's runs go: inline in the kernel (one after the other), debug (in the kernel, through submitit), local subprocesses, or slurm jobs
+workers = 1  # runs at once (local) or the SLURM array's parallelism; runs are single-threaded, so the results are the same for any count
+slurm_partition = ""  # SLURM partition ('' the cluster's default)
+slurm_gpus = 0  # GPUs per SLURM job
+slurm_time_min = 240  # a SLURM job's time limit in minutes (≤ 14 days, the runner's paper limit)
 n_seeds = 5  # spec NB2: 5 seeds
 n_clients = 6  # spec NB2: K is 6 clients
 n_nodes = 300  # spec NB2: 300 nodes per client
@@ -83,9 +88,8 @@ add_frac = 0.1  # reconstructed: top-r new edges, r is 0.1 |E|
 import numpy as np
 import pandas as pd
 import torch
-from tqdm.auto import tqdm
 
-from lib.companion import notebook, plotting, rules
+from lib.companion import notebook, plotting, rules, sweep
 from lib.graphp_fl import decisions, fed, sbm, topology
 
 nb = notebook.start("graphp_fl/02_federated_sbm", globals())
@@ -118,10 +122,11 @@ ledger.exact("control.identity_rejects_additions", "negative control: the identi
              measured=int((added.numpy() != probe.adj).sum()) == 0)
 
 # %% [markdown]
-# ## The federated runs (the heavy cell)
+# ## The federated runs (the heavy cell): one run per seed, through the sweep engine (`executor`)
 
 # %%
-runs = [fed.run_seed(cfg, s) for s in tqdm(range(cfg.n_seeds), desc="seeds")]
+runs = sweep.run_params(fed.run_seed, [(cfg, s) for s in range(cfg.n_seeds)], cfg, nb.id,
+                        labels=[f"seed {s}" for s in range(cfg.n_seeds)])
 rows = [{"seed": s, "arm": arm, "client": k, "noise": r.noise[k], "swapped": bool(r.swapped[k]),
          "acc": float(r.acc[a, k]), "forgetting": float(r.forgetting[a, k])}
         for s, r in enumerate(runs) for a, arm in enumerate(fed.ARMS) for k in range(cfg.n_clients)]

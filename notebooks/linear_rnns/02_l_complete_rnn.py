@@ -296,12 +296,16 @@ nb.finish()
 # **What we saw.** The compiled ReLU counter network reproduces its intended semantics on every
 # instance: the printed one matches "endpoint = t" (`dgc.endpoint_net_equals_endpoint`), the latch
 # variant matches BFS (`dgc.reach_net_equals_bfs`, `dgc.random_reach`), and through the layered
-# reduction it decides functional reachability on all 205,014 instances with $|V| \le 5$
-# (`reduction.exhaustive`; S1's 205,012 leave out the two $|V| = 1$ instances,
-# `reduction.audit_count`). Counters never exceed the
+# reduction it decides functional reachability on every instance with $|V| \le$ `reduction_n_max`
+# (`reduction.exhaustive`; 205,014 instances at the default 5, where the third-party audit S1
+# counts 205,012 because it leaves out the two $|V| = 1$ instances, `reduction.audit_count`). Counters never exceed the
 # stream length (`dgc.counter_bits`). The printed construction needs a fix: it is not a
 # reachability decider when $t$ is not a sink (deviation `dgc.endpoint_vs_reachability`); the
 # two semantics differ on as many instances as the third-party audit counts
 # (`dgc.endpoint_reach_disagreements`). The negative controls fail as the spec reports: the
-# linearised network is no better than the majority baseline, the unguarded one errs (636 errors
-# on $k=5$ as in S1), and an unsorted edge list defeats the one-pass scan.
+# linearised network is no better than the majority baseline, the unguarded one errs (on $k=5$
+# as many times as S1 counts, `dgc.no_guard_errors_k5`), and an unsorted edge list defeats the
+# one-pass scan. What this shows about the paper's headline: the ReLU RNN construction decides
+# sorted connectivity once the printed counter is replaced by the latch; as printed it decides
+# the path's endpoint, which is reachability only when $t$ is a sink, as in the L-hardness
+# reduction.

@@ -28,7 +28,8 @@
 # gate relu(a + b - 2), which must give wrong outputs.
 #
 # **Look for:** the base-2 separation halving with every push while base-4 stays above 1/4;
-# float64 round trips breaking near depth 27 while Fractions survive depth 200; exact machines,
+# float64 round trips breaking near depth 27 (the spec's observation: 53 mantissa bits at 2 bits
+# per level) while Fractions survive depth `roundtrip_depth`; exact machines,
 # and the wrong AND gate failing.
 
 # %% tags=["parameters"]
@@ -91,9 +92,11 @@ ledger.deviation("stack.base2_margin", "the printed base-2 stack has no fixed ma
                  power="exact rational arithmetic (Fractions) at every depth")
 
 # %% [markdown]
-# ## Precision: exact round trips to depth 200, float64 breaks near 27
+# ## Precision: exact round trips in Fractions, float64 breaking near depth 27 (spec)
 # Also every stack of depth up to `domain_max_depth` through every observer and update, against
-# the closed form $E = \sum_i (2b_i + 1)/4^i$ (top first), in Fractions.
+# the closed form $E = \sum_i (2b_i + 1)/4^i$ (top first), in float64: every value and every
+# intermediate on a stack of depth d is a multiple of $4^{-(d+1)}$ below 4, so float64 holds it
+# exactly up to depth 25 (`stacks.DYADIC_MAX_DEPTH`; a unit test checks it against Fractions).
 
 # %%
 exact_ok = sum(stacks.roundtrip_ok(list(rng.integers(0, 2, cfg.roundtrip_depth)), exact=True)
@@ -201,11 +204,14 @@ nb.finish()
 # %% [markdown]
 # **What we saw.** The printed base-2 stack loses its margin geometrically
 # (`stack.base2_separation`, deviation `stack.base2_margin`); the base-4 gapped encoding keeps a
-# margin above 1/4 (`stack.base4_separation`) and is exact to depth 200 in rational arithmetic,
-# while float64 breaks at depth 27 (`stack.float64_fails`): the construction needs growing
-# precision, as Thm 1 says. With it, a fixed ReLU RNN runs a two-stack machine exactly
+# margin above 1/4 (`stack.base4_separation`) and is exact to depth `roundtrip_depth` in rational
+# arithmetic (`stack.base4_exact_roundtrip`), while float64 first fails at a depth of at most 30
+# (`stack.float64_fails` records which; the spec observed 27, and the figure marks it): the
+# construction needs growing precision, as Thm 1 says. With it, a fixed ReLU RNN runs a two-stack machine exactly
 # (`machine.anbncn`) and simulates a TM one padding symbol per step (`machine.increment_tm`).
 # The ReLU gates evaluate random monotone circuits exactly (`machine.monotone_cvp`), and the
 # check can fail: with the wrong AND gate relu(a + b - 2) they err (`machine.monotone_cvp_wrong_and`),
 # on S1's four-input circuit exactly on its satisfying assignments
-# (`machine.monotone_cvp_wrong_and_s1`).
+# (`machine.monotone_cvp_wrong_and_s1`). What this shows about the paper's headline: the
+# P-completeness construction works once the printed base-2 stack is replaced by the base-4
+# gapped one; as printed, its margin vanishes (the deviation above).

@@ -109,6 +109,6 @@ nb.finish()
 # **What we saw.** The unrolled form and the integer-pair lift reproduce the rational recurrence
 # exactly (`arith.unrolled_equals_recurrence`; `arith.lift_equals_fractions` with the sum rule
 # corrected); the printed sum rule does not: it gives 5/2 for 1/2 + 1/3 (`arith.printed_sum`,
-# deviation `arith.sum_typo`). Product entries grow by at most $\log_2 3$ bits
+# deviation `arith.sum_typo`), a typo in the appendix that leaves Thm 3 intact. Product entries grow by at most $\log_2 3$ bits
 # per matrix (`arith.bit_growth`): exact evaluation needs polynomially many bits, the reason the
 # Boolean simulation pays Jung's $\log^*$ factor.

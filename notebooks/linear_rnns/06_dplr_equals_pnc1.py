@@ -149,7 +149,7 @@ ledger.exact("rwkv.first_token_schedule_fails",
                        int((~prods.first_token_exact).sum())))
 
 # %% [markdown]
-# ## Long products: 64 and 257 matrices, and a broken in-place overwrite that must be rejected
+# ## Long products (`rwkv_long_lengths` matrices), and a broken in-place overwrite that must be rejected
 # S1's longest streams, in Python integers (entries of hundreds of bits). Negative control: the
 # same overwrites written into the block they read from (no second block to swap to), so entry
 # $(i, j)$ reads entries $(i, l < j)$ already overwritten. It is wrong on the swap matrix at
@@ -360,3 +360,11 @@ nb.finish()
 # (`bench/linear_rnns_deltanet_products.py` times the two). The router's period-1404 rational
 # rotation cannot exist (`router.finite_orders`, `router.phi_1404`, deviation
 # `router.period_1404`): Thm 5 for DeltaNet is unproven as printed.
+#
+# What this shows about the paper's headline (DPLR LRNNs evaluate iterated $3\times3$ products,
+# so are PNC¹-complete): the proof as printed fails in three places (the deviations above). With
+# a start token, RWKV-7's overwrites multiply matrices exactly; DeltaNet's Householder programs
+# do too, but only with β outside DeltaNet's range, and its printed router cannot exist over ℚ,
+# so the DeltaNet case is unproven rather than shown false. Both are run on a pre-routed
+# instruction stream: the paper's router layers 1–3 are not built here, and a router that works
+# is what the headline still needs.

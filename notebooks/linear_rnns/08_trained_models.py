@@ -91,7 +91,7 @@ import pandas as pd
 from IPython.display import HTML
 
 from lib.companion import notebook, paths, plotting, rules
-from lib.linear_rnns import decisions, released, sidebyside, sweep, train
+from lib.linear_rnns import curves, decisions, perm_s3, rates, released, sidebyside, sweep, train
 from lib.linear_rnns import tasks as T
 
 nb = notebook.start("linear_rnns/08_trained_models", globals())
@@ -99,10 +99,14 @@ cfg, ledger, tables = nb.cfg, nb.ledger, nb.tables
 fig2a = pd.read_csv(paths.data_file("linear_rnns/figure2a_dgc_accuracy.csv"))
 task_kw = {"dgc": {"id_bits": cfg.dgc_id_bits, "p": cfg.p_bucket}}
 ckpt_dir = paths.RESULTS / "linear_rnns" / "checkpoints" / cfg.profile
+COLOR = {f: f"C{i}" for i, f in enumerate(cfg.families)}           # one colour per family, every figure
 sweep_dir = paths.RESULTS / "linear_rnns" / "sweeps" / cfg.profile
 
 # %% [markdown]
 # ## Our tasks beside the released code's
+# The `note` column carries what a row's released value hides: the released IMM-over-ℤ labels
+# come from int64 products that wrap, counted exactly by notebook 09's deviation
+# `audit.released_imm_int64_wrap`.
 
 # %%
 side = sidebyside.table(cfg)
@@ -181,19 +185,27 @@ nb.save_timing(acc.drop_duplicates(["task", "family", "seed"])[["task", "family"
                .assign(profile=cfg.profile, device=str(train.resolve_device(cfg.device)),
                        executor=cfg.sweep_executor, grid_wall_seconds=round(wall, 1)), "training")
 acc = acc.drop(columns="train_seconds")
+n_test = {(t, i): len(s.length) for t in cfg.tasks for i, s in enumerate(test[t])}
+acc["n"] = [n_test[t, i] for t, i in zip(acc.task, acc.bin_index)]
+acc["correct"] = (acc.accuracy * acc.n).round().astype(int)         # accuracy = hits / n exactly
+acc = rates.with_wilson(acc, "correct", "n", "accuracy")            # 95% Wilson per seed and bin
 acc.to_csv(tables / "accuracy.csv", index=False)
-summary = acc.groupby(["task", "family", "bin_index", "bin"], as_index=False).accuracy.mean()
+summary = acc.groupby(["task", "family", "bin_index", "bin"], as_index=False).agg(
+    accuracy=("accuracy", "mean"), lo=("accuracy_wilson_lo", "min"), hi=("accuracy_wilson_hi", "max"))
 summary.pivot(index=["task", "family"], columns="bin_index", values="accuracy").to_csv(tables / "accuracy_wide.csv")
 summary.pivot(index=["task", "family"], columns="bin_index", values="accuracy").round(3)
 
 # %% [markdown]
 # ## Accuracy per length bin, per family
+# Points are the seed mean; bars run from the lowest seed's 95% Wilson lower bound to the highest
+# seed's upper bound (`accuracy.csv` has each seed's interval).
 
 # %%
 def draw(ax, task):
     part = summary[summary.task == task]
-    for fam, g in part.groupby("family", sort=False):
-        ax.plot(g.bin_index, g.accuracy, "o-", label=fam)
+    for j, (fam, g) in enumerate(part.groupby("family", sort=False)):
+        ax.errorbar(g.bin_index + 0.03 * (j - 3.5), g.accuracy, yerr=[g.accuracy - g.lo, g.hi - g.accuracy],
+                    fmt="o-", ms=3, lw=0.8, elinewidth=0.6, capsize=1.5, color=COLOR[fam], label=fam)
     base = baselines[baselines.task == task]
     ax.plot(range(len(base)), base.majority, "k--", lw=1, label="majority")
     ax.set_xticks(range(len(base)), base.bin, fontsize=6)
@@ -207,6 +219,98 @@ for ax, task in zip(axes, cfg.tasks):
 axes[0].set_ylabel("accuracy (last position)")
 axes[-1].legend(fontsize=5, loc="lower left")
 nb.save_figure(fig, "accuracy_per_bin")
+
+# %% [markdown]
+# ## Accuracy per test length and per step inside a sequence (the authors' `eval_by_T` / `eval_by_t`)
+# The bins pooled and every example bucketed by its size (T, or N for DGC) and scored at its last
+# position (`imm_unbound/eval_by_T.py`); for tasks labelled at every step, every supervised
+# (example, t) pair bucketed by its position t (`imm_mod/eval_by_t.py`): a bin's accuracy blends
+# easy short prefixes with hard long ones, and these curves show where a model stops. The trained
+# seeds are reloaded from their checkpoints; lines are the seed mean, bands the envelope of the
+# seeds' 95% Wilson intervals, dotted verticals the ends of the training bin.
+
+# %%
+by_len, by_step = curves.evaluate(runs, test, ckpt_dir, cfg.device)
+by_len.to_csv(tables / "per_length.csv", index=False)
+by_step.to_csv(tables / "per_step.csv", index=False)
+binned = curves.per_bin(by_len, cfg.bins).merge(acc[["task", "family", "seed", "bin_index", "correct", "n"]],
+                                                on=["task", "family", "seed", "bin_index"], suffixes=("", "_sweep"))
+ledger.exact("curves.bins_agree", "the per-length counts of the reloaded models, summed over each test bin, "
+             "equal the sweep's bin accuracy counts (every task, family, seed and bin)",
+             source="derived (issue 44: the authors' eval_by_T / eval_by_t on our trained models)",
+             provenance="derived", expected=len(acc),
+             measured=int(((binned.correct == binned.correct_sweep) & (binned.n == binned.n_sweep)).sum()))
+
+
+def draw_curve(ax, df, key, task, edge):
+    for fam, g in curves.band(df[df.task == task], key).groupby("family", sort=False):
+        ax.plot(g[key], g.accuracy, lw=0.9, color=COLOR.get(fam, "C0"), label=fam)
+        ax.fill_between(g[key], g.lo, g.hi, color=COLOR.get(fam, "C0"), alpha=0.12, lw=0)
+    ax.axvline(edge + 0.5, color="k", ls=":", lw=0.8)
+    ax.set(title=task, ylim=(0, 1.05))
+
+
+fig, axes = plotting.figure(ncols=len(cfg.tasks), width=2.0 * len(cfg.tasks), height=2.4)
+for ax, task in zip(np.atleast_1d(axes), cfg.tasks):
+    draw_curve(ax, by_len, "size", task, cfg.bins[task][0][1])
+    ax.set_xlabel("N (target node)" if task.startswith("dgc") else "length T")
+np.atleast_1d(axes)[0].set_ylabel("accuracy (last position)")
+np.atleast_1d(axes)[0].legend(fontsize=5, loc="lower left")
+nb.save_figure(fig, "per_length")
+
+# %% [markdown]
+# ## The S₃ permutation variant of IMM (the authors' `imm_mod/gen_perm.py`)
+# Each step a uniform element of S₃ as a 3×3 permutation matrix; the label at step t is which of
+# the six permutations $P_t = M_1 \cdots M_t$ is (released enumeration order). It sits on the
+# NC¹ side of the paper's line: a one-layer permutation-diagonal LRNN (the regular representation,
+# `perm_s3.pd_lrnn_labels`) tracks it exactly at every length, while a diagonal LRNN (commuting
+# transitions) cannot tell $ab$ from $ba$. The generator (exact integer matrix products) is checked
+# against the group's 6-state automaton (`perm_s3.automaton_labels`, from permutation tuples) on
+# test streams with imm_mod's bins. *No model is trained on it:* the training registry is
+# `tasks.py`, whose code names every cached checkpoint, so a new task there would retrain the whole
+# grid (far over the ~30 s a variant may cost); the exact references stand in.
+
+# %%
+s3 = [perm_s3.sample(cfg.test_n, lo, hi, np.random.default_rng([cfg.test_seed, 30, i]))
+      for i, (lo, hi) in enumerate(cfg.bins["imm_mod"])]
+s3_valid = [np.arange(g.shape[1])[None] < n[:, None] for g, _, n in s3]     # (n, T) real positions
+s3_auto = sum(int((perm_s3.automaton_labels(g) == y)[v].sum()) for (g, y, _), v in zip(s3, s3_valid))
+s3_pd = [(perm_s3.pd_lrnn_labels(g) == y) for g, y, _ in s3]
+s3_total = sum(int(v.sum()) for v in s3_valid)
+S3 = dict(source="released code imm_mod/gen_perm.py; paper Thm (PD LRNNs are NC¹-complete); issue 44",
+          provenance="derived")
+ledger.exact("s3.generator_equals_automaton", "S3 variant: the generator's labels (integer permutation-matrix "
+             "products) equal the S3 automaton's at every step of every test stream", **S3,
+             expected=s3_total, measured=s3_auto)
+ledger.exact("s3.pd_lrnn_exact", "S3 variant: a one-layer PD LRNN (the regular representation of S3, a "
+             "permutation-diagonal transition per token) labels every step of every test stream, in and "
+             "out of the training lengths", **S3, expected=s3_total,
+             measured=sum(int(h[v].sum()) for h, v in zip(s3_pd, s3_valid)))
+ledger.exact("s3.noncommuting_pairs", "S3 variant: 18 of the 36 ordered pairs (a, b) have ab != ba (enumerated "
+             "against |G|^2 - |G| k(G)), so a diagonal LRNN, which reads ab and ba alike, mislabels at least "
+             "9 of the 36 streams of length 2", **S3, expected=perm_s3.noncommuting_pairs()[1],
+             measured=perm_s3.noncommuting_pairs()[0])
+s3_split = [T.Split(x=g + 1, y=y, mask=v, length=n) for (g, y, n), v in zip(s3, s3_valid)]
+s3_steps = curves.stack([curves.by_step(s3_pd, s3_split).assign(task="s3_perm", family="pd_lrnn", seed=0)], "t")
+s3_steps = s3_steps.merge(curves.step_majority(s3_split), on="t")
+s3_steps.to_csv(tables / "s3_per_step.csv", index=False)
+s3_steps.head()
+
+# %%
+step_tasks = [t for t in cfg.tasks if curves.per_step_task(t)]
+fig, axes = plotting.figure(ncols=len(step_tasks) + 1, width=2.0 * (len(step_tasks) + 1), height=2.4)
+axes = np.atleast_1d(axes)
+for ax, task in zip(axes, step_tasks):
+    draw_curve(ax, by_step, "t", task, cfg.bins[task][0][1])
+    base = curves.step_majority(test[task])
+    ax.plot(base.t, base.majority, "k--", lw=0.8, label="majority")
+    ax.set_xlabel("step t")
+draw_curve(axes[-1], s3_steps, "t", "s3_perm", cfg.bins["imm_mod"][0][1])
+axes[-1].plot(s3_steps.t, s3_steps.majority, "k--", lw=0.8, label="majority")
+axes[-1].set(title="s3_perm (exact PD LRNN)", xlabel="step t")
+axes[0].set_ylabel("accuracy at step t")
+axes[0].legend(fontsize=5, loc="upper right")
+nb.save_figure(fig, "per_step")
 
 # %% [markdown]
 # ## Figure 2a beside our DGC (bins matched by position: ID, OOD 1, OOD 2)
@@ -339,6 +443,16 @@ nb.finish()
 # distribution; an ordering whose winner did not learn the training bin is `inconclusive`.
 # Every verdict here is decided on the seeds and resampled over them (its `stability`): a pass or
 # fail that 2 of 3 seeds carry, and a resample of the seeds would undo, is recorded `inconclusive`.
+# **Per length and per step** (`per_length.csv`, `per_step.csv`; `curves.bins_agree` says the
+# reloaded models reproduce the sweep's bin counts exactly): where a bin's accuracy sits between
+# the extremes, the curves show whether the model degrades gradually inside the bin or drops at a
+# length; with a few examples per length the Wilson bands are wide, so read a curve's trend, not
+# its single points. The S₃ variant is the released permutation task on the NC¹ side: the PD
+# LRNN's exact run and the automaton agree with the generator at every step
+# (`s3.generator_equals_automaton`, `s3.pd_lrnn_exact`), while a diagonal LRNN is bounded away from
+# it by the non-commuting pairs (`s3.noncommuting_pairs`); no model was trained on it (see its
+# section). The side-by-side table's `note` column points at notebook 09's count of the released
+# IMM-over-ℤ labels that int64 wraps (`audit.released_imm_int64_wrap`).
 # Failures mean "not reproduced at this scale", not "refuted": the released runs train 256-wide
 # models for 30K-60K steps on N, T <= 100; the `paper` profile carries those settings
 # (`run_settings`) for a GPU (`tools/gpu_paper_linear_rnns.sh`), and has not been run: no GPU was

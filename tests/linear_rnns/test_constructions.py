@@ -106,3 +106,29 @@ def test_run_picks_an_exact_float_or_refuses(monkeypatch):
     monkeypatch.setattr(C, "EXACT_FLOAT", {np.float32: 8, np.float64: 16})
     with pytest.raises(ValueError, match="exact float64 range"):
         C.run(net, toks, lens)
+
+
+def _instances_for_compiled():
+    rng = np.random.default_rng(5)
+    inst = G.exhaustive_instances(4) + G.random_instances(40, 12, rng)
+    inst += [(G.chain(k, broken=b), 1, k) for k in (3, 17, 40) for b in (None, k // 2)]
+    return inst
+
+
+@pytest.mark.parametrize("variant", ["endpoint", "reach", "linearised", "no_guard"])
+@pytest.mark.parametrize("form", ["endpoint", "reach"])
+def test_run_compiled_equals_run(variant, form):
+    net, inst = C.build(variant), _instances_for_compiled()
+    succ = G.succ_matrix([g for g, _, _ in inst])
+    toks, lens = G.token_matrix(succ, [x[1] for x in inst], [x[2] for x in inst], form=form)
+    want, want_top = C.run(net, toks, lens)
+    got, got_top = C.run_compiled(net, toks, lens)
+    assert (got == want).all() and got_top == want_top
+
+
+def test_run_compiled_on_long_chains_accepts_and_rejects():
+    net = C.build("endpoint")
+    inst = [(G.chain(k, broken=b), 1, k) for k in (100, 300) for b in (None, k // 2)]
+    succ = G.succ_matrix([g for g, _, _ in inst])
+    toks, lens = G.token_matrix(succ, [x[1] for x in inst], [x[2] for x in inst])
+    assert C.accept(net, C.run_compiled(net, toks, lens)[0]).tolist() == [True, False, True, False]

@@ -1,5 +1,6 @@
 """Batched stream and reduction builders against their one-instance definitions (spec §4.1-4.2)."""
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -52,3 +53,26 @@ def test_distinct_instances_read_back():
     first, back = G.distinct_instances(succ, s_red)
     assert len(first) == 12                                   # 36 instances, f(t) forgotten
     assert (succ[first][back] == succ).all() and (s_red[first][back] == s_red).all()
+
+
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_functional_reachable_batch_equals_the_walk(n):
+    f, s, t = G.reduction_domain(n)
+    got = G.functional_reachable_batch(f, s, t)
+    assert got.tolist() == [G.functional_reachable(fi, a, b) for fi, a, b in zip(f, s, t)]
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_sorted_scan_batch_equals_path_endpoint_on_reduced_instances(n):
+    f, s, t = G.reduction_domain(n)
+    succ, s_red, F = G.reduce_batch(f, s, t)
+    got = G.sorted_scan_batch(succ, s_red)
+    assert got.tolist() == [G.path_endpoint(g, int(a)) for g, a in zip(succ, s_red)]
+    # the reduction preserves reachability: the scan ends in F exactly when t is reachable
+    assert ((got == F) == G.functional_reachable_batch(f, s, t)).all()
+
+
+def test_sorted_scan_batch_misses_a_path_out_of_order():
+    # the scan reads sources in increasing order: 2 -> 1 -> 3 is not followed past 1
+    succ = np.array([[0, 3, 1, 0]])
+    assert G.sorted_scan_batch(succ, np.array([2])).tolist() == [1]

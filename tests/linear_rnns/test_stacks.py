@@ -136,3 +136,15 @@ def test_domain_check_rejects_a_broken_pop(monkeypatch):
     monkeypatch.setattr(stacks, "pop", lambda s: 4 * s - 1)
     dom = stacks.domain_check(4)
     assert int(dom.pop_ok.sum()) == sum(2 ** (d - 1) for d in range(1, 5))
+
+
+@pytest.mark.parametrize("depth", [0, 1, 5, 9])
+def test_dyadic_table_is_the_fraction_table_exactly(depth):
+    # float64 holds num / 4^depth exactly: Fraction(float) recovers the closed form
+    got = [Fraction(v) for v in stacks.dyadic_table(depth)]
+    assert got == list(stacks.encoding_table(depth))
+
+
+def test_domain_check_refuses_depths_where_float64_rounds():
+    with pytest.raises(ValueError, match="max_depth = 26"):
+        stacks.domain_check(stacks.DYADIC_MAX_DEPTH + 1)

@@ -1,5 +1,5 @@
-"""The sweep engine (issue 15): a tiny grid through submitit's local executor (subprocess jobs),
-the same table in-process, groups of seeds, a refused executor name."""
+"""08's grid on the sweep engine (issue 15, 45): a tiny grid through submitit's local executor
+(subprocess jobs), the same table in-process, groups of seeds, a refused executor name."""
 import numpy as np
 import pandas as pd
 import pytest
@@ -26,7 +26,7 @@ def test_tiny_grid_through_the_local_executor_resumes_and_matches_in_process(tmp
     ckpt = tmp_path / "ckpt"
     local = sweep.run_grid(rcs, test, bins, ckpt, tmp_path / "logs", kind="local", workers=2,
                            progress=False)
-    assert list((tmp_path / "logs").glob("*_log.out"))            # submitit wrote job logs
+    assert list((tmp_path / "logs").rglob("*_log.out"))           # submitit wrote job logs
     assert len(list(ckpt.glob("*.pt"))) == 2                       # one checkpoint per group
     cols = ["task", "family", "seed", "steps", "bin", "accuracy", "val_acc"]
     again = sweep.run_grid(rcs, test, bins, ckpt, tmp_path / "logs", kind="debug", progress=False)
@@ -37,5 +37,6 @@ def test_tiny_grid_through_the_local_executor_resumes_and_matches_in_process(tmp
 
 
 def test_unknown_executor_is_refused(tmp_path):
-    with pytest.raises(ValueError, match="sweep executor 'dask'.*allowed"):
-        sweep.executor("dask", tmp_path, 1, "cpu")
+    rcs, test, bins = _grid()
+    with pytest.raises(ValueError, match="sweep_executor = 'dask': allowed: one of local, slurm"):
+        sweep.run_grid(rcs, test, bins, None, tmp_path, kind="dask", progress=False)
