@@ -36,6 +36,13 @@ def test_readme_tables_keep_their_columns():
         assert len(widths) == 1, table
 
 
+def test_readme_speaks_of_the_project_not_of_how_it_was_built():
+    """A reader cannot follow an issue number, nor a word about what the builders were lent."""
+    text = (paths.ROOT / "README.md").read_text()
+    found = re.findall(r"(?i)\bissues? #?\d+|\bGPU was lent\b", text)
+    assert not found, f"README.md speaks of how the work was organised: {found}"
+
+
 def test_readme_states_only_times_the_timing_table_holds():
     # issue 19: a time in the README is one the committed measurement holds, in its format
     snap = json.loads(timings.SNAPSHOT.read_text())
