@@ -48,19 +48,20 @@ class Shared(sweep.SweepParams):
     tv_bins: Annotated[int, Field(ge=2, le=200)] = param(
         20, "decision: equal-mass bins of the histogram TV of scores (spec §3 bound.tv)")
     executor: Literal["inline", "debug", "local", "slurm"] = param(
-        "local", "the (arm, seed) jobs on local subprocesses (the sweep engine; inline: in the "
-                 "kernel, slurm: on a cluster)")
+        "inline", "the (arm, seed) jobs in the kernel (the sweep engine; local: subprocesses, "
+                  "slurm: on a cluster): a subprocess per job, each importing torch, more than "
+                  "doubled notebook 01's time at this size, and make repro keeps both cores "
+                  "busy with other stages")
     workers: Annotated[int, Field(ge=1, le=16)] = param(
-        2, "training processes (one torch thread each) on two cores; results do not depend on "
-           "it")
+        1, "jobs at once (local and slurm only); results do not depend on it")
     SMOKE = {"n_train": (10, "spec §3 smoke: 10 chains"), "n_cal": (10, "spec §3 smoke"),
-             "n_test": (10, "spec §3 smoke"), "epochs": (20, "spec §3 smoke: 20 epochs"),
-             "executor": ("inline", "in the kernel: no process start-up for a second of work"),
-             "workers": (1, "one job at a time in the kernel")}
+             "n_test": (10, "spec §3 smoke"), "epochs": (20, "spec §3 smoke: 20 epochs")}
     PAPER = {"n_train": (200, "spec §3 paper: 200 chains"), "n_cal": (100, "spec §3 paper"),
              "n_test": (150, "spec §3 paper"), "epochs": (400, "spec §3 paper: 400 epochs"),
              "hidden": (64, "spec §1.6: 64 hidden"),
-             "contact_radius": (8.0, "spec §3 paper: contact edges of a random 3-D embedding")}
+             "contact_radius": (8.0, "spec §3 paper: contact edges of a random 3-D embedding"),
+             "executor": ("local", "hours of training: one subprocess per (arm, seed) job"),
+             "workers": (2, "both cores of a workstation; more on a cluster node")}
 
 
 class Shift(Shared):

@@ -52,8 +52,8 @@
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
-executor = "local"  # the (arm, seed) jobs on local subprocesses (the sweep engine; inline: in the kernel, slurm: on a cluster)
-workers = 2  # training processes (one torch thread each) on two cores; results do not depend on it
+executor = "inline"  # the (arm, seed) jobs in the kernel (the sweep engine; local: subprocesses, slurm: on a cluster): a subprocess per job, each importing torch, more than doubled notebook 01's time at this size, and make repro keeps both cores busy with other stages
+workers = 1  # jobs at once (local and slurm only); results do not depend on it
 slurm_partition = ""  # SLURM partition ('' the cluster's default)
 slurm_gpus = 0  # GPUs per SLURM job
 slurm_time_min = 240  # a SLURM job's time limit in minutes (≤ 14 days, the runner's paper limit)
