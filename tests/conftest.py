@@ -1,6 +1,21 @@
-"""Shared test helpers: one float comparison that names what it compares."""
+"""Shared test helpers: one float comparison that names what it compares; each test's changes
+to the process environment undone after it."""
+import os
+
 import numpy as np
 import pytest
+
+
+@pytest.fixture(autouse=True)
+def environment_restored():
+    """Undo what a test (e.g. the runner's main, which pins the CPU libraries) wrote into
+    os.environ: a later test's subprocesses would otherwise inherit it and take another CPU code
+    path than the test process, whose libraries were loaded before."""
+    saved = dict(os.environ)
+    yield
+    if os.environ != saved:
+        os.environ.clear()
+        os.environ.update(saved)
 
 
 def assert_close(name: str, ref, got, *, rtol: float, atol: float) -> None:

@@ -11,7 +11,13 @@ from xdist.scheduler import LoadScopeScheduling
 
 from lib.companion import numerics
 
-numerics.pin()          # nbval's kernels start from this process: one CPU code path for them too
+
+def pytest_configure(config) -> None:
+    """Pin the CPU libraries for the nbval kernels this process starts (one code path for them
+    too). A hook, not an import-time call: a test that imports this module must not pin the
+    environment of its own session, whose torch is already loaded (its subprocesses would then
+    take another code path than it)."""
+    numerics.pin()
 
 
 def paper_scope(nodeid: str) -> str | None:
