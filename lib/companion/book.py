@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from lib.companion import claims as claims_mod
-from lib.companion import papers, runs, verdicts
+from lib.companion import papers, runs, timings, verdicts
 from lib.companion.claims import STATUSES
 
 ARXIV_ID = re.compile(r"^\d{4}\.\d{4,5}(v\d+)?$")      # else the declaration's text, unlinked
@@ -386,7 +386,6 @@ def stage_rows(stages: list[tuple[str, dict | None]]) -> list[list[str]]:
 def budget_rows(totals: dict[str, dict]) -> list[list[str]]:
     """Each paper's stage times, summed (one core) and as `make repro` runs them on two cores,
     against its default-profile budget and allowance."""
-    from lib.companion import timings
     rows = []
     for short, t in totals.items():
         budget = f"{t['budget_s']} s ({t['allowance_s']} s)" if t["budget_s"] \

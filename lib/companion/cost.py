@@ -20,10 +20,9 @@ import math
 import sys
 from dataclasses import dataclass
 
-from lib.companion import papers, params, paths
+from lib.companion import generate, papers, params, paths
 
-README_BEGIN = "<!-- cost-plan:begin (python -m lib.companion.cost --profile paper --readme) -->"
-README_END = "<!-- cost-plan:end -->"
+WRITER = "python -m lib.companion.cost --profile paper --readme"   # the README block's marker
 
 
 @dataclass
@@ -134,11 +133,10 @@ def table(rows: list[Row], profile: str, markdown: bool = False) -> str:
 def write_readme(text: str) -> None:
     """Replace the table between the README's cost-plan markers."""
     readme = paths.ROOT / "README.md"
-    doc = readme.read_text()
-    start, end = doc.find(README_BEGIN), doc.find(README_END)
-    if start < 0 or end < start:
-        raise SystemExit(f"README.md has no {README_BEGIN!r} ... {README_END!r} section")
-    readme.write_text(doc[:start + len(README_BEGIN)] + "\n" + text + "\n" + doc[end:])
+    try:
+        readme.write_text(generate.with_block(readme.read_text(), "cost-plan", text, by=WRITER))
+    except ValueError as err:
+        raise SystemExit(str(err)) from None
 
 
 def main(argv: list[str] | None = None) -> int:

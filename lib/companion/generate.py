@@ -393,9 +393,10 @@ def figures_table() -> str:
     return "\n".join(rows)
 
 
-def with_block(text: str, name: str, body: str) -> str:
-    """`text` with the lines between <!-- <name>:begin --> and <!-- <name>:end --> replaced."""
-    begin, end = f"<!-- {name}:begin ({GENERATED}) -->", f"<!-- {name}:end -->"
+def with_block(text: str, name: str, body: str, by: str = GENERATED) -> str:
+    """`text` with the lines between <!-- <name>:begin --> and <!-- <name>:end --> replaced
+    (`by`: what the begin marker says writes the block)."""
+    begin, end = f"<!-- {name}:begin ({by}) -->", f"<!-- {name}:end -->"
     pattern = re.compile(re.escape(f"<!-- {name}:begin") + r".*?" + re.escape(end), re.S)
     if not pattern.search(text):
         raise ValueError(f"README.md lacks the markers <!-- {name}:begin ... --> / {end}")
