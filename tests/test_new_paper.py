@@ -188,7 +188,7 @@ def test_checks_use_the_committed_defaults_after_an_experiment(copy):
     assert "seed = 0" in prepared and "slope = 1.0" in prepared and "3.5" not in prepared
     # the README's way back
     run(["git", "checkout", "params.yaml", PARAMS, "dvc.lock", "notebooks/toy/dvc.lock"], copy)
-    run([sys.executable, "-m", "dvc", "checkout", STAGE], copy)
+    run([sys.executable, "-m", "dvc", "checkout", "params", STAGE], copy)   # and its stamp
     claims = json.loads((copy / "results/toy/claims/01_hello.json").read_text())
     assert [float(c["measured"]) for c in claims["claims"]] == [2.0]
     status = run([sys.executable, "-m", "dvc", "status", STAGE], copy).stdout

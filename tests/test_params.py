@@ -1,8 +1,10 @@
 """lib.companion.params: a bad value is refused with the key path, the value and what is allowed."""
+import json
+
 import pytest
 import yaml
 
-from lib.companion import generate, params
+from lib.companion import generate, papers, params
 
 GOOD = generate.defaults()     # one whole document: every paper's sections (a cut one is refused)
 
@@ -65,9 +67,31 @@ def test_merge_applies_profile_then_overrides():
         section["worst_case_n"]
 
 
-def test_main_check_exit_status(tmp_path, capsys):
-    assert params.main(["--check", "--stamp", str(tmp_path / "ok")]) == 0
-    assert (tmp_path / "ok").read_text() == "params.yaml validated\n"
+def test_main_check_writes_one_stamp_per_notebook(tmp_path, capsys):
+    (tmp_path / "gone__01_old.json").write_text("{}\n")        # a notebook no longer declared
+    assert params.main(["--check", "--stamps", str(tmp_path)]) == 0
+    stamps = sorted(p.name for p in tmp_path.iterdir())
+    assert stamps == sorted(f"{nb.replace('/', '__')}.json" for nb in papers.all_notebooks())
+    stamp = json.loads((tmp_path / "tinn__01_reference_solver.json").read_text())
+    section = params.read_all()["tinn"]["reference_solver"]
+    assert stamp["n_x"] == section["n_x"] and "smoke" not in stamp and "paper" not in stamp
+    assert (stamp["profile"], stamp["seed"]) == (params.read_all()["profile"],
+                                                 params.read_all()["seed"])
+
+
+def test_a_stamp_changes_with_its_own_values_only(tmp_path):
+    """A notebook's stage depends on its stamp alone: another profile's override of its section,
+    or another notebook's value, leaves its bytes as they were."""
+    raw = generate.defaults()
+    params.write_stamps(tmp_path / "a", raw)
+    raw["tinn"]["reference_solver"]["paper"]["n_x"] = 4096
+    raw["tinn"]["burgers_tinn_vs_pinn"]["n_x"] = 64
+    params.write_stamps(tmp_path / "b", raw)
+    raw["tinn"]["reference_solver"]["n_x"] = 64
+    params.write_stamps(tmp_path / "c", raw)
+    name = "tinn__01_reference_solver.json"
+    assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
+    assert (tmp_path / "b" / name).read_bytes() != (tmp_path / "c" / name).read_bytes()
 
 
 def write_text(tmp_path, text):
@@ -193,3 +217,4 @@ def test_every_key_path_is_one_dvc_exp_run_can_set():
         parser.parse_overrides([f"{key}=1"])
     with pytest.raises(Exception, match="LexerNoViableAlt"):
         parser.parse_overrides(["gd_perceptron.01_reduction.equiv_d=1"])
+

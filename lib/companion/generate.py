@@ -71,9 +71,15 @@ DATA_STAMPS = paths.RESULTS / "data"
 REPORT_INFRA = infra.files("report")
 
 
-def params_stamp() -> Path:
-    """The params check's stamp, which every notebook stage depends on."""
-    return paths.RESULTS / "params.ok"
+def params_stamps() -> Path:
+    """The params stage's output folder: one stamp per notebook."""
+    return paths.RESULTS / "params"
+
+
+def params_stamp(nid: str) -> Path:
+    """The stamp of the values one notebook's run sees, which its stage depends on in place of
+    its paper's params file (lib.companion.params.write_stamps)."""
+    return params.stamp_file(params_stamps(), nid)
 
 
 def infra_stamp() -> Path:
@@ -242,7 +248,7 @@ def notebook_stage(nid: str, code: list[str] | None = None) -> dict:
     entry = papers.notebook_entry(nid)
     # no dep inside data/: DVC would verify data.dvc first and re-hash a changed file into it;
     # the `data` stage checks data/ and stamps the md5s of the files this notebook reads
-    deps = [rel(params_stamp()), rel(infra_stamp()),
+    deps = [rel(params_stamp(nid)), rel(infra_stamp()),
             *([rel(datafiles.stamp_file(DATA_STAMPS, nid))] if entry.data else []),
             rel(paths.notebook_source(nid)), rel(papers.declaration_file(paper)),
             *(code_deps(paper) if code is None else code),
@@ -253,8 +259,6 @@ def notebook_stage(nid: str, code: list[str] | None = None) -> dict:
     return {"wdir": "../..",
             "cmd": f"python -m lib.companion.runner {rel(paths.notebook_source(nid))}",
             "deps": deps,
-            "params": ["profile", "seed",
-                       {rel(paths.paper_params_file(paper)): [papers.params_key(nid)]}],
             "outs": [*({rel(p): {"persist": True}} for p in staging.stage_outputs(nid)),
                      {rel(paths.run_record(nid)): {"persist": True, "cache": False}}]}
 
@@ -283,12 +287,14 @@ def dvc_stages() -> dict:
     paper_params = [rel(paths.paper_params_file(p.short)) for p in all_papers]
     # the params check imports every schema, and what they import of lib/companion
     schema_imports = {m for f in schemas for m in infra.companion_modules(paths.ROOT / f)}
+    # the params files are this stage's params (whole: `dvc params diff` and `dvc exp run -S`
+    # see every key); the stamps it writes are cached, so `dvc checkout` restores them with the
+    # files after an experiment
     stages = {"params": {
-        "cmd": f"python -m lib.companion.params --check --stamp {rel(params_stamp())}",
-        "deps": [*infra.files("params", *sorted(schema_imports)), *schemas, *declarations,
-                 *paper_params],
-        "params": ["profile", "seed"],
-        "outs": [{rel(params_stamp()): {"cache": False}}]},
+        "cmd": f"python -m lib.companion.params --check --stamps {rel(params_stamps())}",
+        "deps": [*infra.files("params", *sorted(schema_imports)), *schemas, *declarations],
+        "params": ["profile", "seed", *({f: None} for f in paper_params)],
+        "outs": [rel(params_stamps())]},
         "infra": {
             "cmd": f"python -m lib.companion.infra --stamp {rel(infra_stamp())}",
             "deps": list(infra.stage_files()),
@@ -308,8 +314,10 @@ def dvc_stages() -> dict:
                         # in git, not the cache: `dvc metrics diff` and `dvc exp show` read it at
                         # any commit of a fresh clone, with no results pulled
                         "metrics": [{rel(ledger["summary"]): {"cache": False}}]}
-    outputs = [rel(p) for nid in papers.all_notebooks() for p in
-               (paths.executed_file(nid), paths.figures_dir(nid), paths.tables_dir(nid))]
+    # A paper's dvc.lock holds the hash of every output of its notebook stages, so the report
+    # depends on the 19 locks instead of hashing those outputs a second time on every
+    # `dvc status` (DVC re-runs a stage whose output changed first, which rewrites its lock).
+    locks = [rel(paths.paper_pipeline_file(p.short).with_name("dvc.lock")) for p in all_papers]
     # the verdicts are read by the report alone (never by a notebook stage: see
     # lib/companion/verdicts.py), so editing one rebuilds the book and nothing else
     verdict_files = [rel(verdicts.verdict_file(p.short)) for p in all_papers
@@ -318,7 +326,7 @@ def dvc_stages() -> dict:
                         "deps": [*REPORT_INFRA, "lib/companion/book_site", *declarations,
                                  *verdict_files,
                                  *(rel(paths.notebook_source(n)) for n in papers.all_notebooks()),
-                                 rel(ledger["json"]), *claim_dirs, *outputs],
+                                 rel(ledger["json"]), *locks],
                         "outs": [{"results/report": {"cache": False}}]}
     return stages
 

@@ -7,8 +7,11 @@ writes params.yaml and every notebook's parameters cell from them (a test fails 
 DVC and the runner read params.yaml, so `dvc exp run -S` and `dvc params diff` work on it.
 
 Layout: what spans papers in the root params.yaml, each paper's sections in its own
-notebooks/<paper>/params.yaml (so DVC reads one small file per stage, and a change to one paper
-diffs only its own places). Read together they are one document, which `read_all` assembles:
+notebooks/<paper>/params.yaml (a change to one paper diffs only its own places). DVC's `params`
+stage tracks every params file and, once they validate, writes each notebook's stamp: the values
+its run sees (`write_stamps`). A notebook stage depends on its stamp alone, so DVC re-runs it
+exactly when those values change and reads one small file per stage, not a params file.
+Read together the params files are one document, which `read_all` assembles:
 
     profile: default          # params.yaml: smoke | default | paper
     seed: 0
@@ -364,12 +367,32 @@ def check_all(path: Path | str | None = None) -> list[str]:
     return checked
 
 
+def stamp_file(folder: Path, notebook: str) -> Path:
+    """The stamp of one notebook's parameters, inside the params stage's output folder."""
+    return folder / f"{notebook.replace('/', '__')}.json"
+
+
+def write_stamps(folder: Path, raw: Mapping[str, Any]) -> None:
+    """For every notebook, the values its run sees under the active profile (its section, the
+    profile's overrides, profile and seed) as sorted JSON; stamps of notebooks gone are removed."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = set()
+    for notebook in notebooks_in_file(raw):
+        stamp = stamp_file(folder, notebook)
+        stamp.write_text(json.dumps(merge(raw, notebook), indent=1, sort_keys=True) + "\n")
+        written.add(stamp)
+    for old in set(folder.glob("*.json")) - written:
+        old.unlink()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m lib.companion.params",
                                      description=__doc__.split("\n")[0])
     parser.add_argument("--check", action="store_true",
                         help="validate params.yaml and every notebooks/<paper>/params.yaml")
-    parser.add_argument("--stamp", help="on success also write this file (the DVC check stage)")
+    parser.add_argument("--stamps", type=Path,
+                        help="on success also write each notebook's stamp here (the DVC params "
+                             "stage)")
     args = parser.parse_args(argv)
     if not args.check:
         parser.error("nothing to do: pass --check")
@@ -378,11 +401,8 @@ def main(argv: list[str] | None = None) -> int:
     except ParamsError as err:
         print(f"the parameters are invalid:\n{err}", file=sys.stderr)
         return 2
-    if args.stamp:
-        # Constant content: downstream stages re-run only when their own params change.
-        stamp = Path(args.stamp)
-        stamp.parent.mkdir(parents=True, exist_ok=True)
-        stamp.write_text("params.yaml validated\n")
+    if args.stamps:
+        write_stamps(args.stamps, read_all())
     print(f"parameters OK: {len(checked)} notebook sections x {len(PROFILES)} profiles")
     return 0
 

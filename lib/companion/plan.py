@@ -5,9 +5,9 @@ where an input an earlier stage makes is not there yet (a fresh clone).
 
 DVC 3's dry run first asks its run cache whether it could restore each stage, which hashes every
 dependency, and aborts on the first one missing (treeverse/dvc#9818): on a fresh clone, the
-first notebook stage that reads results/params.ok. No notebook stage can come from the run cache
-anyway (their outputs persist), so here a stage with a missing dependency is simply one the run
-cache cannot restore, and the plan goes on.
+first notebook stage, whose params stamp (results/params/) is not there yet. No notebook stage
+can come from the run cache anyway (their outputs persist), so here a stage with a missing
+dependency is simply one the run cache cannot restore, and the plan goes on.
 """
 from __future__ import annotations
 
