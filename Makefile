@@ -17,6 +17,17 @@ endif
 ifneq ($(filter command% environment%,$(origin JOBS)),)
   $(call one_word,JOBS,$(DIGITS),a number of workers (0-9))
 endif
+# make repro's PROFILE (written into params.yaml first), EXECUTOR and WORKERS (where and how many
+# of an engine notebook's grid runs go, for this run: lib/companion/runner.py's PLACEMENT)
+ifneq ($(value PROFILE),)
+  $(call one_word,PROFILE,$(LOWER),one of smoke default paper)
+endif
+ifneq ($(value EXECUTOR),)
+  $(call one_word,EXECUTOR,$(LOWER),one of debug local slurm)
+endif
+ifneq ($(value WORKERS),)
+  $(call one_word,WORKERS,$(DIGITS),a number of runs at once (0-9))
+endif
 
 ifdef VIRTUAL_ENV
   BIN := $(VIRTUAL_ENV)/bin
@@ -71,9 +82,15 @@ data: setup
 # (lib/companion/parallel.py; `dvc repro` runs the same stages on one). A failed or interrupted
 # (Ctrl-C) run is followed by the ledger and book rebuild, and exits non-zero
 # (lib/companion/timings.py; one command, so make runs it with no shell between)
+# PROFILE=<p> first sets params.yaml's profile (as `dvc exp run -S profile=<p>` would; back:
+# `git checkout params.yaml`); EXECUTOR / WORKERS reach the runner as COMPANION_EXECUTOR /
+# COMPANION_WORKERS (exported here, never through the shell's text)
+repro: export COMPANION_EXECUTOR := $(EXECUTOR)
+repro: export COMPANION_WORKERS := $(WORKERS)
 repro: data
 	@test -z "$(PAPER)" -o -n "$(STAGES)" || { echo "PAPER=$(PAPER) is not a declared paper (notebooks/<paper>/paper.yaml)"; exit 2; }
-	@$(PY) -m lib.companion.timings run make_repro$(if $(PAPER),_$(PAPER)) --rebuild-on-failure -- $(PY) -m lib.companion.parallel --jobs $(JOBS) $(STAGES)
+	$(if $(PROFILE),@$(PY) -m lib.companion.params --set-profile $(PROFILE))
+	@$(PY) -m lib.companion.timings run make_repro$(if $(filter-out default,$(PROFILE)),_$(PROFILE))$(if $(PAPER),_$(PAPER)) --rebuild-on-failure -- $(PY) -m lib.companion.parallel --jobs $(JOBS) $(STAGES)
 	$(if $(PAPER),$(PY) -m lib.companion.claims && $(PY) -m lib.companion.report)
 	@$(PY) -m lib.companion.timings
 	@echo "book: results/report/index.html   claims: results/CLAIMS.md"

@@ -299,3 +299,12 @@ def test_make_takes_a_plain_paper_name_and_a_count_of_jobs(tmp_path):
                          cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert bad.returncode != 0 and "JOBS must be a number" in bad.stderr
     assert not (tmp_path / "j").exists()
+    for var, what in (("PROFILE", "one of smoke default paper"),
+                      ("EXECUTOR", "one of debug local slurm"), ("WORKERS", "a number of runs")):
+        bad = subprocess.run(["make", "-n", "repro", f"{var}=x; touch {tmp_path / 'j'}"],
+                             cwd=tmp_path, capture_output=True, text=True, timeout=60)
+        assert bad.returncode != 0 and f"{var} must be {what}" in bad.stderr
+        assert not (tmp_path / "j").exists()
+    ok = subprocess.run(["make", "-n", "repro", "PROFILE=paper", "EXECUTOR=slurm", "WORKERS=4"],
+                        cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert ok.returncode == 0 and "--set-profile paper" in ok.stdout, ok.stderr

@@ -218,3 +218,12 @@ def test_every_key_path_is_one_dvc_exp_run_can_set():
     with pytest.raises(Exception, match="LexerNoViableAlt"):
         parser.parse_overrides(["gd_perceptron.01_reduction.equiv_d=1"])
 
+
+def test_set_profile_rewrites_its_line_only(tmp_path):
+    path = tmp_path / "params.yaml"
+    path.write_text("# head\nprofile: default   # smoke | default | paper\nseed: 3\n")
+    assert params.set_profile("paper", path) == "default"
+    assert path.read_text() == "# head\nprofile: paper   # smoke | default | paper\nseed: 3\n"
+    with pytest.raises(params.ParamsError, match=r"profile = 'papr'; allowed: \['smoke', "
+                                                 r"'default', 'paper'\]"):
+        params.set_profile("papr", path)

@@ -130,3 +130,28 @@ def test_a_run_far_over_budget_is_refused_unless_accepted(monkeypatch, tmp_path,
     assert "note: caffnet/02_piecewise_fit: estimated" in capsys.readouterr().err
     monkeypatch.setenv(runner.ACCEPT_ENV, "1")
     runner.check_cost(notebook, big, accept=False)
+
+
+def test_make_repro_executor_and_workers_reach_only_engine_notebooks(monkeypatch):
+    monkeypatch.setenv("COMPANION_EXECUTOR", "slurm")
+    monkeypatch.setenv("COMPANION_WORKERS", "8")
+    assert runner.placement("frog/02_depth_sweep", {}) == {"executor": "slurm", "workers": 8}
+    assert runner.placement("linear_rnns/08_trained_models", {}) == \
+        {"sweep_executor": "slurm", "workers": 8}
+    assert runner.placement("gd_perceptron/01_reduction", {"equiv_d": 7}) == {"equiv_d": 7}
+    assert runner.placement("frog/02_depth_sweep", {"executor": "inline"})["executor"] == "inline"
+    cfg = params.resolve("frog/02_depth_sweep", "smoke",
+                         runner.placement("frog/02_depth_sweep", {}))
+    assert (cfg.executor, cfg.workers) == ("slurm", 8)
+
+
+@pytest.mark.parametrize("env, value, allowed", [
+    ("COMPANION_EXECUTOR", "inline", "one of debug, local, slurm"),
+    ("COMPANION_EXECUTOR", "pbs", "one of debug, local, slurm"),
+    ("COMPANION_WORKERS", "0", "an integer >= 1"),
+    ("COMPANION_WORKERS", "two", "an integer >= 1")])
+def test_a_bad_executor_or_worker_count_is_refused_naming_the_variable(monkeypatch, env, value,
+                                                                       allowed):
+    monkeypatch.setenv(env, value)
+    with pytest.raises(params.ParamsError, match=rf"{env} = '{value}': allowed: {allowed}"):
+        runner.placement("frog/02_depth_sweep", {})

@@ -82,3 +82,21 @@ def test_slurm_settings_become_submitit_parameters():
                        slurm_array_parallelism=8, name="calpro", slurm_partition="gpu")
     with pytest.raises(ValueError, match=r"slurm gpus = -1: allowed: an integer >= 0"):
         sweep.Slurm(gpus=-1)
+
+
+def test_local_stands_in_for_slurm_through_the_same_executor_path(tmp_path, monkeypatch):
+    """COMPANION_SLURM_CLUSTER=local: the `slurm` kind's AutoExecutor with its array parameters,
+    jobs as local processes (a rehearsal of a cluster run), giving the inline bytes."""
+    monkeypatch.setenv(sweep.SLURM_CLUSTER_ENV, "local")
+    inline = sweep.run(draw, GRID, tmp_path / "inline", "inline", progress=False)
+    rehearsed = sweep.run(draw, GRID, tmp_path / "slurm", "slurm", workers=2, progress=False,
+                          slurm=sweep.Slurm(partition="gpu", gpus=0, time_min=5))
+    assert as_bytes(rehearsed) == as_bytes(inline)
+    assert any((tmp_path / "slurm" / "jobs").iterdir())          # submitit's job logs
+
+
+def test_an_unknown_stand_in_cluster_is_refused_naming_the_variable(tmp_path, monkeypatch):
+    monkeypatch.setenv(sweep.SLURM_CLUSTER_ENV, "pbs")
+    with pytest.raises(ValueError, match=r"COMPANION_SLURM_CLUSTER = 'pbs': allowed: one of "
+                                         r"slurm, local"):
+        sweep.executor("slurm", tmp_path, 1)

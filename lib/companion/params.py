@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any, ClassVar, Literal, Mapping
@@ -385,6 +386,20 @@ def write_stamps(folder: Path, raw: Mapping[str, Any]) -> None:
         old.unlink()
 
 
+def set_profile(profile: str, path: Path | None = None) -> str:
+    """Write `profile` into the root params.yaml, its one line (comments kept), as `dvc exp run
+    -S profile=...` would; return the profile it held."""
+    if profile not in PROFILES:
+        raise ParamsError(f"profile = {yamlio.shown(profile)}; allowed: {list(PROFILES)}")
+    path = path or paths.PARAMS_FILE
+    before = _check_top(_load(path), path, ROOT_KEYS).get("profile")
+    text, n = re.subn(r"(?m)^profile:[ \t]*[^\s#]+", f"profile: {profile}", path.read_text(), 1)
+    if n != 1:
+        raise ParamsError(f"{path}: no `profile:` line at the top level to set")
+    path.write_text(text)
+    return before
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m lib.companion.params",
                                      description=__doc__.split("\n")[0])
@@ -393,10 +408,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stamps", type=Path,
                         help="on success also write each notebook's stamp here (the DVC params "
                              "stage)")
+    parser.add_argument("--set-profile", choices=PROFILES,
+                        help="first write this profile into params.yaml (`make repro PROFILE=`)")
     args = parser.parse_args(argv)
-    if not args.check:
-        parser.error("nothing to do: pass --check")
+    if not (args.check or args.set_profile):
+        parser.error("nothing to do: pass --check or --set-profile")
     try:
+        if args.set_profile:
+            was = set_profile(args.set_profile)
+            if was != args.set_profile:
+                print(f"params.yaml: profile {was} -> {args.set_profile} (back: `git checkout "
+                      "params.yaml`)")
+        if not args.check:
+            return 0
         checked = check_all()
     except ParamsError as err:
         print(f"the parameters are invalid:\n{err}", file=sys.stderr)

@@ -51,6 +51,12 @@ TIMEOUT_S = {"smoke": 600, "default": 4 * 3600, "paper": 14 * 86400}
 BUDGET_S = {"smoke": 10, "default": 300, "paper": 86400}
 REFUSE_OVER = 20
 ACCEPT_ENV = "COMPANION_ACCEPT_COST"
+# `make repro EXECUTOR=... WORKERS=...`: where every notebook whose grid goes through the sweep
+# engine sends its runs, and how many at once, for this run. Results do not depend on either
+# (lib/companion/sweep.py), so they are not in the params stamps DVC tracks; the run records
+# the values it used. The environment variable, the keys it sets, and its allowed values.
+PLACEMENT = {"COMPANION_EXECUTOR": (("executor", "sweep_executor"), ("debug", "local", "slurm")),
+             "COMPANION_WORKERS": (("workers",), None)}
 
 
 def parse_overrides(pairs: list[str]) -> dict:
@@ -276,13 +282,33 @@ def check_cost(notebook: str, cfg: params.NotebookParams, accept: bool) -> None:
     print(f"note: {said}", file=sys.stderr)
 
 
+def placement(notebook: str, overrides: dict) -> dict:
+    """The overrides with the environment's executor and worker count (PLACEMENT) applied to a
+    notebook whose schema has those keys; an explicit -p wins. A bad value is refused naming the
+    variable, before any run."""
+    fields = params.schema_for(notebook).model_fields
+    out = dict(overrides)
+    for env, (keys, allowed) in PLACEMENT.items():
+        value = os.environ.get(env, "")
+        if not value:
+            continue
+        if allowed is not None and value not in allowed:
+            raise params.ParamsError(f"{env} = {value!r}: allowed: one of {', '.join(allowed)}")
+        if allowed is None and not (value.isdigit() and int(value) >= 1):
+            raise params.ParamsError(f"{env} = {value!r}: allowed: an integer >= 1")
+        key = next((k for k in keys if k in fields), None)
+        if key is not None and key not in out:
+            out[key] = value if allowed is not None else int(value)
+    return out
+
+
 def run(source: Path, out: Path | None, profile: str | None, overrides: dict,
         prepare_only: bool = False, timeout_s: float | None = None,
         accept_cost: bool = False) -> int:
     """Validate, then (unless only preparing) execute under the notebook's lock; return a
     process exit status."""
     notebook = paths.notebook_id(source)
-    cfg = params.resolve(notebook, profile, overrides)
+    cfg = params.resolve(notebook, profile, placement(notebook, overrides))
     if timeout_s is not None and not timeout_s > 0:
         raise params.ParamsError(f"--timeout {timeout_s}: allowed: a number of seconds > 0")
     if prepare_only:

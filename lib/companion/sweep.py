@@ -6,7 +6,9 @@ A notebook hands `run` a function and the argument tuple of every run; each run 
 - `debug`: submitit's DebugExecutor, in this process through submitit's job machinery;
 - `local`: submitit's LocalExecutor, one subprocess per run, at most `workers` at once (default);
 - `slurm`: submitit's AutoExecutor on a SLURM cluster, an array of jobs with the profile's
-  partition, GPUs per job and time limit (`Slurm`), at most `workers` running.
+  partition, GPUs per job and time limit (`Slurm`), at most `workers` running. With
+  COMPANION_SLURM_CLUSTER=local, submitit's local executor stands in for the cluster (the same
+  AutoExecutor path and parameters, jobs as local processes): a rehearsal of a cluster run.
 
 Each finished run writes its result to `<folder>/runs/<name>.pkl` before it returns, so a sweep
 cut short (Ctrl-C, a killed kernel, a lost node) resumes: the next call with the same grid reloads
@@ -34,6 +36,8 @@ from lib.companion import paths as places
 from lib.companion.params import NotebookParams, param
 
 EXECUTORS = ("inline", "debug", "local", "slurm")
+SLURM_CLUSTER_ENV = "COMPANION_SLURM_CLUSTER"
+SLURM_CLUSTERS = ("slurm", "local")            # local: submitit's stand-in for a cluster
 POLL_SECONDS = 0.1
 
 
@@ -138,7 +142,11 @@ def executor(kind: str, folder: Path, workers: int, slurm: Slurm | None = None,
         ex.update_parameters(timeout_min=settings.time_min, gpus_per_node=settings.gpus)
         return ex
     if kind == "slurm":
-        ex = submitit.AutoExecutor(folder, cluster="slurm")
+        cluster = os.environ.get(SLURM_CLUSTER_ENV) or "slurm"
+        if cluster not in SLURM_CLUSTERS:
+            raise ValueError(f"{SLURM_CLUSTER_ENV} = {cluster!r}: allowed: one of "
+                             f"{', '.join(SLURM_CLUSTERS)}")
+        ex = submitit.AutoExecutor(folder, cluster=cluster)
         ex.update_parameters(**settings.parameters(workers, name))
         return ex
     raise ValueError(f"executor = {kind!r}: allowed: debug, local, slurm (inline needs none)")
