@@ -100,3 +100,26 @@ def test_an_unknown_stand_in_cluster_is_refused_naming_the_variable(tmp_path, mo
     with pytest.raises(ValueError, match=r"COMPANION_SLURM_CLUSTER = 'pbs': allowed: one of "
                                          r"slurm, local"):
         sweep.executor("slurm", tmp_path, 1)
+
+
+def overlap(folder: str, seed: int) -> int:
+    """A grid point that counts the runs alive beside it (a marker file each, held a moment)."""
+    import os
+    import time
+    mine = Path(folder) / f"alive-{os.getpid()}-{seed}"
+    mine.touch()
+    time.sleep(1.0)
+    alive = len(list(Path(folder).glob("alive-*")))
+    mine.unlink()
+    return alive
+
+
+def test_the_local_stand_in_for_slurm_holds_runs_to_the_worker_count(tmp_path, monkeypatch):
+    """A SLURM array throttles itself; the local stand-in ignores the array's parallelism, so the
+    engine holds it to `workers` as it does local runs."""
+    monkeypatch.setenv(sweep.SLURM_CLUSTER_ENV, "local")
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    alive = sweep.run(overlap, [(str(marks), s) for s in range(3)], tmp_path / "sweep", "slurm",
+                      workers=1, progress=False)
+    assert alive == [1, 1, 1]

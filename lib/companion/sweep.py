@@ -216,7 +216,9 @@ def _submitted(ex, kind: str, fn: Callable, grid: list[tuple], paths: list[Path]
                              f"{str(err).strip()[-2000:]}") from err
         bar.update(1)
 
-    if kind in ("debug", "slurm"):
+    # a SLURM array throttles itself (slurm_array_parallelism); submitit's local stand-in for it
+    # ignores that, so its jobs are held to `workers` here as local ones are
+    if kind == "debug" or (kind == "slurm" and getattr(ex, "cluster", "slurm") == "slurm"):
         with ex.batch():
             jobs = [(i, ex.submit(call_and_save, fn, grid[i], paths[i])) for i in pending]
         running.update(jobs)
