@@ -123,3 +123,13 @@ def test_the_local_stand_in_for_slurm_holds_runs_to_the_worker_count(tmp_path, m
     alive = sweep.run(overlap, [(str(marks), s) for s in range(3)], tmp_path / "sweep", "slurm",
                       workers=1, progress=False)
     assert alive == [1, 1, 1]
+
+
+@pytest.mark.parametrize("partition", ["x" * 129, "gpu; rm -rf ~", "gpu long"])
+def test_a_slurm_partition_is_a_short_name(partition):
+    """The fuzz of params edits (tests/params_edits.py) found a 1 MB partition accepted."""
+    from lib.companion import params
+    with pytest.raises(params.ParamsError, match=r"slurm_partition"):
+        params.resolve("calpro/02_sensitivity_bound", "default", {"slurm_partition": partition})
+    assert params.resolve("calpro/02_sensitivity_bound", "default",
+                          {"slurm_partition": "gpu,gpu-long"}).slurm_partition == "gpu,gpu-long"

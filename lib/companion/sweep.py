@@ -247,7 +247,8 @@ class SweepParams(NotebookParams):
     workers: Annotated[int, Field(ge=1, le=1024)] = param(
         1, "runs at once (local) or the SLURM array's parallelism; runs are single-threaded, "
         "so the results are the same for any count")
-    slurm_partition: str = param("", "SLURM partition ('' the cluster's default)")
+    slurm_partition: Annotated[str, Field(max_length=128, pattern=r"^[A-Za-z0-9_.,-]*$")] = \
+        param("", "SLURM partition ('' the cluster's default)")
     slurm_gpus: Annotated[int, Field(ge=0, le=16)] = param(0, "GPUs per SLURM job")
     slurm_time_min: Annotated[int, Field(ge=1, le=20160)] = param(
         240, "a SLURM job's time limit in minutes (<= 14 days, the runner's paper limit)")
