@@ -1,12 +1,14 @@
 """The sweep engine (lib.companion.sweep, issue 45): one small grid through the three local modes
 gives the same bytes; a sweep cut short resumes without re-running finished runs; a failed run is
 named; bad settings are refused before any run."""
+import os
+import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from lib.companion import sweep
+from lib.companion import params, sweep
 
 
 def draw(seed: int, n: int, log: str = "") -> dict:
@@ -104,8 +106,6 @@ def test_an_unknown_stand_in_cluster_is_refused_naming_the_variable(tmp_path, mo
 
 def overlap(folder: str, seed: int) -> int:
     """A grid point that counts the runs alive beside it (a marker file each, held a moment)."""
-    import os
-    import time
     mine = Path(folder) / f"alive-{os.getpid()}-{seed}"
     mine.touch()
     time.sleep(1.0)
@@ -128,7 +128,6 @@ def test_the_local_stand_in_for_slurm_holds_runs_to_the_worker_count(tmp_path, m
 @pytest.mark.parametrize("partition", ["x" * 129, "gpu; rm -rf ~", "gpu long"])
 def test_a_slurm_partition_is_a_short_name(partition):
     """The fuzz of params edits (tests/params_edits.py) found a 1 MB partition accepted."""
-    from lib.companion import params
     with pytest.raises(params.ParamsError, match=r"slurm_partition"):
         params.resolve("calpro/02_sensitivity_bound", "default", {"slurm_partition": partition})
     assert params.resolve("calpro/02_sensitivity_bound", "default",
