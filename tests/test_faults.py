@@ -51,6 +51,7 @@ class Faults(NotebookParams):
 
     nap_s: float = param(0.0, "seconds between the first claim and the others", ge=0)
     wrong: int = param(0, "added to the last exact claim's measurement (non-zero fails it)")
+    spawn: bool = param(False, "start, before the nap, the processes a sweep's jobs would be")
 '''
 SOURCE = '''\
 # %% [markdown]
@@ -76,6 +77,18 @@ fig, ax = plotting.figure()
 ax.plot([0, 1], [0, rows])
 ax.set_title(f"nap {cfg.nap_s} s")
 nb.save_figure(fig)                                   # the cell's last value: shown
+
+# %%
+if cfg.spawn:      # a child, one in its own session, and one whose parent has already exited
+    import subprocess as sp
+    import sys
+    nap = [sys.executable, "-c", "import time; time.sleep(600)"]
+    quiet = {"stdout": sp.DEVNULL, "stderr": sp.DEVNULL}    # none holds the runner's pipes
+    orphan = (f"import subprocess as s; print(s.Popen({nap!r}, stdout=s.DEVNULL, "
+              "stderr=s.DEVNULL).pid)")
+    pids = [sp.Popen(nap, **quiet).pid, sp.Popen(nap, start_new_session=True, **quiet).pid,
+            int(sp.run([sys.executable, "-c", orphan], capture_output=True).stdout)]
+    (paths.ROOT / "spawned.pids").write_text(" ".join(map(str, pids)))
 
 # %%
 time.sleep(cfg.nap_s)
@@ -153,9 +166,10 @@ def running(root: Path) -> subprocess.Popen:
     return proc
 
 
-def children(pid: int) -> list[int]:
+def below(pid: int) -> list[int]:
+    """Every process below a process (lib.companion.runner's own reading of /proc)."""
     from lib.companion import runner
-    return runner.children(pid)
+    return runner.descendants(pid)
 
 
 def gone(pid: int) -> bool:
@@ -281,7 +295,7 @@ def test_failed_run_keeps_results_and_shows_every_claim(root, good, fault):
 
 def test_sigkill_mid_run_keeps_results_and_ends_the_kernel(root, good):
     proc = running(root)
-    kernels = children(proc.pid)
+    kernels = below(proc.pid)
     assert kernels, "no kernel under the runner"
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=30)
@@ -300,8 +314,7 @@ def test_killing_dvc_ends_its_runner_and_kernel(root, good):
                             env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     staged = root / "results/.staging/toy__01_faults/toy/claims/01_faults.json"
     wait_for(lambda: staged.exists() and '"toy.rows"' in staged.read_text(), "the first claim")
-    tree = [p for c in children(proc.pid) for p in [c, *children(c)]]
-    tree += [k for p in tree for k in children(p)]
+    tree = below(proc.pid)
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=30)
     wait_for(lambda: all(gone(p) for p in tree), "the runner and kernel to end with dvc", 15)
@@ -418,9 +431,15 @@ def test_plain_dvc_repro_reruns_an_interrupted_stage(root, good):
 
 
 def test_run_past_its_time_limit_is_ended_naming_the_cell(root, good):
+    spawned = root / "spawned.pids"
+    spawned.unlink(missing_ok=True)
     done = py(root, "-m", "lib.companion.runner", "notebooks/toy/01_faults.py", "-p",
-              "nap_s=120", "--timeout", "20", ok=False)
+              "nap_s=120", "-p", "spawn=true", "--timeout", "20", ok=False)
     assert done.returncode == 1
     assert "ran past its time limit of 20 s" in done.stderr, done.stderr[-2000:]
-    assert "time.sleep(cfg.nap_s)" in done.stderr
+    assert "time.sleep(cfg.nap_s)" in done.stderr, done.stderr[-2000:]
     assert record(root)["state"] == "failed" and outputs(root) == good
+    # what the kernel started ends with it (a sweep's local jobs would otherwise run on)
+    pids = [int(p) for p in spawned.read_text().split()]
+    assert len(pids) == 3
+    wait_for(lambda: all(gone(p) for p in pids), "the kernel's processes to end with it", 10)

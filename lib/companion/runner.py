@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import re
 import shutil
@@ -193,25 +194,46 @@ def alive(pid: int) -> bool:
     return True
 
 
-def children(pid: int) -> list[int]:
-    """The direct children of a process (its kernel), from /proc."""
-    out = []
+def descendants(pid: int) -> list[int]:
+    """Every process below a process (its children, theirs, ...), from one read of /proc."""
+    below: dict[int, list[int]] = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
-            if parent_of(int(stat.parent.name)) == pid:
-                out.append(int(stat.parent.name))
+            below.setdefault(parent_of(int(stat.parent.name)), []).append(int(stat.parent.name))
         except (OSError, ValueError, IndexError):
             continue
+    out, todo = [], [pid]
+    while todo:
+        kids = below.get(todo.pop(), [])
+        out += kids
+        todo += kids
     return out
 
 
 def kill_kernel() -> None:
-    """SIGKILL every child of this process (the notebook kernel), ignoring ones already gone."""
-    for child in children(os.getpid()):
-        try:
-            os.kill(child, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+    """SIGKILL the kernel and everything it started (a sweep's local jobs, their workers): every
+    process below this one, and their process groups but this one's (the kernel leads its own,
+    so a job whose parent died first, and was adopted by init, is still reached). Twice: a
+    process may start another between the read of /proc and the kill."""
+    own = os.getpgrp()
+    for _ in range(2):
+        tree = descendants(os.getpid())
+        groups = set()
+        for pid in tree:
+            try:
+                groups.add(os.getpgid(pid))
+            except ProcessLookupError:
+                pass
+        for group in groups - {own}:
+            try:
+                os.killpg(group, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        for pid in tree:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
 
 
 def end_with_parents(ancestors: list[int], period_s: float = 0.5) -> threading.Thread:
@@ -231,9 +253,12 @@ def end_with_parents(ancestors: list[int], period_s: float = 0.5) -> threading.T
     return thread
 
 
-def timing_file(notebook: str) -> Path:
-    """Wall time of the last run (not a DVC output: it differs on every run; read by the report)."""
-    return paths.timings_dir() / f"{notebook.replace('/', '__')}.json"
+def timing_file(notebook: str, profile: str = "default") -> Path:
+    """Wall time of the last run in a profile (not a DVC output: it differs on every run; read by
+    the report and the cost plan). The default profile's at results/timings/, another's in its
+    own folder there, so a paper-profile run leaves the default timing the plan scales from."""
+    folder = paths.timings_dir() if profile == "default" else paths.timings_dir() / profile
+    return folder / f"{notebook.replace('/', '__')}.json"
 
 
 def sizes(cfg: params.NotebookParams) -> dict[str, float]:
@@ -243,28 +268,34 @@ def sizes(cfg: params.NotebookParams) -> dict[str, float]:
 
 def record_timing(notebook: str, cfg: params.NotebookParams, seconds: float) -> None:
     """Write the wall time of a finished run, with its sizes, to its timing file."""
-    out = timing_file(notebook)
+    out = timing_file(notebook, cfg.profile)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"notebook": notebook, "profile": cfg.profile,
                                "wall_s": round(seconds, 2), "sizes": sizes(cfg),
                                "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}))
 
 
+def scale(now: dict[str, float], then: dict[str, float]) -> float:
+    """How many times a timed run's cost a run of `now`'s sizes costs: the product of the sizes'
+    ratios (cost linear in each COST key; `then` holds the same keys, each > 0)."""
+    return math.prod(value / then[key] for key, value in now.items())
+
+
 def estimate_s(notebook: str, cfg: params.NotebookParams) -> float | None:
-    """This run's wall time, estimated from the last timed run on this machine scaled by the
-    product of its sizes' ratios (cost linear in each COST key); None without a comparable
-    timed run."""
-    try:
-        last = json.loads(timing_file(notebook).read_text())
-    except (OSError, ValueError):
+    """This run's wall time, estimated from the last timed run on this machine (in its profile,
+    else the default profile) scaled by its sizes; None without a comparable timed run."""
+    for profile in dict.fromkeys((cfg.profile, "default")):
+        try:
+            last = json.loads(timing_file(notebook, profile).read_text())
+            break
+        except (OSError, ValueError):
+            continue
+    else:
         return None
     now, then = sizes(cfg), last.get("sizes") or {}
     if not now or set(then) != set(now) or not all(v > 0 for v in then.values()):
         return None
-    ratio = 1.0
-    for key, value in now.items():
-        ratio *= value / then[key]
-    return float(last["wall_s"]) * ratio
+    return float(last["wall_s"]) * scale(now, then)
 
 
 def check_cost(notebook: str, cfg: params.NotebookParams, accept: bool) -> None:
