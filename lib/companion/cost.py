@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from dataclasses import dataclass
 
@@ -85,7 +84,7 @@ def plan_row(notebook: str, profile: str, raw: dict | None = None) -> Row:
         row.note = f"timed with {', '.join(zero)} = 0: no scale"
         return row
     row.measured_s = float(doc["wall_s"])
-    row.scale = math.prod(now[k] / then[k] for k in now)
+    row.scale = runner.scale(now, then)
     busy = executor_of(base)[1]                    # cores the timed default run kept busy
     row.cpu_h = row.measured_s * busy * row.scale / 3600
     row.wall_h = row.cpu_h / max(1, min(n_jobs, workers))
