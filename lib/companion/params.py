@@ -357,7 +357,11 @@ def check_all(path: Path | str | None = None) -> list[str]:
     """Validate every section under every profile, of the workspace's params files or of one
     whole document in `path` (every declared section present); return the notebook ids
     checked."""
-    raw = read_all() if path is None else read_file(path)
+    return check_document(read_all() if path is None else read_file(path), path)
+
+
+def check_document(raw: Mapping[str, Any], path: Path | str | None = None) -> list[str]:
+    """check_all of a document already read (`path`: the file it came from, for messages)."""
     notebooks_in_file(raw)                       # unknown sections first: a typo names its match
     missing_sections(raw, path)
     checked = []
@@ -421,12 +425,13 @@ def main(argv: list[str] | None = None) -> int:
                       "params.yaml`)")
         if not args.check:
             return 0
-        checked = check_all()
+        raw = read_all()
+        checked = check_document(raw)
     except ParamsError as err:
         print(f"the parameters are invalid:\n{err}", file=sys.stderr)
         return 2
     if args.stamps:
-        write_stamps(args.stamps, read_all())
+        write_stamps(args.stamps, raw)
     print(f"parameters OK: {len(checked)} notebook sections x {len(PROFILES)} profiles")
     return 0
 

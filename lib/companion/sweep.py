@@ -218,7 +218,7 @@ def _submitted(ex, kind: str, fn: Callable, grid: list[tuple], paths: list[Path]
 
     # a SLURM array throttles itself (slurm_array_parallelism); submitit's local stand-in for it
     # ignores that, so its jobs are held to `workers` here as local ones are
-    if kind == "debug" or (kind == "slurm" and getattr(ex, "cluster", "slurm") == "slurm"):
+    if kind == "debug" or (kind == "slurm" and ex.cluster == "slurm"):
         with ex.batch():
             jobs = [(i, ex.submit(call_and_save, fn, grid[i], paths[i])) for i in pending]
         running.update(jobs)
@@ -241,7 +241,7 @@ class SweepParams(NotebookParams):
     """Keys of a notebook whose grid goes through the engine: where its runs go, how many at
     once, and the SLURM job settings; a schema extends this instead of NotebookParams."""
 
-    executor: Literal["inline", "debug", "local", "slurm"] = param(
+    executor: Literal[EXECUTORS] = param(
         "inline", "where the grid's runs go: inline in the kernel (one after the other), "
         "debug (in the kernel, through submitit), local subprocesses, or slurm jobs")
     workers: Annotated[int, Field(ge=1, le=1024)] = param(
