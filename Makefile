@@ -40,11 +40,13 @@ PY := $(BIN)/python
 DVC := $(BIN)/dvc
 SMOKE := build/smoke
 # pytest-xdist workers for the unit tests and the notebooks: one per core (each is one torch
-# thread). Unit tests: --dist loadscope keeps a module's tests (and its fixtures) together.
+# thread). Unit tests: --dist loadscope keeps a module's tests (and its fixtures) together, in
+# collection order, where tests/conftest.py puts the modules marked `heavy` first (xdist's
+# default order, most tests first, would leave those long modules for the end).
 # Notebooks: lib/companion/nbval_groups.py puts a paper's notebooks on one worker, in order
 # (a notebook may read an earlier one's tables)
 JOBS ?= $(shell nproc 2>/dev/null || echo 1)
-XDIST := -n $(JOBS) --dist loadscope
+XDIST := -n $(JOBS) --dist loadscope --no-loadscope-reorder
 XDIST_NB := -n $(JOBS) -p lib.companion.nbval_groups
 STAMP := $(BIN)/.companion-installed
 # DVC stages and notebook kernels run `python`: make it the environment's, active or not
@@ -133,9 +135,9 @@ generated: setup
 sync: setup
 	$(PY) -m lib.companion.generate --write
 
+# (the report's own tests too, on the same workers; its browser test needs the smoke book: below)
 unit: setup
-	$(PY) -m pytest $(UNIT_TESTS) --ignore=tests/report -q -p no:cacheprovider $(XDIST)
-	$(if $(PAPER),,$(PY) -m pytest tests/report -q -p no:cacheprovider -k "not browser")
+	$(PY) -m pytest $(UNIT_TESTS) --ignore=tests/report/test_browser.py -q -p no:cacheprovider $(XDIST)
 
 # the smoke copy's notebooks write its results/ (report-smoke reads them), not results/lab/
 nbval: setup
@@ -146,7 +148,7 @@ report-smoke: setup
 	cd $(SMOKE) && $(abspath $(PY)) -m lib.companion.claims && $(abspath $(PY)) -m lib.companion.report
 
 browser: setup chromium
-	$(PY) -m pytest tests/report -q -p no:cacheprovider --report-dir $(SMOKE)/results/report
+	$(PY) -m pytest tests/report/test_browser.py -q -p no:cacheprovider --report-dir $(SMOKE)/results/report
 
 # The browser test renders the report in headless Chromium (Debian's package); as root on a
 # Debian machine it is installed here, elsewhere the message says what to install.

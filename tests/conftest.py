@@ -47,3 +47,10 @@ def pytest_addoption(parser):
     parser.addoption("--report-dir", default=None, metavar="DIR",
                      help="a built report folder (<results>/report) to render in headless "
                           "Chromium; without it the browser test is skipped")
+
+
+def pytest_collection_modifyitems(config, items):
+    """The modules marked `heavy` first, each in its own order: `make unit` keeps this order
+    (xdist's --no-loadscope-reorder), so its two workers do not end on a long module while the
+    other waits (xdist's own reorder puts modules with few tests, which are these, last)."""
+    items.sort(key=lambda item: item.get_closest_marker("heavy") is None)

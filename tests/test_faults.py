@@ -23,6 +23,8 @@ import yaml
 from lib.companion import paths
 from tests import project_copy
 
+pytestmark = pytest.mark.heavy
+
 NOTEBOOK = "toy/01_faults"
 # its stage, as `dvc` names it from the root: the paper's own dvc.yaml holds it
 STAGE = "notebooks/toy/dvc.yaml:toy-01_faults"

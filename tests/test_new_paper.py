@@ -16,6 +16,8 @@ import pytest
 
 from lib.companion import paths
 
+pytestmark = pytest.mark.heavy
+
 DECLARATION = """\
 short: toy
 title: A Toy Paper

@@ -21,9 +21,11 @@ import pytest
 
 from lib.companion import numerics, paths, smoke
 
+pytestmark = pytest.mark.heavy
+
 # one that trains with torch (MKL's matrix products, ATen's kernels), one of numpy's linear
 # algebra (OpenBLAS, numpy's SIMD loops): each wrote different bytes on the two paths, left native
-STAGES = ("caffnet/02_piecewise_fit", "equivariance/06_mirror_fashion_mnist")
+STAGES = ("caffnet/02_piecewise_fit", "equivariance/00_linear_warmup")
 OTHER_CPU = {"ATEN_CPU_CAPABILITY": "default", "MKL_CBWR": "COMPATIBLE",
              "ONEDNN_MAX_CPU_ISA": "SSE41", "OPENBLAS_CORETYPE": "Prescott",
              "NPY_DISABLE_CPU_FEATURES": "X86_V3", "OPENBLAS_NUM_THREADS": "2"}

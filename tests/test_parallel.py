@@ -15,6 +15,8 @@ from lib.companion import parallel, paths
 from tests import project_copy
 from tests.project_copy import run
 
+pytestmark = pytest.mark.heavy
+
 DECLARATION = """\
 short: toy
 title: A Toy Paper for the Parallel Runner

@@ -21,6 +21,8 @@ from hypothesis import strategies as st
 from lib.companion import generate, papers, params, runner
 from tests import params_edits as pe
 
+pytestmark = pytest.mark.heavy
+
 RAW = generate.defaults()       # the committed defaults, whatever an experiment left
 NOTEBOOKS = pe.notebooks()
 SETTINGS = settings(max_examples=150, deadline=None, derandomize=True,

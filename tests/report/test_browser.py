@@ -9,7 +9,8 @@ hands back the DOM with it. Checks: every image of the rendered pages loaded, an
 shows every figure its results hold; every internal link and source of every page resolves (to
 a file of the site, and a fragment to an element of its target); each claims table has as many
 rows as results/claims.json holds for its paper and the filters narrow it, from the address as
-a link would carry them; a search for a claim id finds its ledger page; a notebook page's
+a link would carry them (both at once on every paper, each alone on the largest ledger); a
+search for a claim id finds its ledger page; a notebook page's
 mathematics is typeset by the local MathJax, without errors and without raw `$...$` left in
 its text; nothing is loaded from the network; the index shows a verdict line per headline of
 every paper (notebooks/<paper>/verdict.yaml) and each chapter opens with them; no table is wider
@@ -209,15 +210,33 @@ def test_claims_table_rows_match_ledger(report, ledger, rendered, paper):
     _, check = checked(rendered, page)
     assert check["claims_rows"] == len(expected), f"{paper}: table rows vs results/claims.json"
     assert check["claims_shown"] == len(expected), f"{paper}: rows hidden with no filter set"
-    for suffix, keep in (("#status=pass", lambda c: c["status"] == "pass"),
-                         ("#provenance=derived", lambda c: c["provenance"] == "derived"),
-                         ("#status=pass&provenance=derived",
-                          lambda c: c["status"] == "pass" and c["provenance"] == "derived")):
+    # both filters from the address at once on every paper (each alone: the test below)
+    filters_narrow(rendered, page, expected, FILTERS[-1:])
+    assert sum(c["status"] == "pass" for c in expected) < len(expected) or \
+        len({c["provenance"] for c in expected}) > 1, f"{paper}: no filter could narrow this table"
+
+
+# a ledger page's filters as a link's address carries them, and the rows each should leave
+FILTERS = (("#status=pass", lambda c: c["status"] == "pass"),
+           ("#provenance=derived", lambda c: c["provenance"] == "derived"),
+           ("#status=pass&provenance=derived",
+            lambda c: c["status"] == "pass" and c["provenance"] == "derived"))
+
+
+def filters_narrow(rendered, page: str, expected: list[dict], filters=FILTERS) -> None:
+    """Each filter's address shows exactly the rows of `expected` it keeps."""
+    for suffix, keep in filters:
         _, filtered = checked(rendered, page, suffix)
         assert filtered["claims_shown"] == sum(map(keep, expected)), \
             f"{page}{suffix}: the filter shows the wrong rows"
-    assert sum(c["status"] == "pass" for c in expected) < len(expected) or \
-        len({c["provenance"] for c in expected}) > 1, f"{paper}: no filter could narrow this table"
+
+
+def test_each_filter_alone_narrows_the_largest_ledger(report, ledger, rendered):
+    """The filter script is one for every ledger page: each filter alone, on the paper with the
+    most claims (one Chromium start per address, so not on all nineteen)."""
+    paper = max(built_papers(ledger), key=lambda p: sum(c["paper"] == p for c in ledger["claims"]))
+    filters_narrow(rendered, f"{paper}/claims.html",
+                   [c for c in ledger["claims"] if c["paper"] == paper], FILTERS[:-1])
 
 
 @pytest.mark.parametrize("paper", papers.names())
