@@ -287,13 +287,16 @@ def dvc_stages() -> dict:
     paper_params = [rel(paths.paper_params_file(p.short)) for p in all_papers]
     # the params check imports every schema, and what they import of lib/companion
     schema_imports = {m for f in schemas for m in infra.companion_modules(paths.ROOT / f)}
-    # the params files are this stage's params (whole: `dvc params diff` and `dvc exp run -S`
-    # see every key); the stamps it writes are cached, so `dvc checkout` restores them with the
-    # files after an experiment
+    # the papers' params files are this stage's plain dependencies: DVC hashes them (cached by
+    # mtime) instead of parsing every value into the root lock on every `dvc status`. Each
+    # paper's dvc.yaml lists its file as top-level params, so `dvc params diff`, `dvc exp show`
+    # and `dvc exp run -S` see every key. The stamps it writes are cached, so `dvc checkout`
+    # restores them with the files after an experiment
     stages = {"params": {
         "cmd": f"python -m lib.companion.params --check --stamps {rel(params_stamps())}",
-        "deps": [*infra.files("params", *sorted(schema_imports)), *schemas, *declarations],
-        "params": ["profile", "seed", *({f: None} for f in paper_params)],
+        "deps": [*infra.files("params", *sorted(schema_imports)), *schemas, *declarations,
+                 *paper_params],
+        "params": ["profile", "seed"],
         "outs": [rel(params_stamps())]},
         "infra": {
             "cmd": f"python -m lib.companion.infra --stamp {rel(infra_stamp())}",
@@ -357,8 +360,10 @@ def dvc_yaml() -> str:
 
 
 def paper_dvc_yaml(paper: papers.Paper) -> str:
-    """notebooks/<paper>/dvc.yaml: one stage per declared notebook, and its plots."""
-    doc = {"stages": paper_stages(paper)}
+    """notebooks/<paper>/dvc.yaml: its params file (top-level, for `dvc params diff` and `dvc
+    exp`), one stage per declared notebook, and its plots."""
+    doc = {"params": [paths.paper_params_file(paper.short).name],
+           "stages": paper_stages(paper)}
     plots = paper_plots(paper)
     if plots:
         doc["plots"] = plots
