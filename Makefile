@@ -135,9 +135,11 @@ generated: setup
 sync: setup
 	$(PY) -m lib.companion.generate --write
 
-# (the report's own tests too, on the same workers; its browser test needs the smoke book: below)
+# (the report's own tests too, on the same workers; those that read the smoke run's results and
+# book run after it: SMOKE_READERS, in `browser`)
+SMOKE_READERS := tests/report/test_browser.py tests/report/test_declared.py
 unit: setup
-	$(PY) -m pytest $(UNIT_TESTS) --ignore=tests/report/test_browser.py -q -p no:cacheprovider $(XDIST)
+	$(PY) -m pytest $(UNIT_TESTS) $(SMOKE_READERS:%=--ignore=%) -q -p no:cacheprovider $(XDIST)
 
 # the smoke copy's notebooks write its results/ (report-smoke reads them), not results/lab/
 nbval: setup
@@ -148,7 +150,7 @@ report-smoke: setup
 	cd $(SMOKE) && $(abspath $(PY)) -m lib.companion.claims && $(abspath $(PY)) -m lib.companion.report
 
 browser: setup chromium
-	$(PY) -m pytest tests/report/test_browser.py -q -p no:cacheprovider --report-dir $(SMOKE)/results/report
+	$(PY) -m pytest $(SMOKE_READERS) -q -p no:cacheprovider --report-dir $(SMOKE)/results/report
 
 # The browser test renders the report in headless Chromium (Debian's package); as root on a
 # Debian machine it is installed here, elsewhere the message says what to install.
