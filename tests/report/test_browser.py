@@ -10,11 +10,11 @@ shows every figure its results hold; every internal link and source of every pag
 a file of the site, and a fragment to an element of its target); each claims table has as many
 rows as results/claims.json holds for its paper and the filters narrow it, from the address as
 a link would carry them (both at once on every paper, each alone on the largest ledger); a
-search for a claim id finds its ledger page; a notebook page's
-mathematics is typeset by the local MathJax, without errors and without raw `$...$` left in
-its text; nothing is loaded from the network; the index shows a verdict line per headline of
-every paper (notebooks/<paper>/verdict.yaml) and each chapter opens with them; no table is wider
-than the article at 1280 px (a wide one scrolls inside its own container). Screenshots go to
+search for a claim id finds its ledger page; a notebook page's mathematics is typeset by the
+local MathJax, without errors and without raw `$...$` left in its text; nothing is loaded
+from the network; the index shows a verdict line per headline of every paper
+(notebooks/<paper>/verdict.yaml) and each chapter opens with them; no table is wider than the
+article at 1280 px (a wide one scrolls inside its own container). Screenshots go to
 <report-dir>/../screenshots/.
 """
 from __future__ import annotations
@@ -201,21 +201,6 @@ def test_nothing_loads_from_the_network(report, rendered):
     assert not remote, f"index.html loads from the network: {remote}"
 
 
-@pytest.mark.parametrize("paper", papers.names())
-def test_claims_table_rows_match_ledger(report, ledger, rendered, paper):
-    if paper not in built_papers(ledger):
-        pytest.skip(f"{paper}: no claims in this run")
-    page = f"{paper}/claims.html"
-    expected = [c for c in ledger["claims"] if c["paper"] == paper]
-    _, check = checked(rendered, page)
-    assert check["claims_rows"] == len(expected), f"{paper}: table rows vs results/claims.json"
-    assert check["claims_shown"] == len(expected), f"{paper}: rows hidden with no filter set"
-    # both filters from the address at once on every paper (each alone: the test below)
-    filters_narrow(rendered, page, expected, FILTERS[-1:])
-    assert sum(c["status"] == "pass" for c in expected) < len(expected) or \
-        len({c["provenance"] for c in expected}) > 1, f"{paper}: no filter could narrow this table"
-
-
 # a ledger page's filters as a link's address carries them, and the rows each should leave
 FILTERS = (("#status=pass", lambda c: c["status"] == "pass"),
            ("#provenance=derived", lambda c: c["provenance"] == "derived"),
@@ -229,6 +214,21 @@ def filters_narrow(rendered, page: str, expected: list[dict], filters=FILTERS) -
         _, filtered = checked(rendered, page, suffix)
         assert filtered["claims_shown"] == sum(map(keep, expected)), \
             f"{page}{suffix}: the filter shows the wrong rows"
+
+
+@pytest.mark.parametrize("paper", papers.names())
+def test_claims_table_rows_match_ledger(report, ledger, rendered, paper):
+    if paper not in built_papers(ledger):
+        pytest.skip(f"{paper}: no claims in this run")
+    page = f"{paper}/claims.html"
+    expected = [c for c in ledger["claims"] if c["paper"] == paper]
+    _, check = checked(rendered, page)
+    assert check["claims_rows"] == len(expected), f"{paper}: table rows vs results/claims.json"
+    assert check["claims_shown"] == len(expected), f"{paper}: rows hidden with no filter set"
+    # both filters from the address at once on every paper (each alone: the test below)
+    filters_narrow(rendered, page, expected, FILTERS[-1:])
+    assert sum(c["status"] == "pass" for c in expected) < len(expected) or \
+        len({c["provenance"] for c in expected}) > 1, f"{paper}: no filter could narrow this table"
 
 
 def test_each_filter_alone_narrows_the_largest_ledger(report, ledger, rendered):
