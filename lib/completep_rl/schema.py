@@ -6,6 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
+from lib.companion import sweep
 from lib.companion.params import NotebookParams, param
 from lib.companion.schema import Unit
 
@@ -60,10 +61,10 @@ class CoordCheck(NotebookParams):
 Count = Annotated[int, Field(ge=1, le=4096)]
 
 
-class LrTransfer(NotebookParams):
+class LrTransfer(sweep.SweepParams):
     """02_lr_transfer_ppo: PPO on a vectorised CartPole over an LR grid, across width and depth,
-    both parameterisations (spec §3 NB2). Default sizes are cut from the spec's to fit the
-    companion's budget (each cut says so)."""
+    both parameterisations (spec §3 NB2), one sweep-engine run per network shape. Default sizes
+    are cut from the spec's to fit the companion's budget (each cut says so)."""
 
     COST = ("seeds", "iterations")
 
@@ -131,10 +132,22 @@ class LrTransfer(NotebookParams):
              "n_boot": (20, "the code path only"),
              "check_members": (2, "one member per arm: the code path only"),
              "check_steps": (4, "the code path only (smoke budget 10 s)")}
-    PAPER = {"lr_exponents": ([-3.5, -3.0, -2.5, -2.0, -1.5, -1.0], "spec §3 NB2's full grid"),
+    PAPER = {**sweep.PAPER,
+             "lr_exponents": ([-3.5, -3.0, -2.5, -2.0, -1.5, -1.0], "spec §3 NB2's full grid"),
              "widths": ([8, 32, 128, 512], "spec §3 sizes: paper N up to 512"),
              "seeds": (5, "spec §3 NB2: 5 seeds (paper)"),
              "iterations": (150, "spec §3 sizes: paper 150 iterations")}
+
+    def shapes(self) -> list[tuple[int, int]]:
+        """The network shapes (N, L) of the width and depth sweeps (they share one), cheapest
+        first: one lock-step ensemble each."""
+        return sorted({(n, self.width_depth) for n in self.widths} |
+                      {(self.depth_width, d) for d in self.depths},
+                      key=lambda s: (s[0] * s[0] * s[1]))
+
+    def jobs(self) -> int:
+        """One sweep run per network shape: len(widths) + len(depths) - 1 (the shared one)."""
+        return len(self.shapes())
 
     @model_validator(mode="after")
     def _sweeps_meet(self):

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import torch
 
+from lib.companion import sweep as engine
 from lib.completep_rl import consistency, param, ppo
 
 
@@ -38,14 +39,25 @@ def score(curve: np.ndarray) -> np.ndarray:
     return np.where(seen, curve, 0.0).sum(1) / np.maximum(seen.sum(1), 1)
 
 
-def run(sweep: Sweep, progress) -> tuple[pd.DataFrame, dict[tuple[int, int], ppo.Trained]]:
-    """Train every shape; the long table of scores (arm, N, L, lr_exp, seed, score) and the
-    trained ensembles by shape. `progress` wraps the shapes (tqdm)."""
+def train_shape(sweep: Sweep, n: int, depth: int) -> ppo.Trained:
+    """One sweep run: every member at one network shape trained in lock-step, its randomness
+    drawn from (sweep.seed, seed slot, stream) alone, so no run depends on another; the actors
+    come back detached (no autograd state to pickle)."""
+    out = ppo.train(members(sweep), n, depth, sweep.proto, sweep.seed, sweep.ntk_variant,
+                    sweep.dtype, desc=f"N={n} L={depth}")
+    return ppo.Trained(out.curve, ppo.select(out.actor, list(range(len(out.curve)))))
+
+
+def run(sweep: Sweep, cfg: engine.SweepParams,
+        notebook: str) -> tuple[pd.DataFrame, dict[tuple[int, int], ppo.Trained]]:
+    """Train every shape, one sweep run each on the notebook's `executor` (`workers` at once);
+    the long table of scores (arm, N, L, lr_exp, seed, score) and the trained ensembles by
+    shape, in shape order whichever executor ran them."""
     group, rows, trained = members(sweep), [], {}
     exps = [x for _ in param.PARAMS for x in sweep.lr_exponents for _ in range(sweep.n_seeds)]
-    for n, depth in progress(sweep.shapes):
-        out = ppo.train(group, n, depth, sweep.proto, sweep.seed, sweep.ntk_variant,
-                        sweep.dtype, desc=f"N={n} L={depth}")
+    outs = engine.run_params(train_shape, [(sweep, n, depth) for n, depth in sweep.shapes], cfg,
+                             notebook, labels=[f"N={n} L={depth}" for n, depth in sweep.shapes])
+    for (n, depth), out in zip(sweep.shapes, outs):
         trained[n, depth] = out
         rows += [{"arm": m.arm, "N": n, "L": depth, "lr_exp": x, "seed": m.seed,
                   "score": float(s)} for m, x, s in zip(group, exps, score(out.curve))]

@@ -62,6 +62,11 @@
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
+executor = "inline"  # where the grid's runs go: inline in the kernel (one after the other), debug (in the kernel, through submitit), local subprocesses, or slurm jobs
+workers = 1  # runs at once (local) or the SLURM array's parallelism; runs are single-threaded, so the results are the same for any count
+slurm_partition = ""  # SLURM partition ('' the cluster's default)
+slurm_gpus = 0  # GPUs per SLURM job
+slurm_time_min = 240  # a SLURM job's time limit in minutes (≤ 14 days, the runner's paper limit)
 lr_exponents = [-3.5, -3.0, -2.5, -2.0, -1.5, -1.0]  # log10 eta; spec §3 NB2's grid 10^-3.5 ... 10^-1 (restored, issue 42: the transfer headline is decided on it)
 widths = [8, 32, 128]  # spec §3 NB2: N in {8, 32, 128} at L is 2
 width_depth = 2  # spec §3 NB2: the width sweep's depth L is 2
@@ -95,7 +100,6 @@ check_steps = 8  # steps per environment in the naive PPO check (its cost is lin
 import numpy as np
 import pandas as pd
 import torch
-from tqdm.auto import tqdm
 
 from lib.companion import notebook, plotting, rules
 from lib.completep_rl import consistency, decisions, envs, naive, param, ppo, transfer
@@ -181,14 +185,15 @@ ledger.close("ppo.adam_matches_torch", "after one PPO update the ensemble's weig
 # ## The sweep
 #
 # One lock-step ensemble per network shape: the width sweep at L = `width_depth` and the depth
-# sweep at N = `depth_width` (they share one shape).
+# sweep at N = `depth_width` (they share one shape). Each shape is one run of the sweep engine
+# (`executor`: in the kernel here, local subprocesses in the paper profile); every run draws its
+# randomness from its own arguments (the run seed and seed slots), so the results are the same
+# whichever executor ran them.
 
 # %%
-shapes = sorted({(n, cfg.width_depth) for n in cfg.widths} |
-                {(cfg.depth_width, d) for d in cfg.depths}, key=lambda s: (s[0] * s[0] * s[1]))
-sweep = transfer.Sweep(shapes, cfg.lr_exponents, cfg.seeds, proto, cfg.seed, cfg.ntk_variant,
-                       getattr(torch, cfg.dtype))
-scores, trained = transfer.run(sweep, lambda s: tqdm(s, desc="shapes"))
+sweep = transfer.Sweep(cfg.shapes(), cfg.lr_exponents, cfg.seeds, proto, cfg.seed,
+                       cfg.ntk_variant, getattr(torch, cfg.dtype))
+scores, trained = transfer.run(sweep, cfg, nb.id)
 scores.to_csv(tables / "scores.csv", index=False)
 curves = transfer.curves(scores)
 best = transfer.best_exponents(scores, cfg.n_boot, cfg.boot_level, rng)
