@@ -6,6 +6,7 @@ from typing import Annotated
 
 from pydantic import Field, model_validator
 
+from lib.companion import sweep
 from lib.companion.params import NotebookParams, param
 from lib.companion.schema import Pos, PosInt
 
@@ -44,8 +45,9 @@ class Family(NotebookParams):
     PAPER = {}
 
 
-class Training(NotebookParams):
-    """Keys shared by the notebooks that train models (spec §3 profiles, default model)."""
+class Training(sweep.SweepParams):
+    """Keys shared by the notebooks that train models (spec §3 profiles, default model); each
+    training run is one sweep run."""
 
     # <= 50,000: 5x the paper profile's 10,000
     n_train: Annotated[int, Field(ge=8, le=50000)] = param(
@@ -97,6 +99,7 @@ class Training(NotebookParams):
         "z_samples": (2, "two samples exercise the total-variance path (smoke budget)"),
     }
     PAPER = {
+        **sweep.PAPER,
         "n_train": (10000, "the release's 10,000 tasks"), "n_test": (1000, "the release's 1,000"),
         "steps": (20000, "the release's 20k steps"), "batch": (50, "the release's batch"),
         "channels": ([64, 128, 128, 64], "the release's CNN"), "latent": (128, "release"),
@@ -152,6 +155,11 @@ class Ablation(Training):
     PAPER = {**Training.PAPER, "n_seeds": (3, "spec A2: 3 seeds"),
              "stress_steps": (4000, "longer rough-decoder runs")}
 
+    def jobs(self) -> int:
+        """One sweep run per (seed, arm) of data-only and BSNP, and four one-seed runs: fixed
+        grid, sample level, and the rough-decoder pair."""
+        return 2 * self.n_seeds + 4
+
 
 class Sparsity(Training):
     """03_sparsity_noise: MNSE and ECP against context size and noise (spec §3 NB3)."""
@@ -168,3 +176,7 @@ class Sparsity(Training):
         [3, 5, 10, 20, 50], "spec NB3: fixed context sizes", min_length=2)
     noise_list: list[Noise] = param([0.0, 0.05, 0.1, 0.15, 0.3],
                                     "spec NB3 / Table 2: noise levels", min_length=2)
+
+    def jobs(self) -> int:
+        """One sweep run per arm: data-only and BSNP."""
+        return 2

@@ -17,6 +17,7 @@ from lib.bsnp import physics
 from lib.bsnp.batches import Batch, sample_batch
 from lib.bsnp.model import BSNP, Sizes
 from lib.bsnp.poisson import Tasks
+from lib.companion import sweep
 
 ARMS = ("data", "fixed", "sample", "bsnp")
 
@@ -154,12 +155,45 @@ class Run:
     seed: int
 
 
-def fit_runs(tasks: Tasks, runs: dict[str, Run]) -> tuple[dict[str, BSNP], dict[str, list]]:
-    """Train every named run (one after another; each is deterministic in its seed)."""
-    models, histories = {}, {}
-    for name, run in runs.items():
-        models[name], histories[name] = fit(tasks, run.arm, run.sizes, run.schedule, run.seed)
-    return models, histories
+@dataclass(frozen=True)
+class Fitted:
+    """One trained run as plain values: the model's state (numpy arrays) and its loss history."""
+
+    state: dict[str, np.ndarray]
+    history: list[dict[str, float]]
+
+
+def fit_run(tasks: Tasks, run: Run) -> Fitted:
+    """Train one run on one torch thread (a sweep run): deterministic in its seed alone."""
+    torch.set_num_threads(1)
+    model, history = fit(tasks, run.arm, run.sizes, run.schedule, run.seed)
+    return Fitted({k: v.detach().numpy().copy() for k, v in model.state_dict().items()}, history)
+
+
+def restore(run: Run, fitted: Fitted) -> BSNP:
+    """The trained model of a run, rebuilt from its plain state (the values exactly)."""
+    model = BSNP(run.sizes)
+    model.load_state_dict({k: torch.as_tensor(v) for k, v in fitted.state.items()})
+    return model
+
+
+def fit_runs(tasks: Tasks, runs: dict[str, Run], cfg: sweep.SweepParams, notebook: str
+             ) -> tuple[dict[str, BSNP], dict[str, list]]:
+    """Train every named run, one sweep run each on the notebook's `executor` (`workers` at
+    once): the models and histories by name, the same whichever executor ran them."""
+    done = sweep.run_params(fit_run, [(tasks, run) for run in runs.values()], cfg, notebook,
+                            labels=list(runs))
+    return ({name: restore(run, f) for (name, run), f in zip(runs.items(), done)},
+            {name: f.history for name, f in zip(runs, done)})
+
+
+def initial_model(sizes: Sizes, seed: int, draw: int = 0) -> BSNP:
+    """The `draw`-th model initialised after torch seed `seed` (draw 0 is the one `fit` trains):
+    it depends on its arguments alone, never on what ran in this process before."""
+    torch.manual_seed(seed)
+    for _ in range(draw):
+        BSNP(sizes)
+    return BSNP(sizes)
 
 
 def physics_gradient_cosines(model: BSNP, tasks: Tasks, sched: Schedule, n_r: int,

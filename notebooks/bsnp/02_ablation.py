@@ -43,6 +43,11 @@
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
+executor = "inline"  # where the grid's runs go: inline in the kernel (one after the other), debug (in the kernel, through submitit), local subprocesses, or slurm jobs
+workers = 1  # runs at once (local) or the SLURM array's parallelism; runs are single-threaded, so the results are the same for any count
+slurm_partition = ""  # SLURM partition ('' the cluster's default)
+slurm_gpus = 0  # GPUs per SLURM job
+slurm_time_min = 240  # a SLURM job's time limit in minutes (≤ 14 days, the runner's paper limit)
 n_train = 4000  # spec §3 default: 4,000 train tasks
 n_test = 128  # budget (≤ 3 min per paper on 2 cores): 128 test tasks (spec §3 default 400) cut every evaluation threefold; A2's standard error is over seeds, not tasks
 steps = 600  # spec §3 default: 600 steps (the headline A2 needs the spec's size, issue 42; the ≥ 1,000-step test is the paper profile's)
@@ -75,7 +80,7 @@ import numpy as np
 import pandas as pd
 import torch
 
-from lib.bsnp import decisions, evaluate, model, poisson, train
+from lib.bsnp import decisions, evaluate, poisson, train
 from lib.companion import notebook, plotting, rules
 
 nb = notebook.start("bsnp/02_ablation", globals())
@@ -96,10 +101,12 @@ runs |= {"fixed_0": train.Run(arms["fixed"], sizes, sched, cfg.seed),
          "bsnp_rough": train.Run(arms["bsnp"], rough, rough_sched, cfg.seed)}
 
 # %% [markdown]
-# ## Training (every run deterministic in its seed)
+# ## Training (the heavy cell): one sweep run per training run (`executor`)
+#
+# Each run is deterministic in its own seed.
 
 # %%
-models, histories = train.fit_runs(tasks, runs)
+models, histories = train.fit_runs(tasks, runs, cfg, nb.id)
 pd.concat([pd.DataFrame(h).assign(run=n, step=np.arange(len(h))) for n, h in histories.items()]
           ).to_csv(tables / "training.csv", index=False)
 
@@ -249,8 +256,10 @@ ledger.statistical("overfit.learned_decoder", f"learned decoder length-scale: th
                         f"{base.decoder_rho['fixed_0']:.3g}",
                samples=smooth, decide=a5_overfits,
                tolerance=per_task, requires=learned)
-cos = train.physics_gradient_cosines(model.BSNP(sizes), tasks, sched, cfg.n_r, cfg.grad_eps,
-                                     cfg.grad_checks, cfg.seed)
+# draw 1: the model this cell drew when the runs trained in the kernel (its torch stream then stood
+# after the last run's own draw 0, seed cfg.seed); seeded here, so no executor changes it
+cos = train.physics_gradient_cosines(train.initial_model(sizes, cfg.seed, draw=1), tasks, sched,
+                                     cfg.n_r, cfg.grad_eps, cfg.grad_checks, cfg.seed)
 ledger.bound("sample_level.gradient_mc", "worst cosine between the parameter gradients of the "
              f"sample-level residual in closed form and by Monte Carlo ({cfg.grad_eps} eps), "
              f"{cfg.grad_checks} batches at initialisation", source="spec A6 (D4 identity)",

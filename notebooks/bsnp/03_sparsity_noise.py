@@ -31,6 +31,11 @@
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
+executor = "inline"  # where the grid's runs go: inline in the kernel (one after the other), debug (in the kernel, through submitit), local subprocesses, or slurm jobs
+workers = 1  # runs at once (local) or the SLURM array's parallelism; runs are single-threaded, so the results are the same for any count
+slurm_partition = ""  # SLURM partition ('' the cluster's default)
+slurm_gpus = 0  # GPUs per SLURM job
+slurm_time_min = 240  # a SLURM job's time limit in minutes (≤ 14 days, the runner's paper limit)
 n_train = 4000  # spec §3 default: 4,000 train tasks
 n_test = 128  # budget (≤ 3 min per paper on 2 cores): 128 test tasks (spec §3 default 400) cut every evaluation threefold; A2's standard error is over seeds, not tasks
 steps = 300  # budget (≤ 3 min per paper on 2 cores, 8 runs in 02): 300 steps (spec §3 default 600); the ≥ 1,000-step tests are the paper profile's
@@ -67,7 +72,8 @@ sizes, sched = train.sizes_of(cfg), train.schedule_of(cfg)
 runs = {"data": train.Run(train.Arm("data", 0.0, 0.0, cfg.n_r), sizes, sched, cfg.seed),
         "bsnp": train.Run(train.Arm("bsnp", cfg.beta, cfg.beta0, cfg.n_r), sizes, sched,
                           cfg.seed)}
-models, histories = train.fit_runs(tasks, runs)
+# one sweep run per arm, on the notebook's `executor`
+models, histories = train.fit_runs(tasks, runs, cfg, nb.id)
 
 # %% [markdown]
 # ## The sweep

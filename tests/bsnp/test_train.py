@@ -43,3 +43,29 @@ def test_gradient_cosines_near_one():
     cos = train.physics_gradient_cosines(model.BSNP(SIZES), tasks,
                                          train.Schedule(steps=1, batch=4), 4, 256, 1, 0)
     assert cos[0] >= 0.99
+
+
+def test_initial_model_ignores_earlier_draws():
+    torch.manual_seed(3)
+    model.BSNP(SIZES)
+    want = model.BSNP(SIZES).state_dict()       # the second model drawn after seed 3
+    torch.rand(7)                               # a stream moved on by something else
+    got = train.initial_model(SIZES, 3, draw=1).state_dict()
+    assert all(torch.equal(want[k], got[k]) for k in want)
+    assert not torch.equal(got["phi_y.weight"],
+                           train.initial_model(SIZES, 3).state_dict()["phi_y.weight"])
+
+
+def test_fit_run_restores_the_trained_model_exactly():
+    tasks = poisson.make_tasks(16, 0)
+    run = train.Run(train.Arm("bsnp", n_r=4), SIZES, train.Schedule(steps=3, batch=4), 1)
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)                    # as fit_run: the thread count changes the floats
+    try:
+        net, hist = train.fit(tasks, run.arm, run.sizes, run.schedule, run.seed)
+    finally:
+        torch.set_num_threads(threads)
+    fitted = train.fit_run(tasks, run)
+    again = train.restore(run, fitted).state_dict()
+    assert fitted.history == hist
+    assert all(torch.equal(v, again[k]) for k, v in net.state_dict().items())
