@@ -6,6 +6,7 @@ from typing import Annotated
 
 from pydantic import Field, model_validator
 
+from lib.companion import sweep
 from lib.companion.params import NotebookParams, param
 from lib.companion.schema import Pos, PosInt
 
@@ -68,8 +69,9 @@ class Reference(NotebookParams):
     }
 
 
-class Comparison(NotebookParams):
-    """02_burgers_tinn_vs_pinn: TINN+LM, PINN+LM, PINN+Adam at equal size (spec §3.3)."""
+class Comparison(sweep.SweepParams):
+    """02_burgers_tinn_vs_pinn: TINN+LM, PINN+LM, PINN+Adam at equal size (spec §3.3); one
+    sweep run per arm."""
 
     COST = ("lm_steps",)
 
@@ -149,6 +151,7 @@ class Comparison(NotebookParams):
         "n_jac_check": (10, "a few points"),
     }
     PAPER = {
+        **sweep.PAPER,
         "time_widths": ([1, 10, 10, 5], "the paper's time network (spec §1.3)"),
         "tinn_widths": ([1, 20, 20, 1], "the paper's backbone: 1145 parameters"),
         "pinn_widths": ([2, 31, 31, 1], "equal-size PINN: 1117 parameters"),
@@ -162,6 +165,11 @@ class Comparison(NotebookParams):
         "n_t": (101, "t = 0, 0.01, ..., 1: the paper's 100 times plus t = 1"),
         "ref_steps": (100, "dt = 1e-4 on the 0.01 output spacing"),
     }
+
+    def jobs(self) -> int:
+        """One sweep run per arm: TINN + LM, PINN + LM, PINN + Adam."""
+        from lib.tinn.experiment import ARMS
+        return len(ARMS)
 
     @model_validator(mode="after")
     def _shapes(self):

@@ -41,6 +41,11 @@
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
+executor = "inline"  # where the grid's runs go: inline in the kernel (one after the other), debug (in the kernel, through submitit), local subprocesses, or slurm jobs
+workers = 1  # runs at once (local) or the SLURM array's parallelism; runs are single-threaded, so the results are the same for any count
+slurm_partition = ""  # SLURM partition ('' the cluster's default)
+slurm_gpus = 0  # GPUs per SLURM job
+slurm_time_min = 240  # a SLURM job's time limit in minutes (≤ 14 days, the runner's paper limit)
 nu_pi = 0.01  # viscosity nu is nu_pi / pi (spec §7 Q3: keep the paper's case)
 time_widths = [1, 8, 8, 5]  # TINN time network (spec §3.3 default)
 tinn_widths = [1, 10, 10, 1]  # TINN backbone (spec §3.3 default)
@@ -70,7 +75,7 @@ import pandas as pd
 import torch
 
 from lib.companion import notebook, plotting, rules
-from lib.tinn import decisions, lm, models, naive, references, residuals
+from lib.tinn import decisions, experiment, lm, models, naive, references, residuals
 
 nb = notebook.start("tinn/02_burgers_tinn_vs_pinn", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
@@ -96,8 +101,7 @@ print(f"TINN {tinn.size} parameters, PINN {pinn.size} (ratio {pinn.size / tinn.s
 # ## The reference (spectral ETDRK4 of part 1) on the evaluation grid
 
 # %%
-x_eval = np.linspace(-1, 1, cfg.n_x)
-t_eval = np.linspace(0, 1, cfg.n_t)
+x_eval, t_eval = experiment.eval_grid(cfg)
 ref_dt = 1.0 / (cfg.n_t - 1) / cfg.ref_steps
 coef, _ = references.burgers_spectral(nu, cfg.ref_modes, ref_dt, t_eval)
 u_ref = references.evaluate_fourier(coef, cfg.ref_modes, x_eval)
@@ -146,58 +150,23 @@ ledger.exact("lm.singular_refused", "an LM system with a duplicated Jacobian col
              measured=singular)
 
 # %% [markdown]
-# ## Training the three arms
+# ## Training the three arms: one sweep run each (`executor`)
 
 # %%
-def sampler(seed):
-    gen = np.random.default_rng(seed)
-
-    def sample(kind):
-        k = 1 if kind == "train" else 2          # validation set: half the size (spec §1.4)
-        return residuals.sample_points(gen, cfg.n_col // k, cfg.n_ic // k, max(cfg.n_bc // k, 1))
-    return sample
-
-
-def run_lm(model):
-    def res_jac(th, pts):
-        return residuals.residual_and_jacobian(model, th, pts, nu, cfg.lam_ic, cfg.lam_bc)
-
-    def res(th, pts):
-        with torch.enable_grad():
-            return residuals.residual(model, th, pts, nu, cfg.lam_ic, cfg.lam_bc).detach()
-
-    def evaluate(th):
-        return residuals.relative_l2(residuals.predict(model, th, x_eval, t_eval), u_ref)
-    return lm.train_lm(model.init(cfg.seed), res_jac, res, sampler(cfg.seed + 10), evaluate,
-                       cfg.lm_steps, cfg.eval_every, lm.Damping(mu_min=cfg.mu_min),
-                       cfg.resample_every, cfg.rcond_min)
-
-
-def run_adam(model):
-    def res(th, pts):
-        return residuals.residual(model, th, pts, nu, cfg.lam_ic, cfg.lam_bc)
-
-    def evaluate(th):
-        return residuals.relative_l2(residuals.predict(model, th, x_eval, t_eval), u_ref)
-    return lm.train_adam(model.init(cfg.seed), res, sampler(cfg.seed + 10), evaluate,
-                         cfg.adam_steps, 6 * cfg.eval_every, cfg.adam_lr0, cfg.adam_lr1,
-                         cfg.resample_every)
-
-
-arms = {"TINN+LM": (tinn, run_lm), "PINN+LM": (pinn, run_lm), "PINN+Adam": (pinn, run_adam)}
-final, hists, timing = {}, {}, []
-for name, (model, run) in arms.items():
-    theta, hist = run(model)
-    final[name], hists[name] = theta, hist
-    timing.append({"arm": name, "steps": hist.step[-1], "cpu_s": hist.cpu_s[-1],
-                   "resamples": hist.resamples})
-    print(f"{name}: relative L2, median of the last quarter {rules.tail_median(hist.error):.3e}, "
-          f"{hist.resamples} resamples")
+runs = experiment.run_arms(cfg, u_ref, nb.id)
+arms = {n: experiment.arm_model(cfg, n) for n in runs}
+final = {n: torch.as_tensor(r.theta) for n, r in runs.items()}
+hists = {n: r.hist for n, r in runs.items()}
+timing = [{"arm": n, "steps": h.step[-1], "cpu_s": h.cpu_s[-1], "resamples": h.resamples}
+          for n, h in hists.items()]
+for n, h in hists.items():
+    print(f"{n}: relative L2, median of the last quarter {rules.tail_median(h.error):.3e}, "
+          f"{h.resamples} resamples")
 nb.save_timing(pd.DataFrame(timing), "arms")
 curves = pd.concat([pd.DataFrame({"arm": n, "step": h.step, "loss": h.loss, "rel_l2": h.error,
                                   "mu": h.mu}) for n, h in hists.items()])
 curves.to_csv(tables / "curves.csv", index=False)
-pd.DataFrame({"arm": list(hists), "params": [arms[n][0].size for n in hists],
+pd.DataFrame({"arm": list(hists), "params": [arms[n].size for n in hists],
               "median_rel_l2_last_quarter": [rules.tail_median(h.error) for h in hists.values()],
               "min_rel_l2_last_quarter": [float(rules.tail(h.error).min())
                                           for h in hists.values()]}
@@ -276,7 +245,7 @@ ledger.statistical("burgers.steps_to_1e-2", "LM steps to first reach relative L2
                    requires=(enough, "at least 100 LM steps"))
 late = t_eval >= 0.4
 slope_err = {n: np.abs(residuals.slope_at_origin(m, final[n], t_eval) - ux0_ref)
-             for n, (m, _) in arms.items()}
+             for n, m in arms.items()}
 mean_slope = {n: float(v[late].mean()) for n, v in slope_err.items()}
 ledger.qualitative("burgers.slope_error_after_shock", "mean |u_x(0,t) - ref| over t in [0.4, 1]: "
                    "TINN + LM below PINN + LM", source="spec §2 T7 [NOTE]",
@@ -294,7 +263,7 @@ ledger.qualitative("burgers.slope_error_after_shock", "mean |u_x(0,t) - ref| ove
 # %%
 fig, ax = plotting.figure()
 for n, h in hists.items():
-    ax.semilogy(h.step, h.error, label=f"{n} ({arms[n][0].size} params)")
+    ax.semilogy(h.step, h.error, label=f"{n} ({arms[n].size} params)")
 ax.axhline(6.89e-7, color="k", ls=":", label="paper's TINN, full scale (6.89e-7)")
 ax.set(xlabel="iteration", ylabel="relative L² vs spectral reference",
        title="Burgers ν = 0.01/π: error against iteration")
@@ -303,7 +272,7 @@ nb.save_figure(fig, "curves")
 
 # %%
 fig, axes = plotting.figure(ncols=3)
-for axis, (n, (m, _)) in zip(axes, arms.items()):
+for axis, (n, m) in zip(axes, arms.items()):
     e = np.abs(residuals.predict(m, final[n], x_eval, t_eval) - u_ref)
     im = axis.pcolormesh(t_eval, x_eval, np.log10(e.T + 1e-16), cmap="magma", shading="auto",
                          vmin=-6, vmax=0)
