@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
+from lib.companion import sweep
 from lib.companion.params import NotebookParams, param
 
 Steps = Annotated[int, Field(ge=1, le=256)]             # T: at least one time step
@@ -85,8 +86,9 @@ class Gap(Shared):
              "epochs": (5, "a longer ANN training"), "n_test": (10000, "all t10k images")}
 
 
-class Finetune(Shared):
-    """02_closed_loop_finetune: open-loop against KL-only, KL + CKA and CE-only."""
+class Finetune(Shared, sweep.SweepParams):
+    """02_closed_loop_finetune: open-loop against KL-only, KL + CKA and CE-only; one sweep run
+    per (T_ft, seed, arm)."""
 
     COST = ("seeds", "steps")
 
@@ -131,10 +133,15 @@ class Finetune(Shared):
              "T_eval": (8, "spec §3 smoke: T <= 8"), "n_test": (200, "200 test images"),
              "n_cka0": (64, "one batch"), "n_train": (1280, "a small pool"),
              "n_features": (64, "a few images")}
-    PAPER = {"T_ft": ([4, 8, 16, 32], "spec NB02 paper: T_ft in {4, 8, 16, 32}"),
+    PAPER = {**sweep.PAPER,
+             "T_ft": ([4, 8, 16, 32], "spec NB02 paper: T_ft in {4, 8, 16, 32}"),
              "seeds": (5, "spec NB02 paper: 5 seeds"),
              "steps": (1560, "spec §7 Q6: five epochs of 20 000 images in batches of 64"),
              "n_test": (10000, "all t10k images")}
+
+    def jobs(self) -> int:
+        """One sweep run per (T_ft, seed, arm)."""
+        return len(self.T_ft) * self.seeds * len(self.arms)
 
 
 class Noise(Shared):

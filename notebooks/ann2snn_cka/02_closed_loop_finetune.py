@@ -40,6 +40,11 @@
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
+executor = "inline"  # where the grid's runs go: inline in the kernel (one after the other), debug (in the kernel, through submitit), local subprocesses, or slurm jobs
+workers = 1  # runs at once (local) or the SLURM array's parallelism; runs are single-threaded, so the results are the same for any count
+slurm_partition = ""  # SLURM partition ('' the cluster's default)
+slurm_gpus = 0  # GPUs per SLURM job
+slurm_time_min = 240  # a SLURM job's time limit in minutes (≤ 14 days, the runner's paper limit)
 alpha = 4.0  # spec §1.1: sigmoid surrogate, alpha 4 (SpikingJelly's)
 n_test = 1000  # spec §3: the first 1 000 t10k images
 chunk = 25  # test images per forward pass: small tensors stay in the heap (bench: 25 is about twice as fast as 100)
@@ -72,7 +77,7 @@ import numpy as np
 import pandas as pd
 import torch
 
-from lib.ann2snn_cka import ann, cka, convert, data, decisions, finetune, losses
+from lib.ann2snn_cka import ann, cka, convert, data, decisions, experiment, finetune, losses
 from lib.ann2snn_cka.ann import SITES
 from lib.companion import notebook, paths, plotting, rules
 from lib.spiking import memory
@@ -85,7 +90,6 @@ source = paths.tables_dir("ann2snn_cka/01_conversion_gap")
 model = ann.load(source / "ann.npz")
 lam = list(pd.read_csv(source / "scales.csv").lam)
 acc_ann = ann.accuracy(model, split.x_test, split.y_test)
-ann_before = {k: v.clone() for k, v in model.state_dict().items()}
 T_top = max(cfg.T_eval, max(cfg.T_ft))
 Ts = np.arange(1, T_top + 1)
 recipe_of = {T: finetune.Recipe(T=T, steps=cfg.steps, batch=cfg.ft_batch, lr=cfg.ft_lr,
@@ -121,34 +125,36 @@ pd.DataFrame([{"T_ft": T, "site": s, "w": w[i]} for T, w in weights.items()
               for i, s in enumerate(SITES)]).to_csv(tables / "weights.csv", index=False)
 
 # %% [markdown]
-# ## Fine-tuning: every arm, seed and T_ft (BPTT through T_ft steps)
+# ## Fine-tuning: every arm, seed and T_ft (BPTT through T_ft steps), one run each through the
+# sweep engine (`executor`)
 
 # %%
+shared = experiment.Source(ann.state_arrays(model), tuple(lam), cfg.v0, cfg.alpha, cfg.n_train,
+                           cfg.n_test, T_top, cfg.chunk)
+jobs = [experiment.Job(shared, arm, cfg.seed + k, weights[T], recipe_of[T])
+        for T in cfg.T_ft for k in range(cfg.seeds) for arm in cfg.arms]
+results = experiment.run_jobs(jobs, cfg, nb.id)
 runs, curves, histories, after_cka = [], {}, [], []
+for job, r in zip(jobs, results):
+    T, arm, sd, acc, hist = job.recipe.T, job.arm, job.seed, r.accuracy, r.history
+    curves[(T, arm, sd)] = acc
+    runs.append({"T_ft": T, "arm": arm, "seed": sd, "acc_at_Tft": acc[T - 1],
+                 **{f"acc_T{t}": acc[t - 1] for t in Ts}})
+    histories += [{"T_ft": T, "arm": arm, "seed": sd, "step": i, "total": a, "ce": b, "kl": c,
+                   "local": d, "kl_grad_norm": g}
+                  for i, (a, b, c, d, g) in enumerate(zip(
+                      hist.total, hist.ce, hist.kl, hist.local, hist.kl_grad_norm))]
+# each T_ft's layer CKA before fine-tuning, then after, for the first seed's runs (saved)
 checkpoints = tables / "checkpoints"
 checkpoints.mkdir(exist_ok=True)
 for T in cfg.T_ft:
-    before = layer_cka(convert.SpikingNet(model, lam, cfg.v0, cfg.alpha), T)
-    after_cka += [{"T_ft": T, "arm": "converted", "site": s, "cka": c}
-                  for s, c in zip(SITES, before)]
-    for k in range(cfg.seeds):
-        seed = cfg.seed + k
-        for arm in cfg.arms:
-            snn = convert.SpikingNet(model, lam, cfg.v0, cfg.alpha)
-            hist = finetune.finetune(snn, model, split.x_train, split.y_train, arm, weights[T],
-                                     recipe_of[T], seed, desc=f"{arm} T={T} seed {seed}")
-            acc = convert.anytime_accuracy(snn, split.x_test, split.y_test, T_top, cfg.chunk)
-            curves[(T, arm, seed)] = acc
-            runs.append({"T_ft": T, "arm": arm, "seed": seed, "acc_at_Tft": acc[T - 1],
-                         **{f"acc_T{t}": acc[t - 1] for t in Ts}})
-            histories += [{"T_ft": T, "arm": arm, "seed": seed, "step": i, "total": a, "ce": b,
-                           "kl": c, "local": d, "kl_grad_norm": g}
-                          for i, (a, b, c, d, g) in enumerate(zip(
-                              hist.total, hist.ce, hist.kl, hist.local, hist.kl_grad_norm))]
-            if k == 0:
-                ann.save(snn.net, checkpoints / f"{arm}_T{T}.npz")
-                after_cka += [{"T_ft": T, "arm": arm, "site": s, "cka": c}
-                              for s, c in zip(SITES, layer_cka(snn, T))]
+    snns = {"converted": convert.SpikingNet(model, lam, cfg.v0, cfg.alpha)}
+    for job, r in zip(jobs, results):
+        if job.recipe.T == T and job.seed == cfg.seed:
+            snns[job.arm] = experiment.finetuned(r, lam, cfg.v0, cfg.alpha)
+            ann.save(snns[job.arm].net, checkpoints / f"{job.arm}_T{T}.npz")
+    after_cka += [{"T_ft": T, "arm": arm, "site": s, "cka": c}
+                  for arm, snn in snns.items() for s, c in zip(SITES, layer_cka(snn, T))]
 runs = pd.DataFrame(runs)
 runs.to_csv(tables / "runs.csv", index=False)
 histories = pd.DataFrame(histories)
@@ -166,12 +172,10 @@ summary
 # ## Exact checks: the ANN untouched, the loss as its formula, and the released CKA gradient
 
 # %%
-after = model.state_dict()
 ledger.exact("ft.ann_frozen", "after every fine-tuning run the source ANN's tensors are "
              "bit-identical to those read from notebook 01's checkpoint ('without altering the "
              "source model')", source="abstract; spec NB02", provenance="paper",
-             expected=len(ann_before),
-             measured=sum(torch.equal(ann_before[k], after[k]) for k in ann_before))
+             expected=len(model.state_dict()), measured=min(r.ann_intact for r in results))
 
 # the loss on one fixed batch in float64, against the formula written out in numpy
 T0, arm0 = cfg.T_ft[0], ("kl_cka" if "kl_cka" in cfg.arms else cfg.arms[0])
