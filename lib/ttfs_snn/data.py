@@ -47,9 +47,14 @@ def fashion_mnist(n_train: int, n_test: int) -> Split:
         images, labels = z["images"], z["labels"].astype(np.int64)
     tr = _per_class(labels, 0, n_train // CLASSES)
     te = _per_class(labels, TRAIN_POOL, n_test // CLASSES)
-    flat = torch.from_numpy(images.reshape(len(images), -1).astype(np.float32) / 255.0)
+    flat = images.reshape(len(images), -1)
     y = torch.from_numpy(labels)
-    return Split(flat[tr], y[tr], flat[te], y[te], (28, 28))
+    return Split(_scaled(flat[tr]), y[tr], _scaled(flat[te]), y[te], (28, 28))
+
+
+def _scaled(rows: np.ndarray) -> torch.Tensor:
+    """uint8 images -> float32 in [0, 1], only the rows taken (every sweep run reloads them)."""
+    return torch.from_numpy(rows.astype(np.float32) / 255.0)
 
 
 def digits(n: int) -> tuple[torch.Tensor, torch.Tensor]:

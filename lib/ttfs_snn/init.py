@@ -21,7 +21,6 @@ from __future__ import annotations
 import math
 
 import torch
-from scipy.stats import norm as gaussian
 
 from lib.ttfs_snn.models import TTFSNet
 from lib.ttfs_snn.neuron import ttfs
@@ -37,6 +36,9 @@ def uses_norm(arm: str) -> bool:
 
 def gaussian_fire_fraction(p: float, theta: float = 1.0, scale: float = 1.0) -> float:
     """P(V >= theta) for V ~ N(0, 2 p scale^2): Kaiming (scale 1) on a fraction p of inputs."""
+    # imported here: a training run (a sweep process) needs no scipy, and importing it costs a
+    # fresh process a second or more
+    from scipy.stats import norm as gaussian
     if p <= 0:
         return 0.0
     return float(gaussian.sf(theta / (scale * math.sqrt(2.0 * p))))

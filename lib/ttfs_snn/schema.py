@@ -6,7 +6,8 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from lib.companion.params import NotebookParams, param
+from lib.companion import sweep
+from lib.companion.params import param
 from lib.companion.schema import Width
 
 Steps = Annotated[int, Field(ge=1, le=64)]              # T: at least one time step
@@ -17,8 +18,9 @@ Decoder = Literal["weighted_spikes", "count", "final_potential", "weighted_poten
 DIGITS = 1797                                           # images in sklearn's digits
 
 
-class Neuron(NotebookParams):
-    """Keys every ttfs_snn notebook shares: the neuron, the coding, the initialisation."""
+class Neuron(sweep.SweepParams):
+    """Keys every ttfs_snn notebook shares: the neuron, the coding, the initialisation, and where
+    the training runs go (one sweep run per trained net)."""
 
     theta: Annotated[float, Field(gt=0.0, le=10.0)] = param(1.0, "spec §1.2: threshold 1")
     alpha: Annotated[float, Field(gt=0.0, le=100.0)] = param(
@@ -75,10 +77,15 @@ class Census(Neuron):
                              "images costs ~1 s)"),
              "batch": (32, "two steps of 32 images"),
              "n_test": (50, "a small test set")}
-    PAPER = {"n_images": (5000, "all 5 000 held-out images (spec: 10 000 test images; the "
+    PAPER = {**sweep.PAPER,
+             "n_images": (5000, "all 5 000 held-out images (spec: 10 000 test images; the "
                                 "subset holds 5 000 outside training)"),
              "n_train": (10000, "spec NB01 paper: one epoch on 10 000 images"),
              "n_test": (5000, "all held-out images")}
+
+    def jobs(self) -> int:
+        """One sweep run per pooling arm trained in F1.4."""
+        return len(self.pool_kinds)
 
 
 class InitNorm(Neuron):
@@ -120,9 +127,15 @@ class InitNorm(Neuron):
              "train_depth": (2, "spec NB02 smoke: depth 2"),
              "n_train": (1280, "spec NB02 smoke: 10 steps"), "n_test": (200, "a small test"),
              "seeds": (1, "spec NB02 smoke: one seed")}
-    PAPER = {"n_train": (20000, "all 20 000 training images of the subset (spec: 60 000)"),
+    PAPER = {**sweep.PAPER,
+             "n_train": (20000, "all 20 000 training images of the subset (spec: 60 000)"),
              "n_test": (5000, "all held-out images"), "epochs": (20, "spec NB02 paper: 20"),
              "seeds": (5, "spec NB02 paper: 5 seeds")}
+
+    def jobs(self) -> int:
+        """One sweep run per (seed, optimiser, arm) of the five training runs."""
+        from lib.ttfs_snn.experiment import TRAIN_RUNS
+        return self.seeds * len(TRAIN_RUNS)
 
     @model_validator(mode="after")
     def _digits_hold_both_batches(self):
@@ -157,6 +170,11 @@ class Decoders(Neuron):
     SMOKE = {"T": (8, "spec NB03 smoke: T = 8"),
              "n_train": (2000, "spec NB03 smoke: 2 000 images"),
              "n_test": (500, "a small test set"), "seeds": (1, "spec NB03 smoke: seed 0")}
-    PAPER = {"hidden": ([1024], "a wider MLP (the paper's architecture is unknown)"),
+    PAPER = {**sweep.PAPER,
+             "hidden": ([1024], "a wider MLP (the paper's architecture is unknown)"),
              "n_train": (20000, "all 20 000 training images of the subset (spec: 60 000)"),
              "n_test": (5000, "all held-out images"), "epochs": (30, "spec NB03 paper: 30")}
+
+    def jobs(self) -> int:
+        """One sweep run per (seed, decoder)."""
+        return self.seeds * len(self.decoders)

@@ -46,6 +46,11 @@
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
+executor = "inline"  # where the grid's runs go: inline in the kernel (one after the other), debug (in the kernel, through submitit), local subprocesses, or slurm jobs
+workers = 1  # runs at once (local) or the SLURM array's parallelism; runs are single-threaded, so the results are the same for any count
+slurm_partition = ""  # SLURM partition ('' the cluster's default)
+slurm_gpus = 0  # GPUs per SLURM job
+slurm_time_min = 240  # a SLURM job's time limit in minutes (≤ 14 days, the runner's paper limit)
 theta = 1.0  # spec §1.2: threshold 1
 alpha = 4.0  # spec §1.2: surrogate sharpness 4
 rho = 0.5  # spec §1.5: ETTFS-init spread, sd V[T-1] is rho theta (normalised: rho theta sqrt(1 - m1^2/m2))
@@ -75,12 +80,11 @@ import torch
 from tqdm.auto import tqdm
 
 from lib.companion import notebook, plotting
-from lib.ttfs_snn import census, coding, data, decisions, init, models, neuron, pooling, train
+from lib.ttfs_snn import census, coding, decisions, experiment, neuron, pooling
 
 nb = notebook.start("ttfs_snn/01_single_spike_pooling", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
-split = data.fashion_mnist(max(cfg.n_train, -(-cfg.n_init // 10) * 10),
-                           max(-(-cfg.n_images // 10) * 10, cfg.n_test))
+split = experiment.pooling_split(cfg)
 side = split.shape
 
 
@@ -88,21 +92,12 @@ def images(x, T):
     """Flattened images -> latency spikes (T, B, 1, 28, 28)."""
     return coding.encode(x.reshape(len(x), 1, *side), T, cfg.encoding)
 
-
-def build(kind, T):
-    """The CNN of one arm, ETTFS-initialised with its pooling in place (same seed for every
-    arm: conv1 is the same in all three, the pooling is the only difference)."""
-    net = models.cnn(kind, norm=init.uses_norm(cfg.arm), k=cfg.k, theta=cfg.theta,
-                     alpha=cfg.alpha, transmission=cfg.transmission)
-    init.initialise(net, cfg.arm, images(split.x_train[:cfg.n_init], T), rho=cfg.rho,
-                    stat=cfg.init_stat, gen=torch.Generator().manual_seed(cfg.seed))
-    return net
-
 # %% [markdown]
 # ## The census: every layer and pooling site, each arm and T, held-out images
 
 # %%
-nets = {(kind, T): build(kind, T) for kind in cfg.pool_kinds for T in cfg.T_list}
+nets = {(kind, T): experiment.pooling_net(cfg, kind, T, split) for kind in cfg.pool_kinds
+        for T in cfg.T_list}
 counts = {key: census.census(net, images(split.x_test[:cfg.n_images], key[1]), cfg.chunk)
           for key, net in tqdm(nets.items(), desc="census", leave=False)}
 firing = pd.DataFrame([{"pool": kind, "T": T, "layer": l + 1, "fired": c["fired"][l] / c["units"][l],
@@ -236,20 +231,16 @@ else:
 
 # %% [markdown]
 # ## F1.4: one short epoch per arm (a qualitative side result)
+# One run per arm through the sweep engine (`executor`), each building, training and testing
+# its own net.
 
 # %%
-setup = train.Setup(T=cfg.train_T, coding=cfg.encoding, decoder=cfg.decoder, lam=cfg.lam,
-                    optimiser="adam", lr=cfg.lr, batch=cfg.batch)
-trained_nets, curves, results = {}, [], []
-for kind in cfg.pool_kinds:
-    net = build(kind, cfg.train_T)
-    losses = train.fit(net, split.x_train[:cfg.n_train], split.y_train[:cfg.n_train], setup,
-                       cfg.seed, image_shape=side, desc=f"train {kind}")
-    ev = train.evaluate(net, split.x_test[:cfg.n_test], split.y_test[:cfg.n_test], setup,
-                        image_shape=side)
-    curves += [{"pool": kind, "step": i, "loss": v} for i, v in enumerate(losses)]
-    results.append({"pool": kind, "acc": ev["acc"], "acc_no_tiebreak": ev["acc_no_tiebreak"],
-                    "latency": ev["latency"], "final_loss": losses[-1]})
+curves, results = [], []
+for kind, run in zip(cfg.pool_kinds, experiment.pooling_runs(cfg, nb.id)):
+    curves += [{"pool": kind, "step": i, "loss": v} for i, v in enumerate(run.losses)]
+    results.append({"pool": kind, "acc": run.ev["acc"], "acc_no_tiebreak":
+                    run.ev["acc_no_tiebreak"], "latency": run.ev["latency"],
+                    "final_loss": run.losses[-1]})
 pd.DataFrame(curves).to_csv(tables / "training.csv", index=False)
 results = pd.DataFrame(results).set_index("pool")
 results.to_csv(tables / "accuracy.csv")

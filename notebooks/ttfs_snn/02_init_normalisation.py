@@ -47,6 +47,11 @@
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
+executor = "inline"  # where the grid's runs go: inline in the kernel (one after the other), debug (in the kernel, through submitit), local subprocesses, or slurm jobs
+workers = 1  # runs at once (local) or the SLURM array's parallelism; runs are single-threaded, so the results are the same for any count
+slurm_partition = ""  # SLURM partition ('' the cluster's default)
+slurm_gpus = 0  # GPUs per SLURM job
+slurm_time_min = 240  # a SLURM job's time limit in minutes (≤ 14 days, the runner's paper limit)
 theta = 1.0  # spec §1.2: threshold 1
 alpha = 4.0  # spec §1.2: surrogate sharpness 4
 rho = 0.5  # spec §1.5: ETTFS-init spread, sd V[T-1] is rho theta (normalised: rho theta sqrt(1 - m1^2/m2))
@@ -78,15 +83,14 @@ import math
 
 import numpy as np
 import pandas as pd
-import torch
 
 from lib.companion import notebook, plotting, rules
-from lib.ttfs_snn import coding, data, decisions, init, layerstats, models, train
+from lib.ttfs_snn import coding, data, decisions, experiment, init, layerstats
 
 nb = notebook.start("ttfs_snn/02_init_normalisation", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 need = cfg.n_init + cfg.n_stats
-split = data.fashion_mnist(max(cfg.n_train, -(-need // 10) * 10), cfg.n_test)
+split = experiment.init_split(cfg)
 images = {"fashion_mnist": (split.x_train[:need], split.y_train[:need])}
 if cfg.digits:
     images["digits"] = data.digits(need)
@@ -98,14 +102,6 @@ RECONSTRUCTED = ("ettfs", "ettfs_norm")
 def encode(x):
     return coding.encode(x, cfg.T, cfg.encoding)
 
-
-def build(n_in, depth, arm, seed, batch):
-    net = models.mlp([n_in] + [cfg.width] * depth + [10], norm=init.uses_norm(arm),
-                     theta=cfg.theta, alpha=cfg.alpha, transmission=cfg.transmission)
-    init.initialise(net, arm, encode(batch), rho=cfg.rho, saturation=cfg.saturation,
-                    stat=cfg.init_stat, gen=torch.Generator().manual_seed(seed))
-    return net
-
 # %% [markdown]
 # ## Signal per layer at initialisation (every dataset, depth and arm)
 
@@ -116,7 +112,7 @@ for ds in DATASETS:
     stats_x, stats_y = encode(x[cfg.n_init:]), y[cfg.n_init:]
     for depth in sorted(set(cfg.depths) | {cfg.grad_depth}):
         for arm in ARMS:
-            net = build(x.shape[1], depth, arm, cfg.seed, x[:cfg.n_init])
+            net = experiment.init_net(cfg, x.shape[1], depth, arm, cfg.seed, x[:cfg.n_init])
             for r in layerstats.signal(net, stats_x, sample=500):
                 pots = r.pop("potentials")
                 if depth in cfg.depths:
@@ -230,30 +226,20 @@ grads.pivot_table(index=["dataset", "arm"], columns="layer", values="grad_norm")
 
 # %% [markdown]
 # ## Training at depth 6: SGD and Adam, two seeds
+# One run per (seed, optimiser, arm) through the sweep engine (`executor`), each building,
+# training and testing its own net from its seed.
 
 # %%
-RUNS = [("sgd", "kaiming"), ("sgd", "ettfs_norm"), ("adam", "kaiming"), ("adam", "ettfs"),
-        ("adam", "ettfs_norm")]
+grid = experiment.init_grid(cfg)
 curves, results = [], []
-for s in range(cfg.seeds):
-    seed = cfg.seed + s
-    for opt, arm in RUNS:
-        net = build(784, cfg.train_depth, arm, seed, split.x_train[:cfg.n_init])
-        with torch.no_grad():
-            silent = float(net.run(encode(split.x_train[:cfg.n_init])).spikes[-1].sum()) == 0
-        setup = train.Setup(T=cfg.T, coding=cfg.encoding, decoder=cfg.decoder, lam=cfg.lam,
-                            optimiser=opt, lr=cfg.sgd_lr if opt == "sgd" else cfg.adam_lr,
-                            momentum=cfg.momentum, batch=cfg.batch, epochs=cfg.epochs)
-        losses = train.fit(net, split.x_train[:cfg.n_train], split.y_train[:cfg.n_train], setup,
-                           seed, desc=f"{opt} {arm} seed {seed}")
-        ev = train.evaluate(net, split.x_test, split.y_test, setup)
-        curves += [{"optimiser": opt, "arm": arm, "seed": seed, "step": i, "loss": v}
-                   for i, v in enumerate(losses)]
-        quarter = max(1, len(losses) // 4)
-        results.append({"optimiser": opt, "arm": arm, "seed": seed, "steps": len(losses),
-                        "last_quarter_loss": float(np.mean(losses[-quarter:])),
-                        "acc": ev["acc"], "silent_output_at_init": silent,
-                        **{f"firing_{l + 1}": f for l, f in enumerate(ev["firing"])}})
+for (seed, opt, arm), run in zip(grid, experiment.init_runs(cfg, nb.id, grid)):
+    curves += [{"optimiser": opt, "arm": arm, "seed": seed, "step": i, "loss": v}
+               for i, v in enumerate(run.losses)]
+    quarter = max(1, len(run.losses) // 4)
+    results.append({"optimiser": opt, "arm": arm, "seed": seed, "steps": len(run.losses),
+                    "last_quarter_loss": float(np.mean(run.losses[-quarter:])),
+                    "acc": run.ev["acc"], "silent_output_at_init": run.silent_at_init,
+                    **{f"firing_{l + 1}": f for l, f in enumerate(run.ev["firing"])}})
 curves, results = pd.DataFrame(curves), pd.DataFrame(results)
 curves.to_csv(tables / "training.csv", index=False)
 results.to_csv(tables / "training_results.csv", index=False)
@@ -359,7 +345,7 @@ nb.save_figure(fig, "gradients")
 # %%
 fig, axes = plotting.figure(ncols=2, width=8.0)
 for ax, opt in zip(axes, ("sgd", "adam")):
-    for opt_, arm in RUNS:
+    for opt_, arm in experiment.TRAIN_RUNS:
         if opt_ != opt:
             continue
         c = curves[(curves.optimiser == opt) & (curves.arm == arm)].pivot(index="step",

@@ -43,6 +43,11 @@
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
+executor = "inline"  # where the grid's runs go: inline in the kernel (one after the other), debug (in the kernel, through submitit), local subprocesses, or slurm jobs
+workers = 1  # runs at once (local) or the SLURM array's parallelism; runs are single-threaded, so the results are the same for any count
+slurm_partition = ""  # SLURM partition ('' the cluster's default)
+slurm_gpus = 0  # GPUs per SLURM job
+slurm_time_min = 240  # a SLURM job's time limit in minutes (≤ 14 days, the runner's paper limit)
 theta = 1.0  # spec §1.2: threshold 1
 alpha = 4.0  # spec §1.2: surrogate sharpness 4
 rho = 0.5  # spec §1.5: ETTFS-init spread, sd V[T-1] is rho theta (normalised: rho theta sqrt(1 - m1^2/m2))
@@ -65,41 +70,31 @@ eps = 0.001  # decision (spec §7 Q6): ties broken by 1e-3 V[T-1]
 # %%
 import numpy as np
 import pandas as pd
-import torch
 
 from lib.companion import notebook, plotting, rules
-from lib.ttfs_snn import coding, data, decisions, decode, init, models, train
+from lib.ttfs_snn import decisions, decode, experiment
 
 nb = notebook.start("ttfs_snn/03_decoder_latency", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
-split = data.fashion_mnist(max(cfg.n_train, -(-cfg.n_init // 10) * 10), cfg.n_test)
 PAPER_FMNIST = 92.90                 # abstract [READ]: the paper's Fashion-MNIST accuracy, in %
-ARM = "ettfs_norm"                   # spec NB03: init + norm
 
 # %% [markdown]
 # ## Training: one run per decoder and seed
+# Through the sweep engine (`executor`); each run builds its init + norm MLP from its seed,
+# trains it through its decoder and tests it.
 
 # %%
+grid = experiment.decoder_grid(cfg)
 runs, latency_hist = [], {}
-for s in range(cfg.seeds):
-    seed = cfg.seed + s
-    for dec in cfg.decoders:
-        net = models.mlp([784] + cfg.hidden + [10], norm=True, theta=cfg.theta, alpha=cfg.alpha,
-                         transmission=cfg.transmission)
-        init.initialise(net, ARM, coding.encode(split.x_train[:cfg.n_init], cfg.T, cfg.encoding),
-                        rho=cfg.rho, stat=cfg.init_stat, gen=torch.Generator().manual_seed(seed))
-        setup = train.Setup(T=cfg.T, coding=cfg.encoding, decoder=dec, lam=cfg.lam, eps=cfg.eps,
-                            optimiser="adam", lr=cfg.lr, batch=cfg.batch, epochs=cfg.epochs)
-        losses = train.fit(net, split.x_train[:cfg.n_train], split.y_train[:cfg.n_train], setup,
-                           seed, desc=f"{dec} seed {seed}")
-        ev = train.evaluate(net, split.x_test, split.y_test, setup)
-        latency_hist[(dec, seed)] = ev["latency_hist"]
-        runs.append({"decoder": dec, "seed": seed, "steps": len(losses), "acc": ev["acc"],
-                     "acc_no_tiebreak": ev["acc_no_tiebreak"], "latency": ev["latency"],
-                     "hidden_step": ev["hidden_step"],
-                     "t95": decode.t95(ev["anytime"], decisions.T95_FRAC),
-                     "final_loss": float(np.mean(losses[-max(1, len(losses) // 4):])),
-                     **{f"A{t}": a for t, a in enumerate(ev["anytime"])}})
+for (seed, dec), run in zip(grid, experiment.decoder_runs(cfg, nb.id, grid)):
+    ev, losses = run.ev, run.losses
+    latency_hist[(dec, seed)] = ev["latency_hist"]
+    runs.append({"decoder": dec, "seed": seed, "steps": len(losses), "acc": ev["acc"],
+                 "acc_no_tiebreak": ev["acc_no_tiebreak"], "latency": ev["latency"],
+                 "hidden_step": ev["hidden_step"],
+                 "t95": decode.t95(ev["anytime"], decisions.T95_FRAC),
+                 "final_loss": float(np.mean(losses[-max(1, len(losses) // 4):])),
+                 **{f"A{t}": a for t, a in enumerate(ev["anytime"])}})
 runs = pd.DataFrame(runs)
 runs.to_csv(tables / "runs.csv", index=False)
 pd.DataFrame([{"decoder": d, "seed": s, "step": t, "images": n}
