@@ -6,6 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
+from lib.companion import sweep
 from lib.companion.params import NotebookParams, param
 from lib.companion.schema import PosInt
 
@@ -41,8 +42,9 @@ class Guarantee(NotebookParams):
     }
 
 
-class Piecewise(NotebookParams):
-    """02_piecewise_fit: soft NN, post-hoc projection, HardNet and CAffNet on the 1-D bounds."""
+class Piecewise(sweep.SweepParams):
+    """02_piecewise_fit: soft NN, post-hoc projection, HardNet and CAffNet on the 1-D bounds;
+    one sweep run per (learning rate, seed)."""
 
     COST = ("seeds", "epochs")
 
@@ -76,6 +78,7 @@ class Piecewise(NotebookParams):
         "log_every": (10, "a few log points"),
     }
     PAPER = {
+        **sweep.PAPER,
         "seeds": (5, "the paper's 5 seeds (spec §1.5, [3P])"),
         "epochs": (50000, "the paper's 50,000 epochs"),
         "lr": (1e-4, "the paper's lr 1e-4"),
@@ -83,9 +86,14 @@ class Piecewise(NotebookParams):
         "log_every": (1000, "log every 1000 epochs"),
     }
 
+    def jobs(self) -> int:
+        """One sweep run per seed at lr, and per seed at the paper's lr when that run is on."""
+        return self.seeds * (2 if self.paper_lr_run else 1)
 
-class Optimisation(NotebookParams):
-    """03_optimisation_proxy: learning a solver with 5 inequalities and 3 equalities."""
+
+class Optimisation(sweep.SweepParams):
+    """03_optimisation_proxy: learning a solver with 5 inequalities and 3 equalities; one sweep
+    run per arm."""
 
     COST = ("n_train", "epochs")
 
@@ -122,6 +130,7 @@ class Optimisation(NotebookParams):
         "log_every": (5, "a few curve points"),
     }
     PAPER = {
+        **sweep.PAPER,
         "n_train": (1000, "the paper's 1000 training inputs"),
         "n_eval": (1000, "the paper's 1000 evaluation inputs"),
         "epochs": (10000, "the paper's 10,000 epochs"),
@@ -129,3 +138,8 @@ class Optimisation(NotebookParams):
         "general_inputs": (500, "spec §3.3: 500 inputs"),
         "log_every": (100, "curve point every 100 epochs"),
     }
+
+    def jobs(self) -> int:
+        """One sweep run per arm: soft NN, HardNet, CAffNet (learned w), CAffNet (w = 0), the
+        keys of train.OPT_ARMS (counted here without importing torch)."""
+        return 4

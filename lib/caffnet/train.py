@@ -2,10 +2,13 @@
 
 Every trained network is one member of an `EnsembleMLP`: weights (E, in, out), one batched
 forward for all members and seeds (torch.baddbmm). Members never share parameters and Adam is
-elementwise, so summing the members' losses trains each exactly as if alone.
+elementwise, so summing the members' losses trains each exactly as if alone. The sweep engine
+runs one pwc seed or one opt arm at a time: its members start from the weights they would have
+inside the whole ensemble (`keep`), so a run never depends on another run.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,25 +21,51 @@ DTYPE = torch.float64
 
 
 class EnsembleMLP(torch.nn.Module):
-    """E independent MLPs in -> width x depth -> out, ReLU, Xavier-normal weights, zero biases
-    (spec §1.2 FF). Forward: x (B, in) or (E, B, in) -> (E, B, out)."""
+    """E independent MLPs in -> width x depth -> out, ReLU (spec §1.2 FF), from their weights
+    (E, a, c) and biases (E, 1, c) per layer. Forward: x (B, in) or (E, B, in) -> (E, B, out).
 
-    def __init__(self, members: int, d_in: int, d_out: int, width: int, depth: int,
-                 gen: torch.Generator):
+    With `keep` (a sweep run's members) only the kept members compute; the others get zero
+    gradients, which Adam turns into zero updates. Each kept member's parameters thus sit at the
+    same offsets of the same tensors as in the whole ensemble: fused Adam rounds an element
+    differently in its vectorised body and in its scalar tail, which an ensemble of only the
+    kept members would reshuffle (a run would drift from the whole by ~1e-13)."""
+
+    def __init__(self, weights: Sequence[torch.Tensor], biases: Sequence[torch.Tensor],
+                 keep: Sequence[int] | None = None):
         super().__init__()
+        self.W = torch.nn.ParameterList(torch.nn.Parameter(W) for W in weights)
+        self.b = torch.nn.ParameterList(torch.nn.Parameter(b) for b in biases)
+        self.keep = None if keep is None else torch.as_tensor(list(keep))
+        self.members = int(weights[0].shape[0]) if keep is None else len(keep)
+
+    @classmethod
+    def drawn(cls, members: int, d_in: int, d_out: int, width: int, depth: int,
+              gen: torch.Generator, keep: Sequence[int] | None = None) -> EnsembleMLP:
+        """Xavier-normal weights and zero biases for all `members` (spec §1.2), so a kept member
+        starts as it would in the whole ensemble."""
         sizes = [d_in] + [width] * depth + [d_out]
-        self.W = torch.nn.ParameterList()
-        self.b = torch.nn.ParameterList()
-        for a, c in zip(sizes, sizes[1:]):
-            std = (2.0 / (a + c)) ** 0.5
-            self.W.append(torch.nn.Parameter(torch.randn(members, a, c, generator=gen,
-                                                         dtype=DTYPE) * std))
-            self.b.append(torch.nn.Parameter(torch.zeros(members, 1, c, dtype=DTYPE)))
-        self.members = members
+        weights = [torch.randn(members, a, c, generator=gen, dtype=DTYPE) * (2.0 / (a + c)) ** 0.5
+                   for a, c in zip(sizes, sizes[1:])]
+        biases = [torch.zeros(members, 1, c, dtype=DTYPE) for c in sizes[1:]]
+        return cls(weights, biases, keep)
+
+    @classmethod
+    def joined(cls, parts: Sequence[tuple[list[np.ndarray], list[np.ndarray]]]) -> EnsembleMLP:
+        """One ensemble from parts' (weights, biases) as `state` returns them, members in order."""
+        return cls([torch.as_tensor(np.concatenate(ws)) for ws in zip(*(p[0] for p in parts))],
+                   [torch.as_tensor(np.concatenate(bs)) for bs in zip(*(p[1] for p in parts))])
+
+    def state(self) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        """The computing members' weights and biases as numpy arrays (a run's picklable result)."""
+        rows = slice(None) if self.keep is None else self.keep
+        return ([W.detach()[rows].numpy().copy() for W in self.W],
+                [b.detach()[rows].numpy().copy() for b in self.b])
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         h = x.expand(self.members, *x.shape) if x.ndim == 2 else x          # (E, B, in)
         for i, (W, b) in enumerate(zip(self.W, self.b)):
+            if self.keep is not None:
+                W, b = W[self.keep], b[self.keep]
             h = torch.baddbmm(b, h, W)
             if i < len(self.W) - 1:
                 h = torch.relu(h)
@@ -85,30 +114,46 @@ def pwc_outputs(method: str, f: torch.Tensor, bounds: torch.Tensor) -> torch.Ten
     return y.reshape(S, B, 1)
 
 
-def train_pwc(x_train: np.ndarray, x_grid: np.ndarray, seeds: int, width: int, epochs: int,
-              lr: float, seed: int, log_every: int, weight: float = PENALTY,
-              reduction: str = "sum") -> PwcResult:
-    """Soft NN, HardNet and CAffNet (the w branch is dropped: for n = 1 it has no effect, E4),
-    each over `seeds` initialisations, trained full batch with Adam on sum of squared errors
-    (+ 100 * penalty for NN and HardNet)."""
-    gen = torch.Generator().manual_seed(seed)
-    k = len(PWC_METHODS)
-    net = EnsembleMLP(k * seeds, 1, 1, width, 3, gen)
-    xt = torch.as_tensor(x_train[:, None], dtype=DTYPE)
-    yt = torch.as_tensor(problems.pwc_target(x_train)[:, None], dtype=DTYPE)
-    bt = torch.as_tensor(problems.pwc_bounds(x_train), dtype=DTYPE)
+@dataclass(frozen=True)
+class PwcSetup:
+    """The data, sizes and schedule of one pwc training (one learning rate, all its seeds)."""
+
+    x_train: np.ndarray
+    x_grid: np.ndarray
+    seeds: int               # the ensemble's seeds: a run of some of them starts as in the whole
+    width: int
+    epochs: int
+    lr: float
+    seed: int
+    log_every: int
+    weight: float = PENALTY
+    reduction: str = "sum"
+
+
+def train_pwc(setup: PwcSetup, keep: Sequence[int] | None = None) -> PwcResult:
+    """Soft NN, HardNet and CAffNet (the w branch is dropped: for n = 1 it has no effect, E4)
+    on the seeds `keep` (default all `setup.seeds`; a sweep run takes one), trained full batch
+    with Adam on sum of squared errors (+ 100 * penalty for NN and HardNet)."""
+    keep = list(range(setup.seeds)) if keep is None else list(keep)
+    gen = torch.Generator().manual_seed(setup.seed)
+    k, seeds = len(PWC_METHODS), len(keep)
+    net = EnsembleMLP.drawn(k * setup.seeds, 1, 1, setup.width, 3, gen,
+                                  keep=[j * setup.seeds + s for j in range(k) for s in keep])
+    xt = torch.as_tensor(setup.x_train[:, None], dtype=DTYPE)
+    yt = torch.as_tensor(problems.pwc_target(setup.x_train)[:, None], dtype=DTYPE)
+    bt = torch.as_tensor(problems.pwc_bounds(setup.x_train), dtype=DTYPE)
     A4 = torch.as_tensor(problems.PWC_A, dtype=DTYPE)
-    b4 = torch.as_tensor(problems.pwc_b(problems.pwc_bounds(x_train)), dtype=DTYPE)
-    opt = torch.optim.Adam(net.parameters(), lr=lr, fused=True)
+    b4 = torch.as_tensor(problems.pwc_b(problems.pwc_bounds(setup.x_train)), dtype=DTYPE)
+    opt = torch.optim.Adam(net.parameters(), lr=setup.lr, fused=True)
     lo, hi = bt[:, :2].max(1).values, bt[:, 2:].min(1).values
     logged, outside = [], []
-    for epoch in range(epochs + 1):
+    for epoch in range(setup.epochs + 1):
         f = net(xt).reshape(k, seeds, -1, 1)                                   # (k, S, B, 1)
-        if epoch % log_every == 0 or epoch == epochs:
+        if epoch % setup.log_every == 0 or epoch == setup.epochs:
             fc = f[2, :, :, 0].detach()
             logged.append(epoch)
             outside.append(((fc < lo - 1e-12) | (fc > hi + 1e-12)).double().mean(1).numpy())
-        if epoch == epochs:
+        if epoch == setup.epochs:
             break
         loss = 0.0
         for j, method in enumerate(PWC_METHODS):
@@ -116,22 +161,30 @@ def train_pwc(x_train: np.ndarray, x_grid: np.ndarray, seeds: int, width: int, e
             loss = loss + ((y - yt) ** 2).sum()
             if method != "caffnet":   # `penalty` per seed, summed over seeds
                 r = (torch.relu(y[..., 0, None] * A4[:, 0] - b4) ** 2).sum(-1)  # (S, B)
-                per_seed = r.sum(-1) if reduction == "sum" else r.mean(-1)
-                loss = loss + weight * per_seed.sum()
+                per_seed = r.sum(-1) if setup.reduction == "sum" else r.mean(-1)
+                loss = loss + setup.weight * per_seed.sum()
         opt.zero_grad()
         loss.backward()
         opt.step()
     with torch.no_grad():
-        xg = torch.as_tensor(x_grid[:, None], dtype=DTYPE)
-        bg = torch.as_tensor(problems.pwc_bounds(x_grid), dtype=DTYPE)
+        xg = torch.as_tensor(setup.x_grid[:, None], dtype=DTYPE)
+        bg = torch.as_tensor(problems.pwc_bounds(setup.x_grid), dtype=DTYPE)
         f = net(xg).reshape(k, seeds, -1, 1)
         out = torch.stack([pwc_outputs(m, f[j], bg) for j, m in enumerate(PWC_METHODS)])
     return PwcResult(f[..., 0].numpy(), out[..., 0].numpy(), np.array(outside),
                      np.array(logged))
 
 
+def joined_seeds(parts: Sequence[PwcResult]) -> PwcResult:
+    """One result from runs on consecutive seeds (their seed axes side by side)."""
+    return PwcResult(np.concatenate([p.raw for p in parts], 1),
+                     np.concatenate([p.out for p in parts], 1),
+                     np.concatenate([p.outside for p in parts], 1), parts[0].log_epochs)
+
+
 # --- opt ------------------------------------------------------------------------------------
 OPT_NETS = ("nn", "hardnet", "caffnet_f", "caffnet_w", "fixed_f")   # fixed = CAffNet, w = 0
+OPT_ARMS = {"nn": (0,), "hardnet": (1,), "caffnet": (2, 3), "fixed": (4,)}   # arm -> its nets
 
 
 @dataclass
@@ -161,38 +214,84 @@ class OptModel:
         hi = torch.cat([self.h.expand(B, 5), x], 1)
         return projection.hardnet_project(y, self.A_hn, lo, hi)
 
+    def layer(self, f: torch.Tensor, w: torch.Tensor | None, x: torch.Tensor):
+        """The CAffine layer on raw f and branch w (None: w = 0) for inputs x."""
+        w = torch.zeros_like(f) if w is None else w
+        return projection.caffine_project_fixed(f, w, self.ops, self.b(x))
+
+    def arm_output(self, arm: str, raw: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
+        """One arm's output from its own nets' raw outputs (nets of the arm, B, 5)."""
+        if arm == "nn":
+            return raw[0]
+        if arm == "hardnet":
+            return self.hardnet(raw[0], x)
+        return self.layer(raw[0], raw[1] if arm == "caffnet" else None, x).y
+
     def outputs(self, raw: torch.Tensor, x: torch.Tensor) -> dict[str, torch.Tensor]:
         """Method outputs from the five members' raw outputs (5, B, 5)."""
-        b = self.b(x)
-        caff = projection.caffine_project_fixed(raw[2], raw[3], self.ops, b)
-        fixed = projection.caffine_project_fixed(raw[4], torch.zeros_like(raw[4]), self.ops, b)
+        caff, fixed = self.layer(raw[2], raw[3], x), self.layer(raw[4], None, x)
         return {"nn": raw[0], "hardnet": self.hardnet(raw[1], x), "caffnet": caff.y,
                 "fixed": fixed.y, "_caff_rank": caff.rank, "_fixed_rank": fixed.rank}
 
 
-def train_opt(model: OptModel, x_train: np.ndarray, width: int, epochs: int, lr: float,
-              seed: int, log_every: int, weight: float = PENALTY, reduction: str = "sum"):
-    """Train NN (soft), HardNet, CAffNet (learned w) and CAffNet (w = 0) on the summed
-    objective (+ 100 * penalty for NN and HardNet). Returns the net and the objective curves."""
-    gen = torch.Generator().manual_seed(seed)
-    net = EnsembleMLP(len(OPT_NETS), 3, 5, width, 3, gen)
-    x = torch.as_tensor(x_train, dtype=DTYPE)
+@dataclass(frozen=True)
+class OptSetup:
+    """The instance, data, sizes and schedule of the opt training (all four arms)."""
+
+    inst: problems.OptInstance
+    x_train: np.ndarray
+    width: int
+    epochs: int
+    lr: float
+    seed: int
+    log_every: int
+    weight: float = PENALTY
+    reduction: str = "sum"
+
+
+@dataclass
+class OptArm:
+    """One trained arm: its nets' weights and biases (`EnsembleMLP.state`) and its mean training
+    objective at each logged epoch."""
+
+    arm: str
+    state: tuple[list[np.ndarray], list[np.ndarray]]
+    epochs: list[int]
+    curve: list[float]
+
+
+def train_opt_arm(setup: OptSetup, arm: str) -> OptArm:
+    """Train one arm (NN soft, HardNet, CAffNet with learned w, CAffNet with w = 0) on its summed
+    objective (+ 100 * penalty for NN and HardNet); its nets start as in the five-net ensemble."""
+    model = OptModel(setup.inst)
+    gen = torch.Generator().manual_seed(setup.seed)
+    net = EnsembleMLP.drawn(len(OPT_NETS), 3, 5, setup.width, 3, gen, keep=OPT_ARMS[arm])
+    x = torch.as_tensor(setup.x_train, dtype=DTYPE)
     b = model.b(x)
-    opt = torch.optim.Adam(net.parameters(), lr=lr, fused=True)
-    curves = []
-    for epoch in range(epochs):
-        out = model.outputs(net(x), x)
-        objs = {m: model.objective(out[m]) for m in ("nn", "hardnet", "caffnet", "fixed")}
-        loss = sum(o.sum() for o in objs.values()) + weight * (
-            penalty(out["nn"], model.A, b, reduction) + penalty(out["hardnet"], model.A, b,
-                                                                 reduction))
-        if epoch % log_every == 0 or epoch == epochs - 1:
-            curves.append({"epoch": epoch,
-                           **{m: float(o.detach().mean()) for m, o in objs.items()}})
+    opt = torch.optim.Adam(net.parameters(), lr=setup.lr, fused=True)
+    logged, curve = [], []
+    for epoch in range(setup.epochs):
+        y = model.arm_output(arm, net(x), x)
+        obj = model.objective(y)
+        loss = obj.sum()
+        if arm in ("nn", "hardnet"):
+            loss = loss + setup.weight * penalty(y, model.A, b, setup.reduction)
+        if epoch % setup.log_every == 0 or epoch == setup.epochs - 1:
+            logged.append(epoch)
+            curve.append(float(obj.detach().mean()))
         opt.zero_grad()
         loss.backward()
         opt.step()
-    return net, curves
+    return OptArm(arm, net.state(), logged, curve)
+
+
+def joined_arms(parts: Sequence[OptArm]) -> tuple[EnsembleMLP, list[dict[str, float]]]:
+    """The five-net ensemble (OPT_NETS order) of the four trained arms (OPT_ARMS order) and the
+    objective curves, one row per logged epoch."""
+    assert [p.arm for p in parts] == list(OPT_ARMS), [p.arm for p in parts]
+    curves = [{"epoch": e, **{p.arm: p.curve[i] for p in parts}}
+              for i, e in enumerate(parts[0].epochs)]
+    return EnsembleMLP.joined([p.state for p in parts]), curves
 
 
 def pwc_evaluate(res: PwcResult, x_grid: np.ndarray):

@@ -45,6 +45,11 @@
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
+executor = "inline"  # where the grid's runs go: inline in the kernel (one after the other), debug (in the kernel, through submitit), local subprocesses, or slurm jobs
+workers = 1  # runs at once (local) or the SLURM array's parallelism; runs are single-threaded, so the results are the same for any count
+slurm_partition = ""  # SLURM partition ('' the cluster's default)
+slurm_gpus = 0  # GPUs per SLURM job
+slurm_time_min = 240  # a SLURM job's time limit in minutes (≤ 14 days, the runner's paper limit)
 seeds = 3  # spec §3.2 default: 3 seeds
 width = 200  # spec §1.2: MLP 1 -> 200^3 -> 1
 epochs = 3000  # spec §3.2 default: 3000 full-batch epochs (issue 42: the earlier cut to 2000 left every lr 1e-3 seed stalled, so the cut could decide caffnet.pwc.mse; the spec's size costs well under a minute more)
@@ -62,7 +67,7 @@ import numpy as np
 import pandas as pd
 
 from lib.caffnet import decisions, problems, train
-from lib.companion import notebook, plotting, rules
+from lib.companion import notebook, plotting, rules, sweep
 
 nb = notebook.start("caffnet/02_piecewise_fit", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
@@ -73,13 +78,15 @@ x_grid = np.linspace(-2, 2, cfg.n_grid)
 bounds = problems.pwc_bounds(x_grid)                 # (grid, 4), numpy, independent of torch
 target = problems.pwc_target(x_grid)
 lo, hi = bounds[:, :2].max(1), bounds[:, 2:].min(1)
-runs = {cfg.lr: train.train_pwc(x_train, x_grid, cfg.seeds, cfg.width, cfg.epochs, cfg.lr,
-                                cfg.seed, cfg.log_every, cfg.penalty_weight,
-                                cfg.penalty_reduction)}
-if cfg.paper_lr_run:
-    runs[cfg.paper_lr] = train.train_pwc(x_train, x_grid, cfg.seeds, cfg.width, cfg.epochs,
-                                         cfg.paper_lr, cfg.seed, cfg.log_every,
-                                         cfg.penalty_weight, cfg.penalty_reduction)
+# one sweep run per (lr, seed), through the sweep engine (`executor`), joined back per lr
+setups = [train.PwcSetup(x_train, x_grid, cfg.seeds, cfg.width, cfg.epochs, lr, cfg.seed,
+                         cfg.log_every, cfg.penalty_weight, cfg.penalty_reduction)
+          for lr in ([cfg.lr, cfg.paper_lr] if cfg.paper_lr_run else [cfg.lr])]
+grid = [(st, (s,)) for st in setups for s in range(cfg.seeds)]
+done = sweep.run_params(train.train_pwc, grid, cfg, nb.id,
+                        labels=[f"lr {st.lr:g} seed {s}" for st, (s,) in grid])
+runs = {st.lr: train.joined_seeds(done[i * cfg.seeds:(i + 1) * cfg.seeds])
+        for i, st in enumerate(setups)}
 evals = {lr: train.pwc_evaluate(r, x_grid) for lr, r in runs.items()}
 res, (outs, per_seed) = runs[cfg.lr], evals[cfg.lr]
 per_seed_all = pd.concat([t.assign(lr=lr) for lr, (_, t) in evals.items()])

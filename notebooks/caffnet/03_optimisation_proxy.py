@@ -41,6 +41,11 @@
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
+executor = "inline"  # where the grid's runs go: inline in the kernel (one after the other), debug (in the kernel, through submitit), local subprocesses, or slurm jobs
+workers = 1  # runs at once (local) or the SLURM array's parallelism; runs are single-threaded, so the results are the same for any count
+slurm_partition = ""  # SLURM partition ('' the cluster's default)
+slurm_gpus = 0  # GPUs per SLURM job
+slurm_time_min = 240  # a SLURM job's time limit in minutes (≤ 14 days, the runner's paper limit)
 instance_seed = 1  # spec §1.5: numpy.random.seed(1), the official code's instance
 n_train = 500  # decision: 500 training inputs (spec 1000; halved to fit 3 CPU minutes)
 n_eval = 200  # spec §3.3 default: 200 evaluation inputs
@@ -59,7 +64,7 @@ import pandas as pd
 import torch
 
 from lib.caffnet import decisions, problems, projection, train
-from lib.companion import notebook, plotting, rules
+from lib.companion import notebook, plotting, rules, sweep
 
 nb = notebook.start("caffnet/03_optimisation_proxy", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
@@ -77,8 +82,12 @@ pd.DataFrame(np.c_[x_eval, y_ref, obj_ref], columns=[*(f"x{i}" for i in range(3)
                                                                 index=False)
 
 # %%
-net, curves = train.train_opt(model, x_train, cfg.width, cfg.epochs, cfg.lr, cfg.seed,
-                              cfg.log_every, cfg.penalty_weight, cfg.penalty_reduction)
+# one sweep run per arm, through the sweep engine (`executor`), joined back into one ensemble
+setup = train.OptSetup(inst, x_train, cfg.width, cfg.epochs, cfg.lr, cfg.seed, cfg.log_every,
+                       cfg.penalty_weight, cfg.penalty_reduction)
+arm_runs = sweep.run_params(train.train_opt_arm, [(setup, arm) for arm in train.OPT_ARMS], cfg,
+                            nb.id, labels=list(train.OPT_ARMS))
+net, curves = train.joined_arms(arm_runs)
 pd.DataFrame(curves).to_csv(tables / "curves.csv", index=False)
 with torch.no_grad():
     xe = torch.as_tensor(x_eval)
