@@ -1,7 +1,6 @@
-"""The field models (spec §1.4): a Fourier-feature MLP trunk, batched over replicas (arms x
-seeds: each replica its own weights, its own loss, one optimiser step for all; Adam is
-elementwise, so this equals training each alone), with a time-domain head T or a frequency head
-F. Axes: R replicas, P positions, K rFFT bins, n IR samples."""
+"""The field models (spec §1.4): a Fourier-feature MLP trunk, batched over replicas (each its
+own weights; a sweep run of notebook 02 trains one), with a time-domain head T or a frequency
+head F. Axes: R replicas, P positions, K rFFT bins, n IR samples."""
 from __future__ import annotations
 
 import math
@@ -43,15 +42,14 @@ class BatchedField(nn.Module):
     def replicas(self) -> int:
         return self.proj.shape[0]
 
-    def forward(self, p: torch.Tensor, sl: slice = slice(None)) -> torch.Tensor:
-        """Outputs (R', P, d_out) of replicas `sl` at positions p (P, 2) or (R', P, 2)."""
-        proj = self.proj[sl]
-        p = p.expand(proj.shape[0], -1, -1) if p.dim() == 2 else p
-        z = p @ proj.transpose(1, 2)                            # (R', P, F)
+    def forward(self, p: torch.Tensor) -> torch.Tensor:
+        """Outputs (R, P, d_out) at positions p (P, 2) or (R, P, 2)."""
+        p = p.expand(self.replicas, -1, -1) if p.dim() == 2 else p
+        z = p @ self.proj.transpose(1, 2)                       # (R, P, F)
         x = torch.cat([p, torch.sin(z), torch.cos(z)], -1)
         last = len(self.weights) - 1
         for i, (w, b) in enumerate(zip(self.weights, self.biases)):
-            x = torch.baddbmm(b[sl], x, w[sl])
+            x = torch.baddbmm(b, x, w)
             x = torch.nn.functional.silu(x) if i < last else x
         return x
 
@@ -63,13 +61,13 @@ class TimeField(nn.Module):
         super().__init__()
         self.net, self.n, self.scale = net, n, scale
 
-    def impulse(self, p: torch.Tensor, sl: slice = slice(None)) -> torch.Tensor:
-        """(R', P, n/2) samples."""
-        return self.scale * self.net(p, sl)
+    def impulse(self, p: torch.Tensor) -> torch.Tensor:
+        """(R, P, n/2) samples."""
+        return self.scale * self.net(p)
 
-    def spectrum(self, p: torch.Tensor, sl: slice = slice(None)) -> torch.Tensor:
-        """(R', P, n/2 + 1) complex half spectrum."""
-        return torch.fft.rfft(self.impulse(p, sl), n=self.n)
+    def spectrum(self, p: torch.Tensor) -> torch.Tensor:
+        """(R, P, n/2 + 1) complex half spectrum."""
+        return torch.fft.rfft(self.impulse(p), n=self.n)
 
 
 class FreqField(nn.Module):
@@ -80,15 +78,15 @@ class FreqField(nn.Module):
         self.net = net
         self.register_buffer("offset", offset)                                 # (K,)
 
-    def parts(self, p: torch.Tensor, sl: slice = slice(None)) -> tuple[torch.Tensor, ...]:
-        """ln |H| (R', P, K) and the unit phasor's cos and sin (R', P, K each)."""
+    def parts(self, p: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        """ln |H| (R, P, K) and the unit phasor's cos and sin (R, P, K each)."""
         k = self.offset.shape[0]
-        out = self.net(p, sl)
+        out = self.net(p)
         c, s = out[..., k:2 * k], out[..., 2 * k:]
         norm = torch.sqrt(c ** 2 + s ** 2 + 1e-12)
         return self.offset + out[..., :k], c / norm, s / norm
 
-    def spectrum(self, p: torch.Tensor, sl: slice = slice(None)) -> torch.Tensor:
-        """(R', P, K) complex half spectrum."""
-        log_mag, c, s = self.parts(p, sl)
+    def spectrum(self, p: torch.Tensor) -> torch.Tensor:
+        """(R, P, K) complex half spectrum."""
+        log_mag, c, s = self.parts(p)
         return torch.exp(log_mag) * torch.complex(c, s)

@@ -7,6 +7,7 @@ from typing import Annotated
 import numpy as np
 from pydantic import Field, model_validator
 
+from lib.companion import sweep
 from lib.companion.params import NotebookParams, param
 from lib.companion.schema import Pos, PosInt
 from lib.infer import ism
@@ -94,8 +95,9 @@ class KramersKronig(Cabin):
              "grid": (24, "spec §3 paper: 24 x 24")}
 
 
-class Fields(Cabin):
-    """02_field_comparison: T, F, F+KK (a lambda sweep) and F+KK+W at held-out microphones."""
+class Fields(Cabin, sweep.SweepParams):
+    """02_field_comparison: T, F, F+KK (a lambda sweep) and F+KK+W at held-out microphones; one
+    sweep run per (arm, seed)."""
 
     COST = ("n_seeds", "steps")
 
@@ -141,11 +143,16 @@ class Fields(Cabin):
              "width": (32, "the code path only (smoke 10 s)"),
              "lr": (3e-3, "50 steps"),
              "kk_points": (16, "the code path only")}
-    PAPER = {"order": (14, "spec §3 paper: order 14"),
+    PAPER = {**sweep.PAPER, "order": (14, "spec §3 paper: order 14"),
              "n_fft": (2048, "order 14 reaches past 512 samples: a 1024-sample causal window"),
              "grid": (24, "spec §3 paper: 24 x 24"), "steps": (4000, "spec §3 paper"),
              "n_seeds": (5, "spec §3 paper"),
              "kk_lambdas": ([0.1, 1.0, 10.0], "the sweep with the prototype's stopped arm")}
+
+    def jobs(self) -> int:
+        """One sweep run per (arm, seed): T, F, F+KK at each lambda of the sweep, F+KK+W."""
+        from lib.infer.train import arms
+        return len(arms(self.kk_lambdas, self.kk_lambda)) * self.n_seeds
 
     @model_validator(mode="after")
     def _consistent(self):

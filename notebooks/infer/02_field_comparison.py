@@ -59,6 +59,11 @@
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
+executor = "inline"  # where the grid's runs go: inline in the kernel (one after the other), debug (in the kernel, through submitit), local subprocesses, or slurm jobs
+workers = 1  # runs at once (local) or the SLURM array's parallelism; runs are single-threaded, so the results are the same for any count
+slurm_partition = ""  # SLURM partition ('' the cluster's default)
+slurm_gpus = 0  # GPUs per SLURM job
+slurm_time_min = 240  # a SLURM job's time limit in minutes (≤ 14 days, the runner's paper limit)
 room = [3.0, 1.6, 1.2]  # spec §1.3: cabin-sized shoebox, metres
 source = [0.5, 0.4, 0.9]  # spec §1.3: point source, metres
 beta = 0.55  # spec §1.3: frequency-independent wall reflection coefficient
@@ -102,13 +107,13 @@ cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 generator = torch.manual_seed(cfg.seed)   # bound: its repr (an address) is not a result
 
 # %% [markdown]
-# ## The cabin, the split, and every arm trained at once
+# ## The cabin, the split, and one sweep run per (arm, seed) (`executor`)
 
 # %%
 cab = scene.build(cfg)
 train_idx, test_idx = scene.split(cfg.grid ** 2, cfg.n_train, rng)
 seeds = [cfg.seed + i for i in range(cfg.n_seeds)]
-run = train.train(cfg, cab, train_idx, seeds)
+run = train.train(cfg, cab, train_idx, seeds, nb.id)
 names = [a.name for a in run.arms]
 
 # %%
