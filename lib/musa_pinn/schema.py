@@ -6,6 +6,7 @@ from typing import Annotated
 
 from pydantic import Field, model_validator
 
+from lib.companion import sweep
 from lib.companion.params import NotebookParams, param
 from lib.companion.schema import PosInt, Unit
 
@@ -89,8 +90,9 @@ class Flux(Case):
         return self
 
 
-class Arms(Case):
-    """02_strong_vs_weak: strong, weak, two-stage weak and the scale ablations (spec NB2)."""
+class Arms(Case, sweep.SweepParams):
+    """02_strong_vs_weak: strong, weak, two-stage weak and the scale ablations (spec NB2); one
+    sweep run per (form, seed), a seed's weak arms in one batched pass."""
 
     COST = ("n_seeds", "steps")
 
@@ -155,12 +157,16 @@ class Arms(Case):
              "eval_every": (1, "a curve point per step: convergence needs >= 4 in the last "
                                "quarter"), "n_held": (100, "smoke budget"),
              "n_line": (400, "smoke budget")}
-    PAPER = {"width": (64, "spec NB2: 4 x 64"), "steps": (6000, "spec §3 paper profile"),
-             "lr": (1e-3, "spec NB2: Adam at 1e-3"),
+    PAPER = {**sweep.PAPER, "width": (64, "spec NB2: 4 x 64"),
+             "steps": (6000, "spec §3 paper profile"), "lr": (1e-3, "spec NB2: Adam at 1e-3"),
              "n_boundary": (800, "spec NB2"), "n_colloc": (2000, "spec §3 paper profile"),
              "n_large": (128, "spec §3 paper: 512 discs"), "n_meso": (192, "spec §3 paper"),
              "n_small": (192, "spec §3 paper"), "n_seeds": (5, "spec §3 paper: 5 seeds"),
              "eval_every": (200, "fewer curve points over 6000 steps")}
+
+    def jobs(self) -> int:
+        """One sweep run per (form, seed): the strong arm, and the weak arms together."""
+        return 2 * self.n_seeds
 
     @model_validator(mode="after")
     def _decay_rises(self):

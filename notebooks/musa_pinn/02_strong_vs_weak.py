@@ -49,6 +49,11 @@
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
+executor = "inline"  # where the grid's runs go: inline in the kernel (one after the other), debug (in the kernel, through submitit), local subprocesses, or slurm jobs
+workers = 1  # runs at once (local) or the SLURM array's parallelism; runs are single-threaded, so the results are the same for any count
+slurm_partition = ""  # SLURM partition ('' the cluster's default)
+slurm_gpus = 0  # GPUs per SLURM job
+slurm_time_min = 240  # a SLURM job's time limit in minutes (≤ 14 days, the runner's paper limit)
 re = 20.0  # spec §1.5: Kovasznay at Re is 20 (nu is 1/Re is 0.05)
 r_large = 0.12  # spec §1.4: large discs, radius 0.12 (long-range coupling)
 r_small = 0.02  # spec §1.4: small discs, radius 0.02 (local refinement)
@@ -82,14 +87,12 @@ x_line = 0.2  # spec NB2: net flux through the line x is 0.2
 n_line = 4000  # decision: midpoints on the line (one rule for net and exact)
 
 # %%
-import time
-
 import numpy as np
 import pandas as pd
 import torch
 
 from lib.companion import notebook, plotting, rules
-from lib.musa_pinn import decisions, geometry, kovasznay, metrics, train
+from lib.musa_pinn import decisions, experiment, geometry, kovasznay, metrics, train
 
 nb = notebook.start("musa_pinn/02_strong_vs_weak", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
@@ -113,19 +116,16 @@ if cfg.ablations:
 groups = {"strong": [train.Arm("strong", "strong")], "weak": weak_arms}
 
 # %% [markdown]
-# ## Training (every arm and seed deterministic; the weak arms share one batched pass)
+# ## Training: one run per (form, seed) through the sweep engine (`executor`)
+#
+# Every arm and seed is deterministic; a seed's weak arms share one batched pass. The runs come
+# back as one batched net per form, members and history in the order of one pass over all seeds.
 
 # %%
-nets, members, history, seconds = {}, {}, [], []
-for name, arms in groups.items():
-    start = time.perf_counter()
-    nets[name], members[name], hist = train.fit(arms, setup, domain, seeds, curve_pts)
-    seconds.append({"group": name, "members": len(members[name]), "steps": cfg.steps,
-                    "seconds": time.perf_counter() - start})
-    history.append(hist)
-history = pd.concat(history, ignore_index=True)
+nets, members, history, seconds = experiment.train_forms(groups, setup, domain, seeds, curve_pts,
+                                                         cfg, nb.id)
 history.to_csv(tables / "history.csv", index=False)
-timing_csv = nb.save_timing(pd.DataFrame(seconds), "training")
+timing_csv = nb.save_timing(seconds, "training")
 
 # %% [markdown]
 # ## Evaluation: field errors, held-out disc mass flux, line flux
