@@ -111,7 +111,8 @@ def batches(n: int, batch: int, seed: int, epoch: int) -> list[torch.Tensor]:
 
 def train_masked(archs: Sequence[Arch], split: Split, seed: int, epochs_record: Sequence[int],
                  batch: int, lr: float, pad_widths: Sequence[int]) -> BenchResult:
-    """Train every architecture with Adam on `split` at once; record metrics at epochs_record."""
+    """Train every architecture with Adam on `split` at once; record metrics at epochs_record.
+    One sweep run of 02_minibench: plain arguments, its own generators, a picklable result."""
     groups = build_groups(archs, split.d_in, split.n_classes, seed, pad_widths)
     opt = torch.optim.Adam([t for g in groups for t in g.weights + g.biases], lr=lr)
     record = sorted(epochs_record)

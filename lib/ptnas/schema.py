@@ -6,6 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
+from lib.companion import sweep
 from lib.companion.params import NotebookParams, param
 from lib.companion.schema import Pos, PosInt, Width
 
@@ -50,9 +51,9 @@ class Identities(NotebookParams):
         return self
 
 
-class Bench(NotebookParams):
+class Bench(sweep.SweepParams):
     """02_minibench: the mini NAS-bench, trained once and written as tables that 03_proxies_search
-    reads (spec §3 NB1)."""
+    reads (spec §3 NB1); one sweep run per data set (its whole space as one masked stack)."""
 
     COST = ("n_rows", "gt_epoch")
 
@@ -93,11 +94,16 @@ class Bench(NotebookParams):
         "n_check_archs": (2, "two nets"),
     }
     PAPER = {
+        **sweep.PAPER,
         "datasets": (["digits", "synthetic", "breast_cancer"], "spec §3 paper profile"),
         "widths": ([8, 16, 32, 64, 128, 256], "spec §7 Q6: a larger space"),
         "depth_max": (4, "spec §3 paper: 1,554 architectures"),
         "pad_widths": ([16, 32, 64, 128, 256], "bins up to the widest net"),
     }
+
+    def jobs(self) -> int:
+        """One sweep run per data set (every architecture of the space in it)."""
+        return len(self.datasets)
 
     @model_validator(mode="after")
     def _consistent(self):

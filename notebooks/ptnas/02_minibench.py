@@ -41,6 +41,11 @@
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
+executor = "inline"  # where the grid's runs go: inline in the kernel (one after the other), debug (in the kernel, through submitit), local subprocesses, or slurm jobs
+workers = 1  # runs at once (local) or the SLURM array's parallelism; runs are single-threaded, so the results are the same for any count
+slurm_partition = ""  # SLURM partition ('' the cluster's default)
+slurm_gpus = 0  # GPUs per SLURM job
+slurm_time_min = 240  # a SLURM job's time limit in minutes (≤ 14 days, the runner's paper limit)
 datasets = ["digits", "synthetic"]  # spec §3 default profile
 n_rows = 0  # rows kept per data set (0: all)
 widths = [8, 16, 32, 64, 128]  # hidden widths (spec §3 space)
@@ -58,7 +63,7 @@ fidelity_epoch = 9  # B2's threshold epoch: τ(val@this, val@gt_epoch) ≥ 0.5 (
 import numpy as np
 import pandas as pd
 
-from lib.companion import notebook, plotting
+from lib.companion import notebook, plotting, sweep
 from lib.ptnas import bench, checks, data, decisions, space, stats
 
 nb = notebook.start("ptnas/02_minibench", globals())
@@ -94,9 +99,13 @@ ledger.exact("control.other_seed", "the masked-vs-separate check rejects separat
              measured=wrong_gap > decisions.LOGIT_ATOL)
 
 # %%
-res, n_par = {}, {}
+# the heavy cell: one run per data set through the sweep engine (`executor`), each training
+# every architecture of the space as one masked stack
+trained = sweep.run_params(bench.train_masked, [(archs, split, cfg.seed, E, cfg.batch, cfg.lr,
+                                                 cfg.pad_widths) for split in splits.values()],
+                           cfg, nb.id, labels=list(splits))
+res, n_par = dict(zip(splits, trained)), {}
 for name, split in splits.items():
-    res[name] = bench.train_masked(archs, split, cfg.seed, E, cfg.batch, cfg.lr, cfg.pad_widths)
     n_par[name] = np.array([space.n_params(a, split.d_in, split.n_classes) for a in archs])
     bench.bench_table(archs, res[name], n_par[name]).to_csv(tables / f"bench_{name}.csv",
                                                              index=False)
