@@ -5,7 +5,6 @@ ways."""
 from __future__ import annotations
 
 import numpy as np
-from scipy import stats
 
 DIVERSITY_RANGE = 0.3          # prior.diversity: 10-90 % quantile range of edge homophily
 TAIL_SLOPE = (-3.0, -1.2)      # prior.pa_tail: fitted CCDF slope of the PA-only component
@@ -62,5 +61,8 @@ def graph_helps(lower: float) -> bool:
 def homophily_trend(diff: np.ndarray, homophily: np.ndarray) -> tuple[float, bool]:
     """mechanism.homophily_trend: (Spearman rho of the paired gain against homophily,
     rho > 0)."""
+    # imported here: scipy.stats takes about a second to import, and every sweep run process
+    # imports this module (through prior_structure) without needing it
+    from scipy import stats
     rho = float(stats.spearmanr(diff, homophily).statistic)
     return rho, rho > 0

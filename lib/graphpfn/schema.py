@@ -9,6 +9,7 @@ from typing import Annotated
 
 from pydantic import Field, model_validator
 
+from lib.companion import sweep
 from lib.companion.params import NotebookParams, param
 
 Count = Annotated[int, Field(ge=1, le=100000)]
@@ -113,8 +114,9 @@ class Prior(PriorKeys):
     PAPER = {"scale": (1.0, "spec: the code's sizes, 2000-2500-node SBMs")}
 
 
-class TinyPfn(PriorKeys):
-    """02_tiny_pfn: graph-PFN against tab-PFN trained on the prior, in context."""
+class TinyPfn(PriorKeys, sweep.SweepParams):
+    """02_tiny_pfn: graph-PFN against tab-PFN trained on the prior, in context; the two
+    trainings are one sweep run each."""
 
     COST = ("steps",)
 
@@ -161,9 +163,15 @@ class TinyPfn(PriorKeys):
              "n_frac_eval": (5, "half of them"), "gcn_epochs": (20, "machinery only"),
              "karate_splits": (5, "a few splits"), "boot": (200, "a rough interval"),
              "warmup": (5, "a quarter of the run")}
-    PAPER = {"steps": (30000, "spec paper: 2 x 30 CPU-min"), "d": (128, "spec paper: d = 128"),
+    PAPER = {**sweep.PAPER,
+             "steps": (30000, "spec paper: 2 x 30 CPU-min"), "d": (128, "spec paper: d = 128"),
              "n_eval": (200, "the spec's upper end"),
              "depth": (6, "spec paper: 6 layers")}
+
+    def jobs(self) -> int:
+        """One sweep run per arm: graph-PFN and tab-PFN (experiment.ARMS, counted here without
+        importing torch)."""
+        return 2
 
     @model_validator(mode="after")
     def _fracs(self):

@@ -49,6 +49,11 @@
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
+executor = "inline"  # where the grid's runs go: inline in the kernel (one after the other), debug (in the kernel, through submitit), local subprocesses, or slurm jobs
+workers = 1  # runs at once (local) or the SLURM array's parallelism; runs are single-threaded, so the results are the same for any count
+slurm_partition = ""  # SLURM partition ('' the cluster's default)
+slurm_gpus = 0  # GPUs per SLURM job
+slurm_time_min = 240  # a SLURM job's time limit in minutes (≤ 14 days, the runner's paper limit)
 sbm_nodes = [2000, 2500]  # configs: min/max_sbm_nodes (all 40 alike)
 first_level = [2, 3]  # configs: min/max_first_level_sbm_graphs (all alike)
 group_families = [[1, 25, 25, 1000], [10, 100, 10, 250]]  # configs: [min_groups, max_groups, min_group_size, max_group_size], the two families
@@ -96,8 +101,8 @@ import torch
 from lib.companion import notebook, plotting, rules
 from lib.graphpfn import (
     baselines,
-    configs,
     decisions,
+    experiment,
     graph_stats,
     graphland,
     karate,
@@ -108,10 +113,7 @@ from lib.graphpfn import (
 
 nb = notebook.start("graphpfn/02_tiny_pfn", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
-grid = [configs.scaled(c, cfg.scale) for c in configs.grid(
-    cfg.sbm_nodes, cfg.first_level, cfg.group_families, cfg.pa_families, cfg.divisors)]
-sizes = {"min_nodes": cfg.min_nodes, "max_nodes": cfg.max_nodes,
-         "run_nodes": cfg.pa_run_nodes, "scm": cfg.scm()}
+grid, sizes = experiment.prior(cfg)
 eval_rng = np.random.default_rng([cfg.seed, 1])             # held-out graphs: their own stream
 held_out = [train.episode(grid, eval_rng, cfg.eval_frac, **sizes) for _ in range(cfg.n_eval)]
 
@@ -156,14 +158,15 @@ ledger.exact("control.nonzero_adapter", "the zero-init check rejects a graph-PFN
              measured=bool(broken_gap <= decisions.ZERO_INIT_ATOL))
 
 # %% [markdown]
-# ## Training both on the same prior episodes
+# ## Training both on the same prior episodes (the heavy cell): one run per arm, through the
+# sweep engine (`executor`)
 
 # %%
-train_rng = np.random.default_rng([cfg.seed, 2])
-losses, seconds = train.train_side_by_side(
-    {"graph_pfn": graph, "tab_pfn": tab},
-    lambda: train.episode(grid, train_rng, train_rng.uniform(*cfg.train_frac), **sizes),
-    cfg.steps, cfg.lr, cfg.warmup, cfg.clip)
+trained = experiment.run_arms(cfg, nb.id)
+for arm, model in (("graph_pfn", graph), ("tab_pfn", tab)):
+    model.load_state_dict(trained[arm].state_dict())
+losses = {arm: t.losses for arm, t in trained.items()}
+seconds = {arm: t.seconds for arm, t in trained.items()}
 curve = pd.DataFrame({"step": np.arange(1, cfg.steps + 1), **losses})
 curve.to_csv(tables / "training_loss.csv", index=False)
 timing_csv = nb.save_timing(

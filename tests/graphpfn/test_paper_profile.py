@@ -1,0 +1,43 @@
+"""The paper profile's code path at smoke size (issue 45): notebook 02's two arms as sweep runs
+on local subprocesses, as `executor: local` in the paper profile sends them, give the losses and
+trained weights the same runs give in the kernel; and one run per arm trains each PFN exactly as
+the former single loop did, both models stepping on each episode in turn. So the paper profile
+cannot rot unseen."""
+import numpy as np
+
+from lib.companion import params, paths, sweep
+from lib.graphpfn import experiment, tiny_pfn, train
+
+NOTEBOOK = "graphpfn/02_tiny_pfn"
+TINY = {"steps": 2, "warmup": 1, "min_nodes": 20, "max_nodes": 40}
+
+
+def test_paper_profile_arms_on_local_processes_equal_inline(tmp_path, monkeypatch):
+    monkeypatch.setattr(paths, "RESULTS", tmp_path)
+    cfg = params.resolve(NOTEBOOK, "paper", TINY)
+    assert (cfg.executor, cfg.workers, cfg.depth, cfg.jobs()) == ("local", 2, 6, 2)  # 6 layers
+    local = experiment.run_arms(cfg, NOTEBOOK)
+    inline = sweep.run(experiment.train_arm, [(cfg, arm) for arm in experiment.ARMS],
+                       tmp_path / "inline", "inline", progress=False)
+    for arm, b in zip(experiment.ARMS, inline):
+        a = local[arm]
+        assert len(a.losses) == cfg.steps and a.losses == b.losses, arm
+        assert list(a.weights) == list(b.weights)
+        assert all(a.weights[k].tobytes() == b.weights[k].tobytes() for k in a.weights), arm
+
+
+def test_one_run_per_arm_equals_both_arms_in_one_loop(tmp_path):
+    cfg = params.resolve(NOTEBOOK, "smoke", {"steps": 3, "warmup": 1, "d": 16, "depth": 1})
+    tab, graph = tiny_pfn.pair(cfg.n_features, cfg.classes[1], cfg.d, cfg.depth, cfg.heads,
+                               cfg.seed)
+    grid, sizes = experiment.prior(cfg)
+    rng = np.random.default_rng([cfg.seed, 2])
+    losses, _ = train.train_side_by_side(
+        {"graph_pfn": graph, "tab_pfn": tab},
+        lambda: train.episode(grid, rng, rng.uniform(*cfg.train_frac), **sizes),
+        cfg.steps, cfg.lr, cfg.warmup, cfg.clip)
+    for arm, model in (("graph_pfn", graph), ("tab_pfn", tab)):
+        run = experiment.train_arm(cfg, arm)
+        assert run.losses == losses[arm], arm
+        assert all(run.weights[k].tobytes() == v.detach().numpy().tobytes()
+                   for k, v in model.state_dict().items()), arm
