@@ -9,7 +9,8 @@ plain FDNN). Every model of a batch has the same n (fits of different n are sepa
 `fit_map` stacks the parameters of all B models along a leading axis and evaluates the B
 objectives with `torch.func.vmap`; one Adam step on the stack is B independent Adam steps, since
 Adam acts entry by entry and model b's objective depends on its own parameters only
-(`naive.fit_map` runs the same fits one at a time; tests check they agree).
+(`naive.fit_map` runs the same fits one at a time; tests check they agree). A sweep run fits a
+few of a grid's models (`init_members` starts them where a fit of the whole grid would).
 """
 from __future__ import annotations
 
@@ -53,6 +54,15 @@ def init_params(B: int, J: int, W: int, H: int, gen: torch.Generator,
     return {"W1": uniform((W, J), J), "b1": uniform((W,), J),
             "W2": uniform((H, W), W), "b2": uniform((H,), W),
             "W3": uniform((1, H), H), "b3": uniform((1,), H)}
+
+
+def init_members(total: int, members: Sequence[int], J: int, W: int, H: int, seed: int,
+                 dtype: torch.dtype = torch.float64) -> Params:
+    """The initial parameters of models `members` in one draw of `total` models from `seed`: a
+    sweep run's models start as they would in one fit of the whole grid, whichever runs run."""
+    every = init_params(total, J, W, H, torch.Generator().manual_seed(seed), dtype)
+    idx = torch.as_tensor(list(members))
+    return {k: v[idx] for k, v in every.items()}
 
 
 def forward(p: Params, Z: torch.Tensor) -> torch.Tensor:

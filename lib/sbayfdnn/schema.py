@@ -6,6 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
+from lib.companion import sweep
 from lib.companion.params import NotebookParams, param
 from lib.companion.schema import Unit
 from lib.sbayfdnn import prior
@@ -88,8 +89,9 @@ class PriorRule(Design):
     PAPER = {"mapping_draws": (2000, "more random subsets")}
 
 
-class Training(Design):
-    """Keys of the notebooks that simulate and fit: design, network, optimiser."""
+class Training(Design, sweep.SweepParams):
+    """Keys of the notebooks that simulate and fit: design, network, optimiser, and where their
+    sweep's runs go (sweep.SweepParams)."""
 
     T: Annotated[int, Field(ge=11, le=10001)] = param(101, "spec §3: T = 101 grid points on [0, 1]")
     K: Annotated[int, Field(ge=1, le=500)] = param(20, "spec §3: 20 sine components per curve")
@@ -110,7 +112,8 @@ class Training(Design):
 
 
 class Comparison(Training):
-    """02_simulation: sBayFDNN-MAP against FLM + lasso and a plain FDNN, several links."""
+    """02_simulation: sBayFDNN-MAP against FLM + lasso and a plain FDNN, several links; one sweep
+    run per link."""
 
     COST = ("reps", "steps")
 
@@ -140,6 +143,7 @@ class Comparison(Training):
         "restarts": (1, "spec §3 smoke profile: 1 restart"),
     }
     PAPER = {
+        **sweep.PAPER,
         "reps": (50, "the paper's 50 replications ([3P])"),
         "links": (["linear", "sin", "square", "exp"],
                   "spec §3 paper profile: 4 links (its n and SNR sweeps not run)"),
@@ -148,9 +152,14 @@ class Comparison(Training):
         "dtype": ("float64", "the paper profile may pay for double precision"),
     }
 
+    def jobs(self) -> int:
+        """One sweep run per link (its replications and restarts one batched fit, spec §6)."""
+        return len(self.links)
+
 
 class Consistency(Training):
-    """03_consistency: sBayFDNN's region and Laplace intervals as n grows, sin link."""
+    """03_consistency: sBayFDNN's region and Laplace intervals as n grows, sin link; one sweep
+    run per (n, SNR)."""
 
     COST = ("reps", "steps")
 
@@ -180,9 +189,14 @@ class Consistency(Training):
         "restarts": (1, "one restart"),
     }
     PAPER = {
+        **sweep.PAPER,
         "ns": ([50, 100, 200, 400, 800], "spec §3 NB3 paper: n up to 800"),
         "reps": (50, "the paper's 50 replications ([3P])"),
         "steps": (3000, "spec §3 paper profile: 3,000 steps"),
         "restarts": (5, "spec §3 paper profile: 5 restarts"),
         "dtype": ("float64", "the paper profile may pay for double precision"),
     }
+
+    def jobs(self) -> int:
+        """One sweep run per (n, SNR) (its replications and restarts one batched fit, spec §6)."""
+        return len(self.ns) * len(self.snrs)

@@ -22,8 +22,9 @@
 # the same $J = 24$ B-spline scores: (a) FLM + lasso (`LassoCV`), region = supports of non-zero
 # coefficients; (b) a plain FDNN, the same network with a Gaussian first-layer prior, region =
 # columns with $\lVert w_j\rVert^2 \ge 10\%$ of the largest (an ad-hoc rule: a plain FDNN has
-# none); (c) sBayFDNN-MAP with the group spike-and-slab prior and PIP > 0.5. Every network of
-# every link, replication and restart is trained in **one** `torch.func.vmap`-batched fit.
+# none); (c) sBayFDNN-MAP with the group spike-and-slab prior and PIP > 0.5. Each link is one
+# run of the sweep engine (`executor`); the networks of its replications and restarts are
+# trained in **one** `torch.func.vmap`-batched fit.
 # Test MSE is against the noise-free $g(u)$ on 1,000 test curves, in units of the training
 # response's standard deviation.
 #
@@ -46,6 +47,11 @@
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
+executor = "inline"  # where the grid's runs go: inline in the kernel (one after the other), debug (in the kernel, through submitit), local subprocesses, or slurm jobs
+workers = 1  # runs at once (local) or the SLURM array's parallelism; runs are single-threaded, so the results are the same for any count
+slurm_partition = ""  # SLURM partition ('' the cluster's default)
+slurm_gpus = 0  # GPUs per SLURM job
+slurm_time_min = 240  # a SLURM job's time limit in minutes (≤ 14 days, the runner's paper limit)
 J = 24  # spec §3: J is 24 basis functions (the audit's example value, spec §7 Q2)
 degree = 3  # decision (spec §7 Q2): cubic B-splines; the audit's example uses degree 4
 support_min = 0.2  # spec §3: the true region R is [0.2, 0.4]
@@ -77,7 +83,7 @@ lasso_alphas = 30  # spec §4: 30 alphas
 # %%
 import numpy as np
 
-from lib.companion import notebook, plotting, rules
+from lib.companion import notebook, plotting, rules, sweep
 from lib.sbayfdnn import basis, comparison, decisions, metrics
 
 nb = notebook.start("sbayfdnn/02_simulation", globals())
@@ -85,7 +91,9 @@ cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 support = (cfg.support_min, cfg.support_max)
 
 # %%
-out = comparison.run(cfg)
+runs = sweep.run_params(comparison.run_link, comparison.sweep_grid(cfg), cfg, nb.id,
+                        labels=[f"link {link}" for link in cfg.links])
+out = comparison.collect(cfg, runs)
 res = out.table
 res.to_csv(tables / "replications.csv", index=False)
 oracle, cover = metrics.oracle_iou(cfg.J, cfg.degree, support, np.linspace(0, 1, cfg.metric_grid))

@@ -18,7 +18,8 @@
 # **What this miniature shows (reconstructed, [spec §3](../../docs/specs/sbayfdnn.md#s3) NB3).** sBayFDNN-MAP on the sin link of
 # notebook 02 at SNR 1 (a hard setting, where selection can still improve) and SNR 5 (where the
 # prototype already saturated at the basis resolution at n = 100), for n in {50, 100, 200, 400};
-# each n is one `vmap`-batched fit of every SNR, replication and restart. For each fit: IoU, FPR,
+# each (n, SNR) is one run of the sweep engine (`executor`), one `vmap`-batched fit of its
+# replications and restarts. For each fit: IoU, FPR,
 # whether $\hat R \supseteq R$, the PIP of every basis, and a Laplace predictive interval.
 #
 # **Decisions where the spec is open.** (§7 Q5) "quantified uncertainty" is read as both the PIPs
@@ -50,6 +51,11 @@
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
+executor = "inline"  # where the grid's runs go: inline in the kernel (one after the other), debug (in the kernel, through submitit), local subprocesses, or slurm jobs
+workers = 1  # runs at once (local) or the SLURM array's parallelism; runs are single-threaded, so the results are the same for any count
+slurm_partition = ""  # SLURM partition ('' the cluster's default)
+slurm_gpus = 0  # GPUs per SLURM job
+slurm_time_min = 240  # a SLURM job's time limit in minutes (≤ 14 days, the runner's paper limit)
 J = 24  # spec §3: J is 24 basis functions (the audit's example value, spec §7 Q2)
 degree = 3  # decision (spec §7 Q2): cubic B-splines; the audit's example uses degree 4
 support_min = 0.2  # spec §3: the true region R is [0.2, 0.4]
@@ -78,7 +84,7 @@ interval_noise = "residual"  # decision: noise variance of the interval is MAP t
 # %%
 import numpy as np
 
-from lib.companion import notebook, plotting, rules
+from lib.companion import notebook, plotting, rules, sweep
 from lib.sbayfdnn import basis, consistency, decisions
 
 nb = notebook.start("sbayfdnn/03_consistency", globals())
@@ -86,7 +92,10 @@ cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
 support = (cfg.support_min, cfg.support_max)
 
 # %%
-out = consistency.run(cfg)
+runs = sweep.run_params(consistency.run_setting, consistency.sweep_grid(cfg), cfg, nb.id,
+                        labels=[f"n {cfg.ns[ni]} snr {cfg.snrs[si]:g}"
+                                for _, ni, si in consistency.sweep_grid(cfg)])
+out = consistency.collect(cfg, runs)
 res = out.table
 res.to_csv(tables / "fits.csv", index=False)
 grouped = res.groupby(["snr", "n"])
