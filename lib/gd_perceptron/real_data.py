@@ -3,8 +3,10 @@
 Two classes, 5 000 images (2 500 each, from data/fashion_mnist/subset.npz), pixels scaled to
 [0, 1], labels +1 / -1. LR+GD at several step sizes, Normalized LR+GD, and the Batch Perceptron,
 for the linear model and a two-layer ReLU model with fixed +-1 outputs; all step sizes of one
-model form one batch of runs. Per step we log accuracy, logistic loss and gradient norm. float64:
-near separation the step at which the last point flips is sensitive to float32 summation order.
+model form one batch of runs, and each model (linear, two-layer ReLU, two-layer quadratic) is one
+run of notebook 07's sweep (`run_model`). Per step we log accuracy, logistic loss and gradient
+norm. float64: near separation the step at which the last point flips is sensitive to float32
+summation order.
 """
 from __future__ import annotations
 
@@ -16,7 +18,9 @@ import torch
 from tqdm.auto import tqdm
 
 from lib.companion import paths
-from lib.gd_perceptron import dynamics
+from lib.gd_perceptron import dynamics, models
+
+MODELS = ("linear", "relu", "quadratic")     # notebook 07's sweep: one run per model
 
 
 def load_pair(class_pos: int, class_neg: int, per_class: int, dtype=torch.float64
@@ -102,3 +106,31 @@ def run(model, B: torch.Tensor, y: torch.Tensor, theta0: torch.Tensor, methods: 
         theta = theta + (eta * beta / n).reshape(shape) * direction
     return History(methods, torch.stack(acc).numpy(), torch.stack(loss).numpy(),
                    torch.stack(gnorm).numpy(), solved)
+
+
+def model_methods(cfg, model: str) -> list[Method]:
+    """The methods one model runs under notebook 07's parameters: LR+GD, the Batch Perceptron and
+    Normalized LR+GD for the linear model, LR+GD at its step sizes for a two-layer one."""
+    if model == "linear":
+        return ([Method(f"LR+GD γ={g:g}", "gd", g) for g in cfg.linear_gammas]
+                + [Method("Batch Perceptron", "bp", 1.0)]
+                + [Method(f"Normalized LR+GD γ={g:g}", "gd", g, True)
+                   for g in cfg.normalized_gammas])
+    gammas = {"relu": cfg.relu_gammas, "quadratic": cfg.quadratic_gammas}[model]
+    return [Method(f"{model} LR+GD γ={g:g}", "gd", g) for g in gammas]
+
+
+def run_model(cfg, model: str) -> History:
+    """One run of notebook 07's sweep: every method of `model` on the class pair, single-threaded.
+    The linear model starts at 0; both two-layer models start from the same W_0, the first draw
+    of a generator seeded with `cfg.seed`, so a run depends on its arguments alone."""
+    torch.set_num_threads(1)
+    B, y, _ = load_pair(cfg.class_pos, cfg.class_neg, cfg.per_class)
+    if model == "linear":
+        return run(models.Linear(), B, y, torch.zeros(B.shape[1], dtype=B.dtype),
+                   model_methods(cfg, model), cfg.linear_steps, progress=False)
+    d = B.shape[1]
+    W0 = torch.randn(cfg.width, d, generator=torch.Generator().manual_seed(cfg.seed),
+                     dtype=torch.float64) / np.sqrt(d)
+    return run(models.make_model("two_layer", cfg.width, model), B, y, W0,
+               model_methods(cfg, model), cfg.two_layer_steps, progress=False)

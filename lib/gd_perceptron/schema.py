@@ -6,6 +6,7 @@ from typing import Annotated
 
 from pydantic import Field, model_validator
 
+from lib.companion import sweep
 from lib.companion.params import NotebookParams, param
 from lib.companion.schema import Pos, PosInt
 
@@ -258,8 +259,9 @@ class StepSweep(NotebookParams):
     }
 
 
-class RealData(NotebookParams):
-    """07_real_data: the author's Fashion-MNIST protocol, linear vs two-layer (F8)."""
+class RealData(sweep.SweepParams):
+    """07_real_data: the author's Fashion-MNIST protocol, linear vs two-layer (F8); one sweep run
+    per model (linear, two-layer ReLU, two-layer quadratic)."""
 
     COST = ("two_layer_steps", "width")
 
@@ -292,14 +294,13 @@ class RealData(NotebookParams):
     # <= 20,000: 5.7x the paper profile's 3,500
     two_layer_steps: Annotated[int, Field(ge=10, le=20000)] = param(
         1500, "cap of the two-layer runs, above the best linear count (about 1 400)")
-    torch_threads: Annotated[int, Field(ge=1, le=64)] = param(
-        1, "two threads thrash on a shared 2-core machine")
     SMOKE = {
         "per_class": (200, "seconds, not minutes"),
         "linear_steps": (60, "smaller, so the smoke run takes seconds"),
         "two_layer_steps": (30, "smaller, so the smoke run takes seconds"),
     }
     PAPER = {
+        **sweep.PAPER,
         "width": (256, "the spec's F8 width; slow on a CPU"),
         "relu_gammas": ([0.001, 0.01, 0.1, 1.0, 10.0, 100.0],
                         "every linear step size (spec §4 F8)"),
@@ -307,6 +308,10 @@ class RealData(NotebookParams):
                              "every linear step size; blown-up runs are reported as unsolved"),
         "two_layer_steps": (3500, "the linear cap: both models get the same number of steps"),
     }
+
+    def jobs(self) -> int:
+        """One sweep run per model: linear, two-layer ReLU, two-layer quadratic."""
+        return 3
 
     @model_validator(mode="after")
     def _two_classes(self):

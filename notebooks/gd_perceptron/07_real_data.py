@@ -42,6 +42,11 @@
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
+executor = "inline"  # where the grid's runs go: inline in the kernel (one after the other), debug (in the kernel, through submitit), local subprocesses, or slurm jobs
+workers = 1  # runs at once (local) or the SLURM array's parallelism; runs are single-threaded, so the results are the same for any count
+slurm_partition = ""  # SLURM partition ('' the cluster's default)
+slurm_gpus = 0  # GPUs per SLURM job
+slurm_time_min = 240  # a SLURM job's time limit in minutes (≤ 14 days, the runner's paper limit)
 class_pos = 0  # T-shirt/top (+1); the author's pair is not printed
 class_neg = 1  # Trouser (-1); separable with 5 000 images, others we tried were not
 per_class = 2500  # 5 000 images in all, as in the author's protocol
@@ -52,35 +57,27 @@ width = 16  # two-layer hidden units, outputs fixed to +-1
 relu_gammas = [0.01, 0.1, 1.0, 10.0]  # ReLU two-layer step sizes
 quadratic_gammas = [0.001, 0.01, 0.1]  # larger steps blow up the quadratic model
 two_layer_steps = 1500  # cap of the two-layer runs, above the best linear count (about 1 400)
-torch_threads = 1  # two threads thrash on a shared 2-core machine
 
 # %%
 import numpy as np
 import pandas as pd
-import torch
 
-from lib.companion import notebook, paths, plotting
-from lib.gd_perceptron import decisions, models, real_data
-from lib.gd_perceptron.real_data import Method
+from lib.companion import notebook, paths, plotting, sweep
+from lib.gd_perceptron import decisions, real_data
 
 nb = notebook.start("gd_perceptron/07_real_data", globals())
 cfg, ledger, tables = nb.cfg, nb.ledger, nb.tables
-torch.set_num_threads(cfg.torch_threads)
-gen = torch.Generator().manual_seed(cfg.seed)
 table1 = pd.read_csv(paths.data_file("gd_perceptron/table1_tyurin2025.csv"))
-B, y, names = real_data.load_pair(cfg.class_pos, cfg.class_neg, cfg.per_class)
+names = real_data.load_pair(cfg.class_pos, cfg.class_neg, cfg.per_class)[2]
 names
 
+# %% [markdown]
+# ## The full-batch runs (the heavy cell): one run per model, through the sweep engine (`executor`)
+
 # %%
-linear_methods = ([Method(f"LR+GD γ={g:g}", "gd", g) for g in cfg.linear_gammas]
-                  + [Method("Batch Perceptron", "bp", 1.0)]
-                  + [Method(f"Normalized LR+GD γ={g:g}", "gd", g, True) for g in cfg.normalized_gammas])
-linear = real_data.run(models.Linear(), B, y, torch.zeros(B.shape[1], dtype=B.dtype), linear_methods,
-                       cfg.linear_steps)
-W0 = torch.randn(cfg.width, B.shape[1], generator=gen, dtype=torch.float64) / np.sqrt(B.shape[1])
-two_layer = {act: real_data.run(models.make_model("two_layer", cfg.width, act), B, y, W0,
-                                [Method(f"{act} LR+GD γ={g:g}", "gd", g) for g in gammas], cfg.two_layer_steps)
-             for act, gammas in (("relu", cfg.relu_gammas), ("quadratic", cfg.quadratic_gammas))}
+linear, *two = sweep.run_params(real_data.run_model, [(cfg, model) for model in real_data.MODELS], cfg,
+                                nb.id, labels=[f"{model} model" for model in real_data.MODELS])
+two_layer = dict(zip(real_data.MODELS[1:], two))
 
 # %%
 fig, axes = plotting.figure(2, 3, width=10.5, height=5.6)
