@@ -99,6 +99,14 @@ def train(task: str, X: np.ndarray, y: np.ndarray, first_acts: list[str], widths
     return thetas, curve
 
 
+def train_run(task: str, X: np.ndarray, y: np.ndarray, first_acts: list[str], widths: list[int],
+              steps: int, lr: float, batch: int, lam: float, seed: int, mirror: np.ndarray):
+    """One task's models as one sweep run (one torch thread): `train`, whose randomness comes
+    from `seed` alone, so a run gives the same models in any process."""
+    torch.set_num_threads(1)
+    return train(task, X, y, first_acts, widths, steps, lr, batch, lam, seed, mirror)
+
+
 def lv_table(task: str, thetas, first_acts: list[str], seeds: list[int], transforms: dict,
              samples: dict) -> "pd.DataFrame":
     """LV errors of f1, f2 (spec §3.1 metric) for every model, transformation and sample kind.

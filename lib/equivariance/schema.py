@@ -6,6 +6,7 @@ from typing import Annotated
 
 from pydantic import Field
 
+from lib.companion import sweep
 from lib.companion.params import NotebookParams, param
 from lib.companion.schema import PosInt
 
@@ -221,8 +222,9 @@ class ActivationComparison(TeacherStudent):
     }
 
 
-class MirrorFashion(NotebookParams):
-    """06_mirror_fashion_mnist: E6, soft mirror loss on Fashion-MNIST MLPs (exploratory)."""
+class MirrorFashion(sweep.SweepParams):
+    """06_mirror_fashion_mnist: E6, soft mirror loss on Fashion-MNIST MLPs (exploratory); one
+    sweep run per task."""
 
     COST = ("n_seeds", "steps")
 
@@ -256,10 +258,16 @@ class MirrorFashion(NotebookParams):
         "n_eval": (200, "smaller, so the smoke run takes seconds"),
     }
     PAPER = {
+        **sweep.PAPER,
         "n_train": (20000, "all but the held-out images: enough data to fit"),
         "steps": (8000, "train to a fit before the mirror metrics mean anything"),
         "n_seeds": (5, "five models per first activation"),
     }
+
+    def jobs(self) -> int:
+        """One sweep run per task (autoencoder, classifier), each training its 2 x n_seeds
+        models in one batched program."""
+        return 2
 
 
 class AttentionHeads(NotebookParams):

@@ -39,6 +39,11 @@
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
+executor = "inline"  # where the grid's runs go: inline in the kernel (one after the other), debug (in the kernel, through submitit), local subprocesses, or slurm jobs
+workers = 1  # runs at once (local) or the SLURM array's parallelism; runs are single-threaded, so the results are the same for any count
+slurm_partition = ""  # SLURM partition ('' the cluster's default)
+slurm_gpus = 0  # GPUs per SLURM job
+slurm_time_min = 240  # a SLURM job's time limit in minutes (≤ 14 days, the runner's paper limit)
 n_train = 5000  # training images (of the 25 000 bundled)
 n_test = 2000  # held-out images
 n_seeds = 3  # models per first activation (issue 12: ≥ 3 seeds)
@@ -53,7 +58,7 @@ n_eval = 2000  # LV evaluation sample
 import numpy as np
 import pandas as pd
 
-from lib.companion import notebook, paths, plotting, rules
+from lib.companion import notebook, paths, plotting, rules, sweep
 from lib.equivariance import decisions, groups, mirror, mlp
 
 nb = notebook.start("equivariance/06_mirror_fashion_mnist", globals())
@@ -70,8 +75,9 @@ seeds = [s for s in range(cfg.n_seeds) for _ in ("tanh", "gelu")]
 WIDTHS = {"autoencoder": [196, 64, 32, 64, 196], "classifier": [196, 64, 32, 10]}
 
 # %%
-runs = {task: mirror.train(task, Xtr, ytr, first, w, cfg.steps, cfg.lr, cfg.batch, cfg.lam, cfg.seed, LR)
-        for task, w in WIDTHS.items()}
+grid = [(task, Xtr, ytr, first, w, cfg.steps, cfg.lr, cfg.batch, cfg.lam, cfg.seed, LR)
+        for task, w in WIDTHS.items()]
+runs = dict(zip(WIDTHS, sweep.run_params(mirror.train_run, grid, cfg, nb.id, labels=list(WIDTHS))))
 samples = {"noise": (rng.normal(size=(cfg.n_fit, 196)), rng.normal(size=(cfg.n_eval, 196))),
            "data": (Xtr[:cfg.n_fit], Xte[:cfg.n_eval])}
 lv = pd.concat([mirror.lv_table(t, th, first, seeds, {"left-right": LR, "up-down (control)": UD}, samples)
