@@ -7,13 +7,13 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
+from lib.companion import sweep
 from lib.companion.params import NotebookParams, param
 
 Steps = Annotated[int, Field(ge=1, le=16)]                  # T: at least one time step
 Ratio = Annotated[float, Field(gt=0.0, le=1.0)]             # a keep ratio r in (0, 1]
 Threshold = Annotated[float, Field(gt=0.0, le=1.0)]         # a blank-probability threshold
 TestLines = Annotated[int, Field(ge=10, le=300)]            # the file holds 300 per test split
-Workers = Annotated[int, Field(ge=1, le=16)]
 Channels = Annotated[int, Field(ge=1, le=256)]
 # the 14 training faces, by file name (tools/build_data_spike_htr.py; spec §1.1)
 Face = Literal["BecauseWeBuild-Regular.otf", "BecauseWeConnect-Regular.otf",
@@ -33,7 +33,7 @@ class Shared(NotebookParams):
         100, "test lines per forward pass in evaluation")
 
 
-class Recognizers(Shared):
+class Recognizers(Shared, sweep.SweepParams):
     """01_synthetic_lines_ctc: the CTC machinery checked exactly, and the shared training
     stage: the ANN with its auxiliary head, the same continued with reduction, the SNN."""
 
@@ -82,8 +82,12 @@ class Recognizers(Shared):
         100, "same-font CER during training every 100 steps (spec F1.2) ...")
     # <= 500: 5x the paper profile's 100
     n_eval: Annotated[int, Field(ge=10, le=500)] = param(100, "... on 100 lines (at most n_test)")
-    workers: Workers = param(
-        2, "training processes (one torch thread each): the ANN chain and the SNN side by "
+    executor: Literal[sweep.EXECUTORS] = param(
+        "local", "the training chains (ANN then its reduction arm, the SNN, the CTC-only ANN) as "
+                 "sweep runs on local subprocesses: minutes each, so a process start-up is "
+                 "cheap and the SNN runs beside the ANN chain (inline: one after the other)")
+    workers: Annotated[int, Field(ge=1, le=1024)] = param(
+        2, "training chains at once (one torch thread each): the ANN chain and the SNN side by "
            "side on two cores; the weights do not depend on it")
     n_cases: Annotated[int, Field(ge=1, le=1000)] = param(
         20, "spec NB01: 20 random CTC cases (L <= 12, U <= 5) checked against the recursion")
@@ -94,14 +98,20 @@ class Recognizers(Shared):
              "ann_steps": (30, "spec §6 smoke: 30 steps"), "snn_steps": (30, "30 steps"),
              "snn_check_at": (15, "half way"),
              "reduce_from": (15, "half way"), "eval_every": (10, "three points"),
-             "workers": (1, "in the kernel: no process start-up for seconds of work")}
-    PAPER = {"n_train": (6000, "every training line of the file (spec: 50 000 at W = 256)"),
+             "executor": ("inline", "in the kernel: no process start-up for seconds of work"),
+             "workers": (1, "one run at a time in the kernel")}
+    PAPER = {**sweep.PAPER,
+             "n_train": (6000, "every training line of the file (spec: 50 000 at W = 256)"),
              "ann_steps": (3000, "a longer run than the default's (spec §3: 20 000)"),
              "snn_steps": (3000, "the SNN as long as the ANN"),
              "reduce_from": (1500, "half way")}
 
+    def jobs(self) -> int:
+        """Three chains: the ANN then its reduction arm, the SNN, the CTC-only ANN."""
+        return 3
 
-class Streams(Shared):
+
+class Streams(Shared, sweep.SweepParams):
     """02_inkcoder_stream: the coarse-to-fine stream against the static one at T = 2."""
 
     COST = ("seeds", "steps")
@@ -117,9 +127,13 @@ class Streams(Shared):
     n_train: Annotated[int, Field(ge=32, le=6000)] = param(4000, "as NB01's training lines")
     n_rate: Annotated[int, Field(ge=1, le=300)] = param(
         100, "test lines whose firing rates per layer and step F2.3 shows")
-    workers: Workers = param(2, "training processes when compare is on (as NB01's)")
     SMOKE = {"n_test": (50, "50 lines"), "n_rate": (20, "a few lines")}
-    PAPER = {"compare": (True, "spec NB02 paper: both streams x 2 seeds x 1 500 steps")}
+    PAPER = {**sweep.PAPER,
+             "compare": (True, "spec NB02 paper: both streams x 2 seeds x 1 500 steps")}
+
+    def jobs(self) -> int:
+        """One SNN per (stream, seed) when compare is on, none otherwise."""
+        return len(self.streams) * self.seeds if self.compare else 0
 
 
 class Reducer(Shared):

@@ -1,20 +1,17 @@
 """Training the recognizers with CTC (spec §1.2, §3, §6): Adam, random mini-batches, the
 auxiliary head's CTC term, the held-out CER every few steps, and optional top-r reduction in
-training. Jobs are independent (each seeds its own generator), so two run side by side in two
-worker processes, one torch thread each, and give the same weights as one after the other.
+training. Chains of jobs are independent (each job seeds its own generators), so the sweep engine
+runs them as separate runs (one torch thread each) and they give the same weights on any executor.
 """
 from __future__ import annotations
 
-import multiprocessing
-import queue
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
 import torch
-from tqdm.auto import tqdm
 
+from lib.companion import sweep
 from lib.spike_htr import coder, ctc, data, reducer
 from lib.spike_htr.model import Arch, Recognizer
 
@@ -91,9 +88,8 @@ def evaluate(net: Recognizer, lines: data.Lines, stream: str, chunk: int = 100) 
     return {"cer": ctc.cer(main, truth), "cer_aux": ctc.cer(aux, truth)}
 
 
-def run(job: Job, start: dict | None = None, progress=None) -> Result:
-    """Train one job (from `start`, a snapshot, when it resumes one); `progress(name, step)` is
-    called every 10 steps."""
+def run(job: Job, start: dict | None = None) -> Result:
+    """Train one job (from `start`, a snapshot, when it resumes one)."""
     torch.set_num_threads(1)
     train = data.load("train", job.n_train, fonts=job.fonts)
     held = data.load("test_same", job.n_eval)
@@ -124,8 +120,6 @@ def run(job: Job, start: dict | None = None, progress=None) -> Result:
         if job.snapshot_at == step + 1:
             snapshot = {"model": _copy(net.state_dict()), "optim": _copy(opt.state_dict()),
                         "rng": rng.bit_generator.state, "step": step + 1}
-        if progress is not None and (step + 1) % 10 == 0:
-            progress(job.name, step + 1)
     return Result(job.name, _copy(net.state_dict()), snapshot, history)
 
 
@@ -140,7 +134,7 @@ def _copy(state):
     return state
 
 
-def run_chain(chain: list[Job], progress=None) -> list[Result]:
+def run_chain(chain: list[Job]) -> list[Result]:
     """Jobs one after another; a job that resumes starts from the snapshot an earlier one of
     the chain took at that step."""
     results: dict[str, Result] = {}
@@ -153,50 +147,16 @@ def run_chain(chain: list[Job], progress=None) -> list[Result]:
                 raise ValueError(f"job {job.name} resumes {source} at step {step}: no earlier "
                                  "job of its chain took that snapshot")
             start = results[source].snapshot
-        results[job.name] = run(job, start, progress)
+        results[job.name] = run(job, start)
     return list(results.values())
 
 
-def _worker(chain: list[Job], updates) -> list[Result]:
-    return run_chain(chain, lambda name, step: updates.put((name, step)))
-
-
-def run_all(chains: list[list[Job]], workers: int = 1) -> dict[str, Result]:
-    """Every chain, in `workers` processes (1: in this one), with one progress bar per job;
-    the results do not depend on `workers`."""
-    steps = {job.name: job.steps - (job.resume[1] if job.resume else 0)
-             for chain in chains for job in chain}
-    bars = {name: tqdm(total=n, desc=name, leave=True) for name, n in steps.items()}
-    done_at = {job.name: (job.resume[1] if job.resume else 0) for chain in chains for job in chain}
-
-    def advance(name: str, step: int) -> None:
-        bars[name].update(step - done_at[name])
-        done_at[name] = step
-
-    try:
-        if workers == 1:
-            results = [r for chain in chains for r in run_chain(chain, advance)]
-        else:
-            results = _in_processes(chains, workers, advance)
-    finally:
-        for bar in bars.values():
-            bar.close()
-    return {r.name: r for r in results}
-
-
-def _in_processes(chains, workers, advance) -> list:
-    context = multiprocessing.get_context("spawn")
-    with context.Manager() as manager, ProcessPoolExecutor(workers, mp_context=context) as pool:
-        updates = manager.Queue()
-        futures = [pool.submit(_worker, chain, updates) for chain in chains]
-        while not all(f.done() for f in futures):
-            try:
-                advance(*updates.get(timeout=0.5))
-            except queue.Empty:
-                pass
-        while not updates.empty():
-            advance(*updates.get())
-        return [r for f in futures for r in f.result()]
+def run_all(chains: list[list[Job]], cfg: sweep.SweepParams, notebook: str) -> dict[str, Result]:
+    """Every chain as one sweep run on the notebook's `executor` (`workers` at once): the results
+    by job name; they do not depend on the executor."""
+    out = sweep.run_params(run_chain, [(chain,) for chain in chains], cfg, notebook,
+                           labels=[" > ".join(job.name for job in chain) for chain in chains])
+    return {r.name: r for results in out for r in results}
 
 
 def save(path: Path, job: Job, state: dict) -> None:

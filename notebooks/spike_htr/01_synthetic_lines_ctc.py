@@ -50,6 +50,11 @@
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
+executor = "local"  # the training chains (ANN then its reduction arm, the SNN, the CTC-only ANN) as sweep runs on local subprocesses: minutes each, so a process start-up is cheap and the SNN runs beside the ANN chain (inline: one after the other)
+workers = 2  # training chains at once (one torch thread each): the ANN chain and the SNN side by side on two cores; the weights do not depend on it
+slurm_partition = ""  # SLURM partition ('' the cluster's default)
+slurm_gpus = 0  # GPUs per SLURM job
+slurm_time_min = 240  # a SLURM job's time limit in minutes (≤ 14 days, the runner's paper limit)
 n_test = 300  # spec NB01: 300 same-font and 300 held-out-font test lines
 chunk = 100  # test lines per forward pass in evaluation
 train_fonts = ["BecauseWeBuild-Regular.otf", "BecauseWeConnect-Regular.otf", "BecauseWeCreate-Regular.otf", "BecauseWeLearn-Regular.otf", "BecauseWeMentor-Regular.otf", "BecauseWeOrganize-Regular.otf", "Breip.ttf", "breipfont.ttf", "femkeklaver.ttf", "dkg.ttf", "dkgBI.ttf", "dkgBd.ttf", "dkgIt.ttf", "Humor-Sans.ttf"]  # spec §1.1: the 14 training faces (the 3 held-out ones are test_heldout's only)
@@ -74,7 +79,6 @@ reduce_from = 400  # spec NB03: the train-with-reduction arm, r is 0.5 from step
 reduce_r = 0.5  # ... (continuing the ANN's run from its step-400 snapshot)
 eval_every = 100  # same-font CER during training every 100 steps (spec F1.2) ...
 n_eval = 100  # ... on 100 lines (at most n_test)
-workers = 2  # training processes (one torch thread each): the ANN chain and the SNN side by side on two cores; the weights do not depend on it
 n_cases = 20  # spec NB01: 20 random CTC cases (L ≤ 12, U ≤ 5) checked against the recursion
 
 # %%
@@ -199,8 +203,9 @@ ledger.exact("lif.matches_naive", f"hard-reset LIF spikes (tau = {cfg.tau:g}, v_
 # %% [markdown]
 # ## The shared training: ANN (+ aux head), the same continued with reduction, and the SNN
 #
-# Two chains in `workers` processes (one torch thread each): the ANN, whose step-`reduce_from`
-# snapshot the reduction arm continues from, and the SNN. The weights do not depend on `workers`.
+# Three chains, each one run of the sweep engine (`executor`, `workers` at once, one torch thread
+# each): the ANN, whose step-`reduce_from` snapshot the reduction arm continues from, the SNN, and
+# the CTC-only ANN. The weights do not depend on the executor or on `workers`.
 
 # %%
 def arch(spiking: bool) -> Arch:
@@ -221,9 +226,9 @@ jobs = {"ann": train.Job("ann", arch(False), steps=cfg.ann_steps, snapshot_at=cf
                          **common),
         "ann_ctc": train.Job("ann_ctc", arch(False), steps=cfg.ann_steps,
                              aux_weight=cfg.plain_aux_weight, **common)}
-# the SNN on one worker; the ANN chain, then the CTC-only ANN, on the other
+# two at once: the ANN chain beside the SNN, then the CTC-only ANN on the first core free
 results = train.run_all([[jobs["ann"], jobs["ann_reduce"]], [jobs["snn"]], [jobs["ann_ctc"]]],
-                        cfg.workers)
+                        cfg, nb.id)
 for name, result in results.items():
     train.save(tables / "checkpoints" / f"{name}.pt", jobs[name], result.state)
 snn_early = dataclasses.replace(jobs["snn"], name="snn_early", steps=cfg.snn_check_at,

@@ -41,6 +41,11 @@
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
+executor = "inline"  # where the grid's runs go: inline in the kernel (one after the other), debug (in the kernel, through submitit), local subprocesses, or slurm jobs
+workers = 1  # runs at once (local) or the SLURM array's parallelism; runs are single-threaded, so the results are the same for any count
+slurm_partition = ""  # SLURM partition ('' the cluster's default)
+slurm_gpus = 0  # GPUs per SLURM job
+slurm_time_min = 240  # a SLURM job's time limit in minutes (≤ 14 days, the runner's paper limit)
 n_test = 300  # spec NB01: 300 same-font and 300 held-out-font test lines
 chunk = 100  # test lines per forward pass in evaluation
 streams = ["static", "coarse2fine"]  # spec NB02: the two streams
@@ -49,7 +54,6 @@ seeds = 2  # spec NB02 paper: seeds {0, 1}
 steps = 1500  # spec NB02 paper: 1 500 steps
 n_train = 4000  # as NB01's training lines
 n_rate = 100  # test lines whose firing rates per layer and step F2.3 shows
-workers = 2  # training processes when compare is on (as NB01's)
 
 # %%
 import numpy as np
@@ -140,7 +144,7 @@ if cfg.compare:
                               eval_every=snn_job.eval_every, n_eval=snn_job.n_eval,
                               fonts=snn_job.fonts)
             for s in cfg.streams for k in range(cfg.seeds)}
-    results = train.run_all([[job] for job in jobs.values()], cfg.workers)
+    results = train.run_all([[job] for job in jobs.values()], cfg, nb.id)
     history = pd.DataFrame([dict(row, stream=s, seed=k) for (s, k), job in jobs.items()
                             for row in results[job.name].history])
     final_rows = []
