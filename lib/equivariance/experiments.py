@@ -147,63 +147,114 @@ def rel_mse(theta, act, X: np.ndarray, Y: np.ndarray) -> float:
     return float(((mlp.forward(theta, X, act) - Y) ** 2).sum() / (Y ** 2).sum())
 
 
-def train_students(target, group: Group, acts: list[str], laws: list[tuple[str, bool]],
-                   seeds: list[int], widths: list[int], steps: int, lr: float, batch: int,
-                   n_train: int, n_test: int, n_fit: int, log_every: int, rng: np.random.Generator,
-                   controls: dict, labels: list[str], penalties: list[float] | None = None):
-    """Train one student per (acts[m], laws[m], seed) at once; target(m, X) gives model m's
-    targets; penalties[m] weights a soft equivariance loss in the second half (0 = none).
-    Returns (history, final) DataFrames and float64 parameters (spec §4 E4/E5)."""
-    import pandas as pd
+@dataclass
+class StudentRun:
+    """One sweep run of teacher–student training (spec §4 E4/E5): one student per seed, all of
+    one activation and condition, with the data the notebook's rng drew for them (float64)."""
+
+    label: str                 # the condition, as the tables name it
+    act: str
+    X: np.ndarray              # (seeds, |G| N, d) training inputs, augmented where wanted
+    Y: np.ndarray              # (seeds, |G| N, d_L) their targets
+    X_test: np.ndarray         # (n_test, d) fresh isotropic inputs for the checkpoints
+    Y_test: np.ndarray         # (n_test, d_L)
+    X_fit: np.ndarray          # (n_fit, d) LV fit sample
+    X_eval: np.ndarray         # (n_test, d) final evaluation inputs
+    inits: list[int]           # one init seed per student
+    batch_seed: int            # this run's minibatch (and penalty element) generator
+    penalty: float             # soft-penalty weight in the second half of training (0: none)
+
+
+def draw_runs(target, group: Group, acts: list[str], laws: list[tuple[str, bool]],
+              seeds: list[int], n_train: int, n_test: int, n_fit: int, rng: np.random.Generator,
+              labels: list[str], penalties: list[float] | None = None) -> list[StudentRun]:
+    """The notebook rng's draws for one run per (acts[m], laws[m], labels[m]), a student per
+    seed; target(m, X) gives run m's targets. Drawn in the order of the former single batched
+    program (data run by run and seed by seed, test and fit inputs, every init seed, one
+    minibatch seed, evaluation inputs), so data, inits and later draws are as they were; run m
+    seeds its minibatches from SeedSequence([that seed, m]), its own stream in any executor."""
+    from lib.equivariance import train
+    d, S = group.dim, len(seeds)
+    data = [[train.augment(Z, target(m, Z), group.mats, laws[m][1])
+             for _ in seeds for Z in [input_law(laws[m][0], n_train, d, rng)]]
+            for m in range(len(acts))]
+    Xt, Xf = rng.normal(size=(n_test, d)), rng.normal(size=(n_fit, d))
+    inits = rng.integers(2 ** 31, size=len(acts) * S).reshape(len(acts), S)
+    batch_seed = int(rng.integers(2 ** 31))
+    Xe = rng.normal(size=(n_test, d))
+    return [StudentRun(labels[m], acts[m], np.stack([x for x, _ in data[m]]),
+                       np.stack([y for _, y in data[m]]), Xt, target(m, Xt), Xf, Xe,
+                       inits[m].tolist(),
+                       int(np.random.SeedSequence([batch_seed, m]).generate_state(1)[0]),
+                       0.0 if penalties is None else float(penalties[m]))
+            for m in range(len(acts))]
+
+
+def train_run(run: StudentRun, group: Group, widths: list[int], steps: int, lr: float,
+              batch: int, log_every: int, controls: dict):
+    """One sweep run (one torch thread): its students trained in one batched float32 program,
+    then analysed in float64; randomness only from the run's own init and minibatch seeds.
+    Returns the checkpoint history, float64 parameters and one `student_report` row each."""
     import torch
 
     from lib.equivariance import train
-    d = group.dim
-    models = [(m, s) for m in range(len(acts)) for s in seeds]
-    data = [train.augment(Z, target(m, Z), group.mats, laws[m][1])
-            for m, _ in models for Z in [input_law(laws[m][0], n_train, d, rng)]]
-    f32 = torch.float32
-    X = torch.tensor(np.stack([x for x, _ in data]), dtype=f32)             # (M, |G| N, d)
-    Y = torch.tensor(np.stack([y for _, y in data]), dtype=f32)
-    M = X.shape[0]
-    Xt_np, Xf_np = rng.normal(size=(n_test, d)), rng.normal(size=(n_fit, d))
-    Xt = torch.tensor(Xt_np, dtype=f32).expand(M, -1, -1)
-    Yt = torch.tensor(np.stack([target(m, Xt_np) for m, _ in models]), dtype=f32)
-    Xf = torch.tensor(Xf_np, dtype=f32).expand(M, -1, -1)
-    inits = rng.integers(2 ** 31, size=len(models))              # from the notebook's seed
-    students = train.init_students(widths, [acts[m] for m, _ in models], inits.tolist(), dtype=f32)
+    torch.set_num_threads(1)
+    f32, S = torch.float32, len(run.inits)
+    students = train.init_students(widths, run.act, run.inits, dtype=f32)
     gens = [group.words.index(w) for w in group.words if len(w) == 1]      # generators
-    pen = None if penalties is None else torch.tensor([penalties[m] for m, _ in models], dtype=f32)
-    hist = train.fit(students, X, Y, torch.tensor(group.mats, dtype=f32), steps, lr, batch,
-                     int(rng.integers(2 ** 31)), log_every, Xt, Yt, Xf, gens, pen)
-    names = [(labels[m], acts[m], s) for m, s in models]
-    history = pd.DataFrame([{"condition": c, "act": a, "seed": s, "step": st,
-                             "rel_mse": float(r[k]), "equivariance": float(e[k]),
-                             "lv1": float(l[k])}
-                            for st, r, e, l in zip(hist.steps, hist.rel_mse, hist.equiv, hist.lv1)
-                            for k, (c, a, s) in enumerate(names)])
+    pen = torch.full((S,), run.penalty, dtype=f32) if run.penalty else None
+    hist = train.fit(students, torch.tensor(run.X, dtype=f32), torch.tensor(run.Y, dtype=f32),
+                     torch.tensor(group.mats, dtype=f32), steps, lr, batch, run.batch_seed,
+                     log_every, torch.tensor(run.X_test, dtype=f32).expand(S, -1, -1),
+                     torch.tensor(run.Y_test, dtype=f32).expand(S, -1, -1),
+                     torch.tensor(run.X_fit, dtype=f32).expand(S, -1, -1), gens, pen)
     thetas = [[(W.astype(np.float64), b.astype(np.float64)) for W, b in th]
               for th in students.to_numpy()]
-    Xe_np = rng.normal(size=(n_test, d))
+    reports = [student_report(th, run.act, group, controls, run.X_fit, run.X_eval)
+               for th in thetas]
+    return hist, thetas, reports
+
+
+def train_students(runs: list[StudentRun], group: Group, seeds: list[int], widths: list[int],
+                   steps: int, lr: float, batch: int, log_every: int, controls: dict, cfg,
+                   notebook: str):
+    """Every run of `draw_runs` through the sweep engine (cfg's executor), then (history, final)
+    DataFrames, rows by checkpoint, run and seed, and the float64 parameters (spec §4 E4/E5)."""
+    import pandas as pd
+
+    from lib.companion import sweep
+    out = sweep.run_params(train_run, [(r, group, widths, steps, lr, batch, log_every, controls)
+                                       for r in runs], cfg, notebook,
+                           labels=[f"{r.label} {'x'.join(map(str, widths))}" for r in runs])
+    names = [(r.label, r.act, s) for r in runs for s in seeds]
+    curves = {key: np.concatenate([np.stack(getattr(h, key)) for h, _, _ in out], axis=1)
+              for key in ("rel_mse", "equiv", "lv1")}                 # (checkpoints, students)
+    history = pd.DataFrame([{"condition": c, "act": a, "seed": s, "step": st,
+                             "rel_mse": float(curves["rel_mse"][i, k]),
+                             "equivariance": float(curves["equiv"][i, k]),
+                             "lv1": float(curves["lv1"][i, k])}
+                            for i, st in enumerate(out[0][0].steps)
+                            for k, (c, a, s) in enumerate(names)])
+    reports = [rep for _, _, reps in out for rep in reps]
     final = pd.DataFrame([{"condition": c, "act": a, "seed": s,
-                           "rel_mse": float(hist.rel_mse[-1][k]),
-                           **student_report(thetas[k], a, group, controls, Xf_np, Xe_np)}
-                          for k, (c, a, s) in enumerate(names)])
-    return history, final, thetas
+                           "rel_mse": float(curves["rel_mse"][-1, k]),
+                           **reports[k]} for k, (c, a, s) in enumerate(names)])
+    return history, final, [th for _, ths, _ in out for th in ths]
 
 
 def emergence(teacher, group: Group, act: str, conditions: list[tuple], seeds: list[int],
               widths: list[int], steps: int, lr: float, batch: int, n_train: int, n_test: int,
-              n_fit: int, log_every: int, rng: np.random.Generator, controls: dict):
-    """E4: one teacher, students of its activation under several conditions
-    (law, augment[, penalty lambda])."""
+              n_fit: int, log_every: int, rng: np.random.Generator, controls: dict, cfg,
+              notebook: str):
+    """E4: one teacher, students of its activation, one sweep run per condition
+    (law, augment[, penalty lambda]) with a student per seed."""
     labels = [f"{c[0]}{'+aug' if c[1] else ''}{f'+penalty{c[2]:g}' if len(c) > 2 and c[2] else ''}"
               for c in conditions]
-    pens = [float(c[2]) if len(c) > 2 else 0.0 for c in conditions]
-    return train_students(lambda m, Z: mlp.forward(teacher, Z, act), group, [act] * len(conditions),
-                          [c[:2] for c in conditions], seeds, widths, steps, lr, batch, n_train,
-                          n_test, n_fit, log_every, rng, controls, labels,
-                          pens if any(pens) else None)
+    runs = draw_runs(lambda m, Z: mlp.forward(teacher, Z, act), group, [act] * len(conditions),
+                     [c[:2] for c in conditions], seeds, n_train, n_test, n_fit, rng, labels,
+                     [float(c[2]) if len(c) > 2 else 0.0 for c in conditions])
+    return train_students(runs, group, seeds, widths, steps, lr, batch, log_every, controls,
+                          cfg, notebook)
 
 
 def torus_blur(k: int) -> np.ndarray:

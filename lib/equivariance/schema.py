@@ -129,8 +129,9 @@ class Counterexamples(NotebookParams):
     }
 
 
-class TeacherStudent(NotebookParams):
-    """Keys shared by the teacher-student training notebooks (E4, E5)."""
+class TeacherStudent(sweep.SweepParams):
+    """Keys shared by the teacher-student training notebooks (E4, E5), whose students train
+    as sweep runs."""
 
     AT_MOST = (("batch", "n_train"), ("log_every", "steps"))
 
@@ -159,7 +160,8 @@ class TeacherStudent(NotebookParams):
 
 
 class TrainingEmergence(TeacherStudent):
-    """04_training_emergence: E4, teacher–student emergence of layerwise equivariance."""
+    """04_training_emergence: E4, teacher–student emergence of layerwise equivariance; one
+    sweep run per condition (and one for the wide students)."""
 
     COST = ("n_seeds", "steps")
 
@@ -186,6 +188,7 @@ class TrainingEmergence(TeacherStudent):
     n_val: Annotated[int, Field(ge=100, le=20000)] = param(
         2048, "validation inputs from the anisotropic training law (penalty selection)")
     PAPER = {
+        **sweep.PAPER,
         "n_seeds": (5, "the spec's five seeds per condition"),
         "steps": (6000, "the spec's 6000 Adam steps"),
         "penalty_grid": ([0.01, 0.1, 1.0, 10.0], "a wider grid for the penalty weight"),
@@ -201,9 +204,15 @@ class TrainingEmergence(TeacherStudent):
         "log_every": (50, "smaller, so the smoke run takes seconds"),
     }
 
+    def jobs(self) -> int:
+        """One sweep run per condition (four laws x augmentation, one per penalty weight) and
+        one for the wide students, each training its n_seeds students in one batched program."""
+        return 4 + len(self.penalty_grid) + 1
+
 
 class ActivationComparison(TeacherStudent):
-    """05_activation_comparison: E5, tanh vs ReLU vs GELU students."""
+    """05_activation_comparison: E5, tanh vs ReLU vs GELU students; one sweep run per
+    (activation, target)."""
 
     COST = ("n_seeds", "steps")
 
@@ -220,6 +229,12 @@ class ActivationComparison(TeacherStudent):
         "n_fit": (500, "smaller, so the smoke run takes seconds"),
         "log_every": (50, "smaller, so the smoke run takes seconds"),
     }
+    PAPER = {**sweep.PAPER}
+
+    def jobs(self) -> int:
+        """One sweep run per (activation, target): 3 activations x 2 targets, each training
+        its n_seeds students in one batched program."""
+        return 6
 
 
 class MirrorFashion(sweep.SweepParams):

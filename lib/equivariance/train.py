@@ -1,8 +1,9 @@
 """Teacher–student training of many small tanh MLPs at once (spec §4 E4/E5, §5.1 `train`).
 
-All students share one architecture and are trained in a single batched torch program: parameters
-carry a leading model axis M, each model has its own data set (input law), its own augmentation
-switch and its own seed-derived initialisation. Adam is elementwise, so the models do not
+The students of one sweep run (`experiments.train_run`) share one architecture and are trained in
+a single batched torch program: parameters carry a leading model axis M, each model has its own
+data set (input law), its own augmentation switch and its own seed-derived initialisation, and
+the run's one generator draws their minibatches. Adam is elementwise, so the models do not
 interact. Training may run in float32 (spec §4: allowed); the analysis casts to float64.
 """
 from __future__ import annotations
@@ -85,7 +86,9 @@ def batched_lv(students: Batch, R: torch.Tensor, Xf: torch.Tensor, Xe: torch.Ten
         _, Eg = students.forward(Xe @ R.T, hidden=True)
         H, Hg, E, Eg = (t[layer].double() for t in (H, Hg, E, Eg))
         ones = torch.ones(*H.shape[:2], 1, dtype=H.dtype)
-        A = torch.linalg.lstsq(torch.cat([H, ones], 2), Hg).solution           # (M, d+1, d)
+        # gelsd (SVD): torch's default driver, gelsy, gave the first model's fit other last bits
+        # in about one process in four, so the history differed between executors and runs
+        A = torch.linalg.lstsq(torch.cat([H, ones], 2), Hg, driver="gelsd").solution  # (M, d+1, d)
         pred = torch.cat([E, torch.ones(*E.shape[:2], 1, dtype=E.dtype)], 2) @ A
         return _median_rel(Eg, pred, E)
 

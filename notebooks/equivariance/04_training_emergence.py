@@ -36,6 +36,12 @@
 # $-x$ and that control cannot come out far from equivariant); the wider students only with augmentation on isotropic inputs and width (32, 16). Projected
 # action: the least-squares map of each $g$ rounded to the nearest signed permutation (Hungarian).
 # The "at least 3 of 5 seeds" rule of the spec becomes "at least 60% of the seeds".
+# Each condition is one sweep run (its `n_seeds` students batched; the wide students one more):
+# the notebook draws every data set, test input and initialisation seed as before, and each
+# run draws its minibatches (and penalty elements) from `SeedSequence([s, condition index])`, `s`
+# one seed the notebook draws, so any executor gives the same results; this changed the default
+# numbers once, on 2026-12-05, from the shared-stream design (one generator drew every
+# student's minibatches, and one penalty element per step, for all conditions at once).
 # Every claim hands its replicates (seeds, or students with their checkpoints) to the ledger,
 # whose stability is the share of bootstrap resamples repeating the decision (below 0.9:
 # `inconclusive`). A comparison between trained arms (`e4.wide.less_monomial`,
@@ -48,6 +54,11 @@
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
+executor = "inline"  # where the grid's runs go: inline in the kernel (one after the other), debug (in the kernel, through submitit), local subprocesses, or slurm jobs
+workers = 1  # runs at once (local) or the SLURM array's parallelism; runs are single-threaded, so the results are the same for any count
+slurm_partition = ""  # SLURM partition ('' the cluster's default)
+slurm_gpus = 0  # GPUs per SLURM job
+slurm_time_min = 240  # a SLURM job's time limit in minutes (≤ 14 days, the runner's paper limit)
 grid = 4  # D_4 on 4x4 images
 teacher_channels = [2, 1]  # planted teacher widths 16, 8 (spec §4 E4)
 steps = 3000  # Adam steps
@@ -89,7 +100,7 @@ CONDITIONS = [("iso", True), ("iso", False), ("aniso", True), ("aniso", False)] 
 # %%
 history, final, thetas = experiments.emergence(
     teacher, D4, "tanh", CONDITIONS, list(range(cfg.n_seeds)), widths, cfg.steps, cfg.lr, cfg.batch,
-    cfg.n_train, cfg.n_test, cfg.n_fit, cfg.log_every, rng, controls)
+    cfg.n_train, cfg.n_test, cfg.n_fit, cfg.log_every, rng, controls, cfg, nb.id)
 X_val = experiments.input_law("aniso", cfg.n_val, n, rng)         # validation split, training law
 Y_val = mlp.forward(teacher, X_val, "tanh")
 final["val_rel_mse"] = [experiments.rel_mse(th, "tanh", X_val, Y_val) for th in thetas]
@@ -137,7 +148,7 @@ nb.save_figure(fig, "fitted_map")
 wide = [n] + cfg.wide_widths + [n]
 history_w, final_w, thetas_w = experiments.emergence(
     teacher, D4, "tanh", [("iso", True)], list(range(cfg.n_seeds)), wide, cfg.steps, cfg.lr, cfg.batch,
-    cfg.n_train, cfg.n_test, cfg.n_fit, cfg.log_every, rng, controls)
+    cfg.n_train, cfg.n_test, cfg.n_fit, cfg.log_every, rng, controls, cfg, nb.id)
 final_w["near_parallel1"] = [metrics.near_parallel_pairs(th, 0) for th in thetas_w]
 final_w.to_csv(tables / "final_wide.csv", index=False)
 final_w[["seed", "rel_mse", "lv1", "lv2", "off_support1", "near_parallel1"]]

@@ -30,12 +30,22 @@
 # evaluation sample. All orderings are reported, none asserted. Orderings compare medians over
 # seeds; every claim hands its seeds (or students) to the ledger, which records the share of
 # bootstrap resamples repeating the decision and calls a decision below 0.9 `inconclusive`.
+# Each (activation, target) is one sweep run (its `n_seeds` students batched): the notebook
+# draws every data set, test input and initialisation seed as before, and each run draws its
+# minibatches from `SeedSequence([s, run index])`, `s` one seed the notebook draws, so any
+# executor gives the same results; this changed the default numbers once, on 2026-12-05, from
+# the shared-stream design (one generator drew every student's minibatches at once).
 #
 # **Look for:** the per-activation bars; which students have near-zero off-support mass.
 
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
 seed = 0  # every random draw derives from this
+executor = "inline"  # where the grid's runs go: inline in the kernel (one after the other), debug (in the kernel, through submitit), local subprocesses, or slurm jobs
+workers = 1  # runs at once (local) or the SLURM array's parallelism; runs are single-threaded, so the results are the same for any count
+slurm_partition = ""  # SLURM partition ('' the cluster's default)
+slurm_gpus = 0  # GPUs per SLURM job
+slurm_time_min = 240  # a SLURM job's time limit in minutes (≤ 14 days, the runner's paper limit)
 grid = 4  # D_4 on 4x4 images
 teacher_channels = [2, 1]  # planted teacher widths 16, 8 (spec §4 E4)
 steps = 3000  # Adam steps
@@ -93,9 +103,11 @@ def target(m, Z):
     return mlp.forward(teachers[acts[m]], Z, acts[m]) if m < len(ACTS) else generic(Z)
 
 
+runs = experiments.draw_runs(target, D4, acts, [("iso", True)] * len(acts), list(range(cfg.n_seeds)),
+                             cfg.n_train, cfg.n_test, cfg.n_fit, rng, labels)
 history, final, thetas = experiments.train_students(
-    target, D4, acts, [("iso", True)] * len(acts), list(range(cfg.n_seeds)), widths, cfg.steps, cfg.lr,
-    cfg.batch, cfg.n_train, cfg.n_test, cfg.n_fit, cfg.log_every, rng, controls, labels)
+    runs, D4, list(range(cfg.n_seeds)), widths, cfg.steps, cfg.lr, cfg.batch, cfg.log_every, controls, cfg,
+    nb.id)
 history.to_csv(tables / "history.csv", index=False)
 final.to_csv(tables / "final.csv", index=False)
 summary = final.groupby("condition", sort=False)[["rel_mse", "lv1", "lv2", "off_support1", "off_support2",
