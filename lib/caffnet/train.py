@@ -115,12 +115,9 @@ def pwc_outputs(method: str, f: torch.Tensor, bounds: torch.Tensor) -> torch.Ten
 
 
 @dataclass(frozen=True)
-class PwcSetup:
-    """The data, sizes and schedule of one pwc training (one learning rate, all its seeds)."""
+class Schedule:
+    """What a pwc and an opt training share: width, Adam schedule, seed, logging and penalty."""
 
-    x_train: np.ndarray
-    x_grid: np.ndarray
-    seeds: int               # the ensemble's seeds: a run of some of them starts as in the whole
     width: int
     epochs: int
     lr: float
@@ -128,6 +125,15 @@ class PwcSetup:
     log_every: int
     weight: float = PENALTY
     reduction: str = "sum"
+
+
+@dataclass(frozen=True, kw_only=True)
+class PwcSetup(Schedule):
+    """One pwc training's data and schedule (one learning rate, all its seeds)."""
+
+    x_train: np.ndarray
+    x_grid: np.ndarray
+    seeds: int               # the ensemble's seeds: a run of some of them starts as in the whole
 
 
 def train_pwc(setup: PwcSetup, keep: Sequence[int] | None = None) -> PwcResult:
@@ -234,19 +240,12 @@ class OptModel:
                 "fixed": fixed.y, "_caff_rank": caff.rank, "_fixed_rank": fixed.rank}
 
 
-@dataclass(frozen=True)
-class OptSetup:
-    """The instance, data, sizes and schedule of the opt training (all four arms)."""
+@dataclass(frozen=True, kw_only=True)
+class OptSetup(Schedule):
+    """The opt training's instance, data and schedule (all four arms)."""
 
     inst: problems.OptInstance
     x_train: np.ndarray
-    width: int
-    epochs: int
-    lr: float
-    seed: int
-    log_every: int
-    weight: float = PENALTY
-    reduction: str = "sum"
 
 
 @dataclass

@@ -79,8 +79,8 @@ bounds = problems.pwc_bounds(x_grid)                 # (grid, 4), numpy, indepen
 target = problems.pwc_target(x_grid)
 lo, hi = bounds[:, :2].max(1), bounds[:, 2:].min(1)
 # one sweep run per (lr, seed), through the sweep engine (`executor`), joined back per lr
-setups = [train.PwcSetup(x_train, x_grid, cfg.seeds, cfg.width, cfg.epochs, lr, cfg.seed,
-                         cfg.log_every, cfg.penalty_weight, cfg.penalty_reduction)
+setups = [train.PwcSetup(cfg.width, cfg.epochs, lr, cfg.seed, cfg.log_every, cfg.penalty_weight,
+                         cfg.penalty_reduction, x_train=x_train, x_grid=x_grid, seeds=cfg.seeds)
           for lr in ([cfg.lr, cfg.paper_lr] if cfg.paper_lr_run else [cfg.lr])]
 grid = [(st, (s,)) for st in setups for s in range(cfg.seeds)]
 done = sweep.run_params(train.train_pwc, grid, cfg, nb.id,

@@ -83,8 +83,8 @@ pd.DataFrame(np.c_[x_eval, y_ref, obj_ref], columns=[*(f"x{i}" for i in range(3)
 
 # %%
 # one sweep run per arm, through the sweep engine (`executor`), joined back into one ensemble
-setup = train.OptSetup(inst, x_train, cfg.width, cfg.epochs, cfg.lr, cfg.seed, cfg.log_every,
-                       cfg.penalty_weight, cfg.penalty_reduction)
+setup = train.OptSetup(cfg.width, cfg.epochs, cfg.lr, cfg.seed, cfg.log_every, cfg.penalty_weight,
+                       cfg.penalty_reduction, inst=inst, x_train=x_train)
 arm_runs = sweep.run_params(train.train_opt_arm, [(setup, arm) for arm in train.OPT_ARMS], cfg,
                             nb.id, labels=list(train.OPT_ARMS))
 net, curves = train.joined_arms(arm_runs)

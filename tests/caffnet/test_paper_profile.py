@@ -21,9 +21,9 @@ def test_pwc_paper_profile_seeds_on_local_processes_equal_inline(tmp_path, monke
     cfg = params.resolve(PWC, "paper", TINY_PWC)
     assert (cfg.executor, cfg.workers, cfg.lr, cfg.jobs()) == ("local", 2, 1e-4, 2)  # paper lr
     x = np.linspace(-2, 2, cfg.n_train)
-    setup = train.PwcSetup(x, np.linspace(-2, 2, cfg.n_grid), cfg.seeds, cfg.width, cfg.epochs,
-                           cfg.lr, cfg.seed, cfg.log_every, cfg.penalty_weight,
-                           cfg.penalty_reduction)
+    setup = train.PwcSetup(cfg.width, cfg.epochs, cfg.lr, cfg.seed, cfg.log_every,
+                           cfg.penalty_weight, cfg.penalty_reduction, x_train=x,
+                           x_grid=np.linspace(-2, 2, cfg.n_grid), seeds=cfg.seeds)
     grid = [(setup, (s,)) for s in range(cfg.seeds)]
     local = sweep.run_params(train.train_pwc, grid, cfg, PWC, progress=False)
     inline = sweep.run(train.train_pwc, grid, tmp_path / "inline", "inline", progress=False)
@@ -39,9 +39,9 @@ def test_opt_paper_profile_arms_join_into_a_feasible_ensemble(tmp_path, monkeypa
     assert (cfg.executor, cfg.lr, cfg.jobs()) == ("local", 1e-4, len(train.OPT_ARMS))
     rng = np.random.default_rng(cfg.seed)
     x = rng.uniform(-1, 1, (cfg.n_train, 3))
-    setup = train.OptSetup(problems.make_instance(cfg.instance_seed), x, cfg.width, cfg.epochs,
-                           cfg.lr, cfg.seed, cfg.log_every, cfg.penalty_weight,
-                           cfg.penalty_reduction)
+    setup = train.OptSetup(cfg.width, cfg.epochs, cfg.lr, cfg.seed, cfg.log_every,
+                           cfg.penalty_weight, cfg.penalty_reduction,
+                           inst=problems.make_instance(cfg.instance_seed), x_train=x)
     runs = sweep.run(train.train_opt_arm, [(setup, arm) for arm in train.OPT_ARMS],
                      tmp_path / "inline", "inline", progress=False)
     net, curves = train.joined_arms(runs)

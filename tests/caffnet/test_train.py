@@ -31,7 +31,8 @@ def test_pwc_seeds_run_apart_equal_the_whole_ensemble():
     # what the sweep relies on: seeds trained one run each, joined, are the three-seed ensemble
     # bit for bit (the notebook's numbers do not depend on how the seeds were split)
     x = np.linspace(-2, 2, 12)
-    setup = train.PwcSetup(x, x, seeds=3, width=8, epochs=40, lr=1e-2, seed=0, log_every=10)
+    setup = train.PwcSetup(width=8, epochs=40, lr=1e-2, seed=0, log_every=10, x_train=x, x_grid=x,
+                           seeds=3)
     whole = train.train_pwc(setup)
     apart = train.joined_seeds([train.train_pwc(setup, (s,)) for s in range(3)])
     for name in ("raw", "out", "outside", "log_epochs"):
@@ -41,8 +42,8 @@ def test_pwc_seeds_run_apart_equal_the_whole_ensemble():
 
 def test_pwc_smoke_run_feasible():
     x = np.linspace(-2, 2, 12)
-    res = train.train_pwc(train.PwcSetup(x, x, seeds=1, width=8, epochs=3, lr=1e-3, seed=0,
-                                         log_every=1))
+    res = train.train_pwc(train.PwcSetup(width=8, epochs=3, lr=1e-3, seed=0, log_every=1,
+                                         x_train=x, x_grid=x, seeds=1))
     B = problems.pwc_bounds(x)
     assert problems.pwc_violation(res.out[2][0], B).max() <= 1e-12
     np.testing.assert_allclose(res.out[2][0], np.clip(res.raw[2][0], B[:, :2].max(1),
