@@ -1,6 +1,8 @@
 """Shared test helpers: one float comparison that names what it compares; each test's changes
-to the process environment undone after it."""
+to the process environment undone after it; one torch thread per test, as the notebooks and the
+sweep engine's runs have."""
 import os
+import sys
 
 import numpy as np
 import pytest
@@ -16,6 +18,21 @@ def environment_restored():
     if os.environ != saved:
         os.environ.clear()
         os.environ.update(saved)
+
+
+@pytest.fixture(autouse=True)
+def one_torch_thread():
+    """One torch thread while a test runs (the policy of notebooks and sweep runs: the thread
+    count changes float results, and tiny ops lose to a thread pool on shared cores); the
+    previous count restored after. Only where the test's modules imported torch."""
+    torch = sys.modules.get("torch")
+    if torch is None:
+        yield
+        return
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
 
 
 def assert_close(name: str, ref, got, *, rtol: float, atol: float) -> None:

@@ -39,6 +39,8 @@ def test_every_local_mode_returns_the_same_bytes_in_grid_order(tmp_path, kind):
     assert [r["seed"] for r in inline] == [0, 1, 2, 3]
     assert as_bytes(other) == as_bytes(inline)
     assert not (tmp_path / kind / "runs").exists()        # complete: no run files to resume
+    assert (tmp_path / kind / "jobs").is_dir()            # submitit's job logs are kept
+    assert not (tmp_path / "inline").exists()             # nothing kept: no empty folder left
 
 
 def test_an_interrupted_sweep_resumes_without_rerunning_finished_runs(tmp_path):

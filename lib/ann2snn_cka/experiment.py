@@ -55,7 +55,6 @@ class Result:
 
 def run_job(job: Job) -> Result:
     """Convert the source ANN, fine-tune one arm with one seed, and score it (one torch thread)."""
-    torch.set_num_threads(1)
     src = job.source
     split = data.fashion_mnist(src.n_train, src.n_test)
     model = ann.load_state(ann.CNN(), src.ann).eval()

@@ -165,7 +165,6 @@ class Fitted:
 
 def fit_run(tasks: Tasks, run: Run) -> Fitted:
     """Train one run on one torch thread (a sweep run): deterministic in its seed alone."""
-    torch.set_num_threads(1)
     model, history = fit(tasks, run.arm, run.sizes, run.schedule, run.seed)
     return Fitted({k: v.detach().numpy().copy() for k, v in model.state_dict().items()}, history)
 

@@ -70,7 +70,6 @@ class Result:
 
 def run_job(job: Job) -> Result:
     """Train one arm on one seed and read its bands (one torch thread)."""
-    torch.set_num_threads(1)
     data = make_splits(job.design, job.seed)
     fit = train.fit(ARMS[job.arm], job.recipe, data["train"], job.seed)
     bands = {s: train.band(fit, data[s]) for s in ("cal", "id", "shift")}

@@ -188,7 +188,16 @@ def run(fn: Callable, grid: Sequence[tuple], folder: Path | str, executor_kind: 
             _submitted(ex, executor_kind, fn, grid, paths, todo, workers, results, named, name,
                        bar)
     shutil.rmtree(store, ignore_errors=True)           # complete: nothing left to resume
+    remove_if_empty(folder)                             # and no job logs (inline) to keep
     return results
+
+
+def remove_if_empty(folder: Path) -> None:
+    """Remove `folder` when nothing is in it, so a complete sweep leaves no empty folders."""
+    try:
+        folder.rmdir()
+    except OSError:                                     # not empty (job logs), or already gone
+        pass
 
 
 def checked(result: Any, run_name: str, name: str) -> Any:
@@ -278,6 +287,9 @@ def folder(notebook: str, profile: str) -> Path:
 def run_params(fn: Callable, grid: Sequence[tuple], cfg: SweepParams, notebook: str,
                labels: Sequence[str] | None = None, progress: bool = True) -> list:
     """`run` with the executor, workers and SLURM settings of a notebook's parameters, in the
-    notebook's sweep folder."""
-    return run(fn, grid, folder(notebook, cfg.profile), cfg.executor, cfg.workers, labels=labels,
-               slurm=cfg.slurm(), name=notebook.replace("/", "_"), progress=progress)
+    notebook's sweep folder (its notebook's folder removed too when the sweep leaves it empty)."""
+    where = folder(notebook, cfg.profile)
+    results = run(fn, grid, where, cfg.executor, cfg.workers, labels=labels, slurm=cfg.slurm(),
+                  name=notebook.replace("/", "_"), progress=progress)
+    remove_if_empty(where.parent)
+    return results

@@ -198,7 +198,6 @@ def train_run(run: StudentRun, group: Group, widths: list[int], steps: int, lr: 
     import torch
 
     from lib.equivariance import train
-    torch.set_num_threads(1)
     f32, S = torch.float32, len(run.inits)
     students = train.init_students(widths, run.act, run.inits, dtype=f32)
     gens = [group.words.index(w) for w in group.words if len(w) == 1]      # generators

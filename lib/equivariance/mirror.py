@@ -103,7 +103,6 @@ def train_run(task: str, X: np.ndarray, y: np.ndarray, first_acts: list[str], wi
               steps: int, lr: float, batch: int, lam: float, seed: int, mirror: np.ndarray):
     """One task's models as one sweep run (one torch thread): `train`, whose randomness comes
     from `seed` alone, so a run gives the same models in any process."""
-    torch.set_num_threads(1)
     return train(task, X, y, first_acts, widths, steps, lr, batch, lam, seed, mirror)
 
 

@@ -124,7 +124,6 @@ def run_model(cfg, model: str) -> History:
     """One run of notebook 07's sweep: every method of `model` on the class pair, single-threaded.
     The linear model starts at 0; both two-layer models start from the same W_0, the first draw
     of a generator seeded with `cfg.seed`, so a run depends on its arguments alone."""
-    torch.set_num_threads(1)
     B, y, _ = load_pair(cfg.class_pos, cfg.class_neg, cfg.per_class)
     if model == "linear":
         return run(models.Linear(), B, y, torch.zeros(B.shape[1], dtype=B.dtype),

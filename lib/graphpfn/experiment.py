@@ -47,7 +47,6 @@ def prior(cfg) -> tuple[list[Config], dict]:
 def train_arm(cfg, arm: str) -> Trained:
     """Train one arm for cfg.steps steps on the episodes of stream [seed, 2] (one torch
     thread)."""
-    torch.set_num_threads(1)
     tab, graph = tiny_pfn.pair(cfg.n_features, cfg.classes[1], cfg.d, cfg.depth, cfg.heads,
                                cfg.seed)
     model = {"graph_pfn": graph, "tab_pfn": tab}[arm]

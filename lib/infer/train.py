@@ -77,7 +77,6 @@ def data(scene: Scene, train_idx: np.ndarray, n_fft: int) -> Data:
 def fit(cfg, d: Data, arm: Arm, seed: int) -> Fit:
     """Train one arm from one seed for cfg.steps full-batch Adam steps on the training
     microphones (one torch thread); a sweep run."""
-    torch.set_num_threads(1)
     half = cfg.n_fft // 2
     band = losses.band_mask(d.freqs, tuple(cfg.band))
     p = torch.as_tensor(d.coords[d.train_idx], dtype=torch.float32)                # (P, 2)

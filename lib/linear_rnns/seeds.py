@@ -198,13 +198,8 @@ def train_and_evaluate_seeds(rcs: list[train.RunConfig], splits: list[tasks.Spli
     """One sweep job: a seed group trained together (single-threaded on CPU, so results do not
     depend on the core count) and each seed evaluated on the task's test bins: one row per
     (seed, bin); `train_seconds` is the group's (shared) training time."""
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        trained, sts = train_seeds(rcs, ckpt_dir, device, progress)
-        res = [train.evaluate(m, splits, bins, device) for m in trained]
-    finally:
-        torch.set_num_threads(threads)
+    trained, sts = train_seeds(rcs, ckpt_dir, device, progress)
+    res = [train.evaluate(m, splits, bins, device) for m in trained]
     return [dict(task=rc.task, family=rc.family, seed=rc.seed, steps=st["step"],
                  early_stop=st["streak"] >= rc.patience, train_seconds=st["seconds"],
                  batched_seeds=len(rcs), skipped_steps=st.get("skipped", 0),

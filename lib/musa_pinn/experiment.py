@@ -38,7 +38,6 @@ class Run:
 def run_seed(arms: list[train.Arm], setup: train.Setup, domain: geometry.Domain, seed: int,
              curve_points: np.ndarray) -> Run:
     """Train one seed's arms (one form) in one batched pass, on one torch thread."""
-    torch.set_num_threads(1)
     start = time.perf_counter()
     net, _, history = train.fit(arms, setup, domain, [seed], curve_points)
     return Run(seed, tuple(a.name for a in arms),

@@ -59,7 +59,6 @@ def run_link(cfg: Comparison, li: int) -> list[Cell]:
     """One link's replications, a sweep run: their data from their own seeds, their networks
     from their offsets in the whole grid's initial draw (every cell's sBayFDNN restarts, then
     every cell's FDNN fits, cells link-major), and each cell's three rows."""
-    torch.set_num_threads(1)
     dtype, link = getattr(torch, cfg.dtype), cfg.links[li]
     R, F, cells, own = cfg.restarts, cfg.fdnn_restarts, len(cfg.links) * cfg.reps, range(cfg.reps)
     reps = [data.replication(cfg.n_train, cfg.n_test, data.seed_rng(cfg.seed, li, rep), link,

@@ -42,7 +42,6 @@ def run_setting(cfg: Consistency, ni: int, si: int) -> list[Cell]:
     """One (n, SNR)'s replications, a sweep run: their data from their own seeds, their restarts
     from their offsets in the initial draw of every replication of every SNR at this n
     (SNR-major), and each best restart's region, PIPs and Laplace interval."""
-    torch.set_num_threads(1)
     dtype, n, R = getattr(torch, cfg.dtype), cfg.ns[ni], cfg.restarts
     support, spec = (cfg.support_min, cfg.support_max), prior_spec(cfg)
     reps = [data.replication(n, cfg.n_test, data.seed_rng(cfg.seed, si, ni, rep), cfg.link,

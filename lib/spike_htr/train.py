@@ -90,7 +90,6 @@ def evaluate(net: Recognizer, lines: data.Lines, stream: str, chunk: int = 100) 
 
 def run(job: Job, start: dict | None = None) -> Result:
     """Train one job (from `start`, a snapshot, when it resumes one)."""
-    torch.set_num_threads(1)
     train = data.load("train", job.n_train, fonts=job.fonts)
     held = data.load("test_same", job.n_eval)
     net = build(job)

@@ -53,7 +53,6 @@ def sampler(cfg: Comparison, seed: int) -> Callable[[str], residuals.Points]:
 def run_arm(cfg: Comparison, arm: str, u_ref: np.ndarray) -> ArmRun:
     """Train one arm from its initial parameters against the reference u_ref (n_t, n_x) on one
     torch thread: LM by the paper's rule, or Adam with its decaying learning rate."""
-    torch.set_num_threads(1)
     model, nu = arm_model(cfg, arm), cfg.nu_pi / np.pi
     x_eval, t_eval = eval_grid(cfg)
 

@@ -141,7 +141,7 @@ def train_adam(theta: torch.Tensor, res: Callable, sample: Callable, evaluate: C
         if not torch.isfinite(loss):
             raise NonFiniteError(f"Adam loss became non-finite at step {k}")
         if k % eval_every == 0 or k == steps:
-            hist.step.append(k), hist.loss.append(float(loss)), hist.error.append(
+            hist.step.append(k), hist.loss.append(loss.item()), hist.error.append(
                 evaluate(th.detach()))
             hist.mu.append(float("nan")), hist.cpu_s.append(time.process_time() - start)
         if k == steps:
@@ -151,7 +151,7 @@ def train_adam(theta: torch.Tensor, res: Callable, sample: Callable, evaluate: C
         sched.step()
         if resample_every and (k + 1) % resample_every == 0:
             vr = res(th, val)
-            if should_resample(float(vr @ vr), float(loss)):
+            if should_resample((vr @ vr).item(), loss.item()):
                 pts = sample("train")
                 hist.resamples += 1
     return th.detach(), hist
