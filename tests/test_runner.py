@@ -103,13 +103,17 @@ def test_an_interactive_run_writes_under_results_lab(monkeypatch):
         paths.RESULTS / "gd_perceptron/tables/02_linear_lower_bound"
 
 
-def test_cost_keys_are_numeric_fields_of_their_schema():
+def test_cost_keys_are_numeric_sizes_of_their_schema():
+    """A COST key is a field or a property counting fields (its inputs named in COST_INPUTS)."""
     from lib.companion import papers
     for nid in papers.all_notebooks():
         cls = params.schema_for(nid)
         for key in cls.COST:
-            assert key in cls.section_keys(), f"{nid}: COST names {key!r}, not a field"
+            derived = isinstance(getattr(cls, key, None), property)
+            assert key in cls.section_keys() or derived, f"{nid}: COST names {key!r}, not a size"
             assert isinstance(getattr(cls(), key), (int, float)), f"{nid}: {key} is not a size"
+        for key in getattr(cls, "COST_INPUTS", ()):
+            assert key in cls.section_keys(), f"{nid}: COST_INPUTS names {key!r}, not a field"
 
 
 def test_a_run_far_over_budget_is_refused_unless_accepted(monkeypatch, tmp_path, capsys):

@@ -7,10 +7,12 @@ hours, scaled from the default profile's measured time by the sizes its schema d
 A stage's estimate is its last default-profile wall time (results/timings/<paper>__<stem>.json)
 times the cores that run kept busy (its `workers` when its grid ran on local processes), times
 the product over its COST keys of (this profile's value / the timed run's value): cost linear in
-each, as the runner's own budget check assumes. Sizes the schema does not declare (widths, lengths,
-a model's depth) are not in the scale, so the estimate of a stage whose profile grows them is low:
-such a row says so. Where no default timing exists, or a timed size is zero, the row says that
-instead of a number. Wall hours divide the CPU hours over min(jobs, workers) for a sweep.
+each, as the runner's own budget check assumes. A COST key may be a property that counts fields
+(ptnas's space size); the fields it counts, the schema's COST_INPUTS, are then in the scale. Sizes
+the schema does not declare (widths, lengths, a model's depth) are not in the scale, so the
+estimate of a stage whose profile grows them is low: such a row says so. Where no default timing
+exists, or a timed size is zero, the row says that instead of a number. Wall hours divide the CPU
+hours over min(jobs, workers) for a sweep.
 """
 from __future__ import annotations
 
@@ -88,8 +90,9 @@ def plan_row(notebook: str, profile: str, raw: dict | None = None) -> Row:
     busy = executor_of(base)[1]                    # cores the timed default run kept busy
     row.cpu_h = row.measured_s * busy * row.scale / 3600
     row.wall_h = row.cpu_h / max(1, min(n_jobs, workers))
+    counted = set(now) | set(getattr(type(cfg), "COST_INPUTS", ()))   # in the scale
     unscaled = sorted(k for k in cfg.section_keys()
-                      if k not in now and getattr(cfg, k) != getattr(base, k)
+                      if k not in counted and getattr(cfg, k) != getattr(base, k)
                       and k not in ("executor", "workers", "sweep_executor", "device"))
     if unscaled:
         row.note = f"also changed, not in the scale: {', '.join(unscaled)}"

@@ -2,7 +2,7 @@
 reason, profile overrides); params.yaml and the parameters cells are generated from it."""
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
@@ -55,7 +55,10 @@ class Bench(sweep.SweepParams):
     """02_minibench: the mini NAS-bench, trained once and written as tables that 03_proxies_search
     reads (spec §3 NB1); one sweep run per data set (its whole space as one masked stack)."""
 
-    COST = ("n_rows", "gt_epoch")
+    # the space's size and the data sets (not n_rows: 0, "all", in the timed default run), and
+    # the fields those two count
+    COST = ("n_archs", "n_datasets", "gt_epoch")
+    COST_INPUTS: ClassVar[tuple[str, ...]] = ("widths", "depth_min", "depth_max", "datasets")
 
     AT_MOST = (("depth_min", "depth_max"),)
     DISTINCT = ("widths", "datasets")
@@ -103,6 +106,16 @@ class Bench(sweep.SweepParams):
 
     def jobs(self) -> int:
         """One sweep run per data set (every architecture of the space in it)."""
+        return len(self.datasets)
+
+    @property
+    def n_archs(self) -> int:
+        """The space's MLPs: every depth's width sequences (155 default, 1,554 paper)."""
+        return sum(len(self.widths) ** d for d in range(self.depth_min, self.depth_max + 1))
+
+    @property
+    def n_datasets(self) -> int:
+        """The data sets the bench trains every architecture on."""
         return len(self.datasets)
 
     @model_validator(mode="after")
