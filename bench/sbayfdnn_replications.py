@@ -5,9 +5,11 @@ them (spec §4, §6; the issue's sBayFDNN kernel), as cost curves over the numbe
                                           [--repeats 3] [--cap 1.5]
 
 B models (two thirds sBayFDNN, one third FDNN) fitted on B simulated replications (sin link,
-SNR 5; n = 400 curves, J = 24 scores, network 24 -> 64 -> 32 -> 1), as notebook 02 batches its
-27 fits: `naive.fit_map` ("loop", one model, one Adam at a time) against `model.fit_map`
-("vmap", torch.func.vmap over the stacked models). Two curves: float64, where the two agree to
+SNR 5; n = 400 curves, J = 24 scores, network 24 -> 64 -> 32 -> 1), as each sweep run batches its
+fits (notebook 02: one link's 9 by default, 3 replications x (2 sBayFDNN restarts + 1 FDNN);
+notebook 03: one (n, SNR)'s 20, 10 replications x 2 restarts): `naive.fit_map` ("loop", one
+model, one Adam at a time) against `model.fit_map` ("vmap", torch.func.vmap over the stacked
+models). Two curves: float64, where the two agree to
 rounding (checked at every size, atol 1e-8) before timing, and float32, as the notebooks fit;
 there the two orders of summation drift apart (about 1e-7 after the default 30 steps), so it is
 checked only as a guard against a wrong kernel (atol 1e-4). Both sides run once before the
