@@ -2,7 +2,7 @@
 
 The cross-path test runs representative stages in the smoke profile through the runner, in a
 scratch copy, as two machines would: this machine's best code paths, and another CPU's (ATen's
-scalar kernels, MKL's compatible path, oneDNN at SSE4.1, OpenBLAS's Prescott kernels, numpy
+scalar kernels, MKL's AVX branch, oneDNN at SSE4.1, OpenBLAS's Prescott kernels, numpy
 without AVX2, two BLAS threads). Left native (COMPANION_NUMERICS=native) the two write different
 bytes: that is what makes the test able to fail. Under the runner's pinning they must write
 identical bytes. Without the pinning in the runner the test fails, as the first assertion would
@@ -26,7 +26,7 @@ pytestmark = pytest.mark.heavy
 # one that trains with torch (MKL's matrix products, ATen's kernels), one of numpy's linear
 # algebra (OpenBLAS, numpy's SIMD loops): each wrote different bytes on the two paths, left native
 STAGES = ("caffnet/02_piecewise_fit", "equivariance/00_linear_warmup")
-OTHER_CPU = {"ATEN_CPU_CAPABILITY": "default", "MKL_CBWR": "COMPATIBLE",
+OTHER_CPU = {"ATEN_CPU_CAPABILITY": "default", "MKL_CBWR": "AVX",
              "ONEDNN_MAX_CPU_ISA": "SSE41", "OPENBLAS_CORETYPE": "Prescott",
              "NPY_DISABLE_CPU_FEATURES": "X86_V3", "OPENBLAS_NUM_THREADS": "2"}
 
@@ -70,7 +70,7 @@ def test_pinned_outputs_are_the_same_on_two_code_paths(copy, notebook):
 
 def test_pin_overrides_and_native_leaves_the_environment():
     env = {"MKL_CBWR": "AUTO", "PATH": "/bin"}
-    assert numerics.pin(env)["MKL_CBWR"] == "AVX2"
+    assert numerics.pin(env)["MKL_CBWR"] == "COMPATIBLE"
     assert numerics.drift(env) == {}
     left = {"MKL_CBWR": "AUTO", numerics.SWITCH: "native"}
     assert numerics.pin(dict(left)) == left
@@ -85,4 +85,4 @@ def test_numerics_command_runs_a_program_pinned():
                            show],
                           capture_output=True, text=True, env={**os.environ, "MKL_CBWR": "AUTO"},
                           cwd=Path(__file__).resolve().parents[1])
-    assert done.stdout.split() == ["AVX2", "avx2"], done.stderr
+    assert done.stdout.split() == ["COMPATIBLE", "avx2"], done.stderr

@@ -9,8 +9,12 @@ puts them there for the notebook kernel it starts (and everything that kernel st
 session for nbval's kernels, `make` for every command it runs.
 
 AVX2 is the pinned level: every x86-64 CPU since 2013 (Intel Haswell, AMD Excavator/Zen) has it,
-and a machine with AVX-512 is held to it. What no setting pins (another CPU architecture: ARM,
-Apple silicon; another build of torch or numpy) is in the README.
+and a machine with AVX-512 is held to it. MKL is the exception: its AVX2 branch exists on Intel
+CPUs only (on AMD, MKL ignores MKL_CBWR=AVX2 and takes its automatic branch, as its developer guide
+says), so a lock made on an AMD EPYC was not reproduced on an Intel Xeon. Its COMPATIBLE branch
+(SSE2, no approximate reciprocals) is the one both vendors take, at 3.5-5x the time of a matrix
+product on AVX2. What no setting pins (another CPU architecture: ARM, Apple silicon; another build
+of torch or numpy) is in the README.
 
 `COMPANION_NUMERICS=native` leaves the machine's own choices: for measuring what the pinning
 changes and costs, never for results to commit.
@@ -23,7 +27,7 @@ from collections.abc import Mapping, MutableMapping
 
 PINNED: dict[str, str] = {
     "ATEN_CPU_CAPABILITY": "avx2",             # torch's vectorised CPU kernels
-    "MKL_CBWR": "AVX2",                        # MKL's conditional numerical reproducibility
+    "MKL_CBWR": "COMPATIBLE",                  # MKL's one branch on Intel and AMD alike
     "ONEDNN_MAX_CPU_ISA": "AVX2",              # oneDNN (torch's convolutions)
     "OPENBLAS_CORETYPE": "Haswell",            # numpy's OpenBLAS kernels
     "NPY_DISABLE_CPU_FEATURES": "X86_V4 AVX512_ICL AVX512_SPR",   # numpy's loops: no AVX-512
