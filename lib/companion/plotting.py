@@ -2,11 +2,20 @@
 
 Notebooks draw with matplotlib on `figure()` and save with `save_figure()`; no notebook edits
 rcParams or calls plt.savefig itself. Style only: no per-figure drawing code lives here.
+
+A figure's bytes depend on its data and the locked environment only: text is set in the fonts
+matplotlib ships (DejaVu Sans, and DejaVu for mathematics), and the machine's own fonts are never
+looked at (seaborn's style would take Arial where a machine has it; a system copy of DejaVu could
+be another version). The PDF's embedded subsets are cut by fontTools, which the lock pins.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
+import matplotlib
 import matplotlib.pyplot as plt
 import seaborn as sns
+from matplotlib import font_manager
 
 from lib.companion import paths
 
@@ -29,11 +38,30 @@ STYLE = {
     "axes.grid": True,
     "grid.alpha": 0.3,
     "figure.constrained_layout.use": True,
+    "font.family": "sans-serif",
+    "font.sans-serif": ["DejaVu Sans"],
+    "font.serif": ["DejaVu Serif"],
+    "font.monospace": ["DejaVu Sans Mono"],
+    "mathtext.fontset": "dejavusans",
 }
 
 
+def bundled_fonts_only() -> None:
+    """Drop every font but matplotlib's own from its font list (idempotent), so that no font
+    installed on the machine can be chosen."""
+    shipped = str(Path(matplotlib.get_data_path()).resolve())
+    manager = font_manager.fontManager
+    for name in ("ttflist", "afmlist"):
+        fonts = getattr(manager, name)
+        kept = [f for f in fonts if str(Path(f.fname).resolve()).startswith(shipped)]
+        if len(kept) != len(fonts):
+            setattr(manager, name, kept)
+            manager._findfont_cached.cache_clear()
+
+
 def apply_style() -> None:
-    """Set the house rcParams and palette (idempotent)."""
+    """Set the house rcParams, palette and fonts (idempotent)."""
+    bundled_fonts_only()
     sns.set_theme(context="paper", style="ticks", palette=PALETTE, rc=STYLE)
 
 
