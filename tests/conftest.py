@@ -1,11 +1,25 @@
-"""Shared test helpers: one float comparison that names what it compares; each test's changes
-to the process environment undone after it; one torch thread per test, as the notebooks and the
-sweep engine's runs have."""
+"""Shared test helpers: the CPU libraries pinned before any loads; one float comparison that
+names what it compares; each test's changes to the process environment undone after it; one torch
+thread per test, as the notebooks and the sweep engine's runs have."""
 import os
 import sys
 
-import numpy as np
-import pytest
+from lib.companion import numerics
+
+# Every test process takes the code path the runner gives a notebook kernel (and the kernels and
+# subprocesses a test starts inherit it): a test that compares a result computed here with one
+# computed in a pinned subprocess (the sweep engine's local jobs, nbval's kernels) compares one
+# code path with itself on any CPU. The libraries read the settings when they load, so this
+# runs before numpy or torch is imported, and refuses to go on when one already was.
+_LOADED = [m for m in ("numpy", "torch", "scipy") if m in sys.modules]
+if _LOADED and numerics.drift():
+    raise RuntimeError(f"{', '.join(_LOADED)} loaded before tests/conftest.py could pin the CPU "
+                       f"libraries ({sorted(numerics.drift())} unset): run the tests through "
+                       "`make test`, or `eval \"$(python -m lib.companion.numerics)\"` first")
+numerics.pin()
+
+import numpy as np  # noqa: E402  (after the pins: OpenBLAS and numpy's loops read them on load)
+import pytest  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
