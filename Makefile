@@ -64,14 +64,20 @@ else
   SMOKE_ARGS :=
 endif
 
-.PHONY: setup data repro verify plan status test checks path lint generated unit nbval report-smoke browser chromium report lab bench sync clean
+.PHONY: setup lock environment data repro verify codepaths plan status test checks path lint generated unit nbval report-smoke browser chromium report lab bench sync clean
 
 setup: $(STAMP)
 
-# Python 3.11 (found, or a message naming what to install), torch's CPU build, the pinned set
-$(STAMP): pyproject.toml tools/setup_env.sh
+# Python 3.11 (found, or a message naming what to install), then requirements.lock installed with
+# every file's hash checked (torch's CPU build among them) and nothing else in the project's .venv
+$(STAMP): requirements.lock tools/setup_env.sh
 	@bash tools/setup_env.sh $(BIN)
 	@touch $@
+
+# requirements.lock from pyproject.toml's direct pins (tools/lock.sh says how); UPGRADE=1 takes
+# the newest version that fits for every package instead of keeping the locked ones
+lock:
+	@bash tools/lock.sh $(if $(filter 1,$(value UPGRADE)),--upgrade)
 
 # data/ from the bundled remote (offline), each object checked against its md5 first and data/
 # against data.dvc after: a corrupt object or a changed file is named, never used
@@ -118,7 +124,12 @@ status: setup
 test: setup
 	@$(PY) -m lib.companion.timings run make_test$(if $(PAPER),_$(PAPER)) -- $(MAKE) --no-print-directory checks
 
-checks: data path lint generated unit nbval report-smoke browser
+checks: environment data path lint generated unit nbval report-smoke browser
+
+# the environment holds exactly requirements.lock: each package missing, extra or at another
+# version is named
+environment: setup
+	$(PY) -m lib.companion.envlock --check
 
 # what `dvc repro` stages will run as `python` must import the project (fails without a venv on PATH)
 path: setup

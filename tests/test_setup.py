@@ -13,6 +13,7 @@ def test_python_3_12_fails_by_name_and_removes_the_venv_it_made(tmp_path):
     (tmp_path / "tools").mkdir()
     shutil.copy(paths.ROOT / "tools/setup_env.sh", tmp_path / "tools")
     shutil.copy(paths.ROOT / "pyproject.toml", tmp_path)
+    shutil.copy(paths.ROOT / "requirements.lock", tmp_path)
     bin_dir = tmp_path / "fake"
     bin_dir.mkdir()
     for tool in ("bash", "grep", "tr", "uname", "rm", "env", "cat"):

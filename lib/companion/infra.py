@@ -3,8 +3,9 @@ notebook stage runs, so that each stage depends on that one file instead of list
 
     python -m lib.companion.infra --stamp results/infra.ok
 
-DVC re-runs the `infra` stage when one of those modules changes; the stamp's content changes with
-it, and so every notebook stage re-runs: exactly those an infrastructure edit can affect. Modules
+DVC re-runs the `infra` stage when one of those modules, or requirements.lock, changes; the stamp's
+content changes with it, and so every notebook stage re-runs: exactly those an infrastructure edit
+or another locked environment can affect. Modules
 that only some papers import (beyond what the runner and notebook.start run) are listed in those
 papers' stages instead (lib.companion.generate).
 """
@@ -95,9 +96,13 @@ def files(*roots: str) -> tuple[str, ...]:
     return module_files(closure(*roots))
 
 
+# the locked environment every stage runs in: a new lock re-runs every stage
+LOCK_FILE = "requirements.lock"
+
+
 def stage_files() -> tuple[str, ...]:
-    """What the stamp covers: the modules every notebook stage runs, and this one."""
-    return files("infra", *STAGE_ROOTS)
+    """What the stamp covers: the modules every notebook stage runs, this one, and the lock."""
+    return (*files("infra", *STAGE_ROOTS), LOCK_FILE)
 
 
 def stamp_text(names: tuple[str, ...]) -> str:
