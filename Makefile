@@ -99,14 +99,23 @@ repro: data
 	@test -z "$(PAPER)" -o -n "$(STAGES)" || { echo "PAPER=$(PAPER) is not a declared paper (notebooks/<paper>/paper.yaml)"; exit 2; }
 	$(if $(PROFILE),@$(PY) -m lib.companion.params --set-profile $(PROFILE))
 	@$(PY) -m lib.companion.timings run make_repro$(if $(filter-out default,$(PROFILE)),_$(PROFILE))$(if $(PAPER),_$(PAPER)) --rebuild-on-failure -- $(PY) -m lib.companion.parallel --jobs $(JOBS) $(STAGES)
-	$(if $(PAPER),$(PY) -m lib.companion.claims && $(PY) -m lib.companion.report)
+	$(if $(PAPER),$(PY) -m lib.companion.ledger && $(PY) -m lib.companion.report)
 	@$(PY) -m lib.companion.timings
 	@echo "book: results/report/index.html   claims: results/CLAIMS.md"
 
-# Re-run the pipeline (or one paper's part) in a fresh clone of HEAD and compare every output
-# with dvc.lock: the files that differ and the claims whose status would change; exit 1 on any
+# Re-run the pipeline (or one paper's part) in a fresh clone of HEAD on JOBS workers and say what
+# matches dvc.lock: each output, each claim whose status or measured value differs, the two runs'
+# fingerprints; exit 1 when a claim's status differs, or any byte under one fingerprint
+# (lib/companion/verify.py; the report is saved to results/verify/report.md)
 verify: setup
-	@$(PY) -m lib.companion.verify $(if $(PAPER),--paper $(PAPER))
+	@$(PY) -m lib.companion.verify --jobs $(JOBS) $(if $(PAPER),--paper $(PAPER))
+
+# Every claim of the torch notebooks decided again on a second CPU code path in a fresh clone;
+# results/codepaths.json records both statuses and the claims stage makes a claim that moves
+# `inconclusive` (lib/companion/codepaths.py). Commit the record with the results it was made on
+codepaths: setup
+	@$(PY) -m lib.companion.codepaths --jobs $(JOBS) $(if $(PAPER),--paper $(PAPER))
+	$(PY) -m lib.companion.ledger
 
 # What `make repro` would run, in order, without running it (also on a fresh clone: see
 # lib/companion/plan.py); which stages' inputs changed since their last run. With PROFILE (e.g.
@@ -158,7 +167,7 @@ nbval: setup
 	COMPANION_OUTPUTS=results $(PY) -m pytest -q -p no:cacheprovider --nbval-lax --nbval-current-env $(XDIST_NB) $(SMOKE)/*.ipynb
 
 report-smoke: setup
-	cd $(SMOKE) && $(abspath $(PY)) -m lib.companion.claims && $(abspath $(PY)) -m lib.companion.report
+	cd $(SMOKE) && $(abspath $(PY)) -m lib.companion.ledger && $(abspath $(PY)) -m lib.companion.report
 
 browser: setup chromium
 	$(PY) -m pytest $(SMOKE_READERS) -q -p no:cacheprovider --report-dir $(SMOKE)/results/report
@@ -172,7 +181,7 @@ chromium:
 	  else echo "make test needs Chromium for the report's browser test: install Debian's 'chromium' package"; exit 1; fi; }
 
 report: setup
-	$(PY) -m lib.companion.claims && $(PY) -m lib.companion.report
+	$(PY) -m lib.companion.ledger && $(PY) -m lib.companion.report
 	@echo "book: results/report/index.html"
 
 # A double-click opens a notebook's .py as a notebook (.jupyter/labconfig sets jupytext as the

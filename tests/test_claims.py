@@ -5,6 +5,7 @@ from fractions import Fraction
 import pytest
 
 from lib.companion import claims, paths
+from lib.companion import ledger as ledger_stage
 
 
 @pytest.fixture
@@ -113,7 +114,7 @@ def test_merge_writes_json_markdown_and_summary(ledger):
     ledger.statistical("s", "y", source="s", provenance="paper", expected="e", measured="m",
                        holds=False, rests_on="one run")
     ledger.write()
-    summary = claims.merge()["summary"]
+    summary = ledger_stage.merge()["summary"]
     assert summary == {"gd_perceptron": {"pass": 1, "fail": 1, "error": 0, "deviation": 0,
                                          "inconclusive": 0, "skipped": 0}}
     md = paths.ledger_files()["markdown"].read_text()

@@ -136,7 +136,7 @@ def record(root: Path) -> dict:
 
 
 def ledger_of(root: Path) -> list[dict]:
-    py(root, "-m", "lib.companion.claims")
+    py(root, "-m", "lib.companion.ledger")
     doc = json.loads((root / "results" / "claims.json").read_text())
     return [c for c in doc["claims"] if c["paper"] == "toy"]
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from lib.companion import claims, generate, papers, params, paths, report, timings, yamlio
+from lib.companion import claims, generate, ledger, papers, params, paths, report, timings, yamlio
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -172,7 +172,7 @@ def test_a_half_written_claims_file_is_named_and_its_claims_are_error(results, c
         path.write_text("[1, 2]")
     else:
         path.write_bytes(b"\xff\xfe" + text.encode()[:40])
-    assert claims.main([]) == 0
+    assert ledger.main([]) == 0
     err = capsys.readouterr().err
     name = str(path.relative_to(paths.ROOT)) if path.is_relative_to(paths.ROOT) else str(path)
     assert f"{cut}: last run failed: its claims file {name}" in err and "Traceback" not in err
@@ -202,7 +202,7 @@ def test_a_read_only_results_folder_is_one_message(results, monkeypatch, capsys)
     def refuse(self, *args, **kwargs):
         raise PermissionError(13, "Permission denied", str(self))
     monkeypatch.setattr(Path, "write_text", refuse)
-    assert claims.main([]) == 1
+    assert ledger.main([]) == 1
     err = capsys.readouterr().err
     assert "cannot write" in err and "claims.json: Permission denied" in err
     assert "chmod -R u+w results" in err and "Traceback" not in err
@@ -290,7 +290,7 @@ def test_make_takes_a_plain_paper_name_and_a_count_of_jobs(tmp_path):
         pytest.skip("make is not installed")
     shutil.copy(ROOT / "Makefile", tmp_path / "Makefile")
     (tmp_path / "tools").mkdir()
-    for name in ("pyproject.toml", "tools/setup_env.sh"):       # the setup stamp's inputs
+    for name in ("requirements.lock", "tools/setup_env.sh"):    # the setup stamp's inputs
         (tmp_path / name).touch()
     ok = subprocess.run(["make", "-n", "unit", "PAPER=gd_perceptron", "JOBS=3"], cwd=tmp_path,
                         capture_output=True, text=True, timeout=60)

@@ -158,7 +158,7 @@ def test_new_paper_stage_runs_and_appears_everywhere(copy):
     smoke = run([sys.executable, "-c", "from lib.companion import smoke; "
                  "print(smoke.smoke_list('toy'))"], copy)
     assert "['toy/01_hello']" in smoke.stdout
-    run([sys.executable, "-m", "lib.companion.claims"], copy)
+    run([sys.executable, "-m", "lib.companion.ledger"], copy)
     run([sys.executable, "-m", "lib.companion.report"], copy)
     chapter = (copy / "results/report/toy/index.html").read_text()
     ledger = (copy / "results/report/toy/claims.html").read_text()

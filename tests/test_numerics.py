@@ -70,7 +70,7 @@ def test_pinned_outputs_are_the_same_on_two_code_paths(copy, notebook):
 
 def test_pin_overrides_and_native_leaves_the_environment():
     env = {"MKL_CBWR": "AUTO", "PATH": "/bin"}
-    assert numerics.pin(env)["MKL_CBWR"] == "COMPATIBLE"
+    assert numerics.pin(env)["MKL_CBWR"] == "AVX2"
     assert numerics.drift(env) == {}
     left = {"MKL_CBWR": "AUTO", numerics.SWITCH: "native"}
     assert numerics.pin(dict(left)) == left
@@ -85,4 +85,13 @@ def test_numerics_command_runs_a_program_pinned():
                            show],
                           capture_output=True, text=True, env={**os.environ, "MKL_CBWR": "AUTO"},
                           cwd=Path(__file__).resolve().parents[1])
-    assert done.stdout.split() == ["COMPATIBLE", "avx2"], done.stderr
+    assert done.stdout.split() == ["AVX2", "avx2"], done.stderr
+
+
+def test_alternative_mode_is_the_pinned_path_with_the_cpu_dependent_libraries_moved():
+    env = numerics.pin({numerics.SWITCH: "alternative", "MKL_CBWR": "AUTO"})
+    assert env["MKL_CBWR"] == numerics.ALTERNATIVE["MKL_CBWR"] != numerics.PINNED["MKL_CBWR"]
+    assert env["ATEN_CPU_CAPABILITY"] == numerics.PINNED["ATEN_CPU_CAPABILITY"]
+    assert numerics.drift(env) == {}
+    assert numerics.drift({**env, numerics.SWITCH: "pinned"}) == {
+        k: v for k, v in numerics.ALTERNATIVE.items()}

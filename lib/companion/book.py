@@ -157,7 +157,8 @@ def verdict_counts(rows: list[PaperRow]) -> str:
     return ", ".join(f"{verdicts.SHORT[v]} {n[v]}" for v in verdicts.VERDICTS)
 
 
-def index_page(rows: list[PaperRow], revision: str, built_at: str, note: str) -> str:
+def index_page(rows: list[PaperRow], revision: str, built_at: str, note: str,
+               made: str = "") -> str:
     """The verdicts first (what the companion found about each paper), then every declared
     paper with its claim counts, profile and results time; the book's toc."""
     head = ("paper", "notebooks", *STATUSES, "last runs", "profile", "results made")
@@ -182,7 +183,8 @@ def index_page(rows: list[PaperRow], revision: str, built_at: str, note: str) ->
              "test`'s smoke run) left them: each chapter shows a paper's figures in reading "
              "order with the claims beside them, its claims ledger (filterable), and its "
              "executed notebooks.", "",
-             f"Book built {text(built_at)} from git revision {text(revision)}.", ""]
+             f"Book built {text(built_at)} from git revision {text(revision)}.", "",
+             *([made, ""] if made else [])]
     if note:
         lines += ["```{warning}", note, "```", ""]
     lines += ["## What the companion found", "",
@@ -201,7 +203,7 @@ def index_page(rows: list[PaperRow], revision: str, built_at: str, note: str) ->
               "```{toctree}", ":maxdepth: 1", ":caption: Papers", "",
               *(f"{r.paper.short}/index" for r in rows), "```", "",
               "```{toctree}", ":maxdepth: 1", ":caption: Across papers", "", "performance",
-              "```", ""]
+              "provenance", "```", ""]
     return "\n".join(lines)
 
 

@@ -9,15 +9,21 @@ puts them there for the notebook kernel it starts (and everything that kernel st
 session for nbval's kernels, `make` for every command it runs.
 
 AVX2 is the pinned level: every x86-64 CPU since 2013 (Intel Haswell, AMD Excavator/Zen) has it,
-and a machine with AVX-512 is held to it. MKL is the exception: its AVX2 branch exists on Intel
-CPUs only (on AMD, MKL ignores MKL_CBWR=AVX2 and takes its automatic branch, as its developer guide
-says), so a lock made on an AMD EPYC was not reproduced on an Intel Xeon. Its COMPATIBLE branch
-(SSE2, no approximate reciprocals) is the one both vendors take, at 3.5-5x the time of a matrix
-product on AVX2. What no setting pins (another CPU architecture: ARM, Apple silicon; another build
-of torch or numpy) is in the README.
+and a machine with AVX-512 is held to it. MKL (torch's CPU matrix products) is the exception: its
+AVX2 branch exists on Intel CPUs only; an AMD CPU ignores MKL_CBWR=AVX2 and takes MKL's automatic
+path, which there does not follow the instruction sets (MKL_ENABLE_INSTRUCTIONS=AVX2, AVX512 or
+SSE4_2 gave the same bytes on an AMD EPYC). MKL's COMPATIBLE branch, the one both vendors take, was
+pinned for a while and did not make them agree: an Intel Xeon and an AMD EPYC running the same lock
+on it still wrote different bytes for every torch-training stage, at 2-5x the time of a matrix
+product (numbers: README, *The same results on every machine*). So MKL is held at AVX2 again:
+Intel CPUs share one MKL path, AMD CPUs another, and the verdicts are held to the CPU by a second
+code path instead (lib.companion.codepaths). What no setting pins (another CPU architecture: ARM,
+Apple silicon; another build of torch or numpy) is in the README.
 
 `COMPANION_NUMERICS=native` leaves the machine's own choices: for measuring what the pinning
-changes and costs, never for results to commit.
+changes and costs, never for results to commit. `COMPANION_NUMERICS=alternative` takes the pinned
+path but for the libraries whose kernels differ from one CPU to another (ALTERNATIVE): the second
+code path on which lib.companion.codepaths re-decides every claim.
 """
 from __future__ import annotations
 
@@ -27,7 +33,7 @@ from collections.abc import Mapping, MutableMapping
 
 PINNED: dict[str, str] = {
     "ATEN_CPU_CAPABILITY": "avx2",             # torch's vectorised CPU kernels
-    "MKL_CBWR": "COMPATIBLE",                  # MKL's one branch on Intel and AMD alike
+    "MKL_CBWR": "AVX2",                        # Intel: AVX2; AMD: MKL's own path
     "ONEDNN_MAX_CPU_ISA": "AVX2",              # oneDNN (torch's convolutions)
     "OPENBLAS_CORETYPE": "Haswell",            # numpy's OpenBLAS kernels
     "NPY_DISABLE_CPU_FEATURES": "X86_V4 AVX512_ICL AVX512_SPR",   # numpy's loops: no AVX-512
@@ -36,6 +42,14 @@ PINNED: dict[str, str] = {
     "OPENBLAS_NUM_THREADS": "1",
 }
 SWITCH = "COMPANION_NUMERICS"
+MODES = ("pinned", "alternative", "native")
+# Another CPU's code path, on any x86-64 CPU: where the pinned settings still leave the result to
+# the CPU (MKL's matrix-product kernel: Intel's AVX2 branch or AMD's own path; oneDNN's blocking),
+# another kernel of that library. MKL's COMPATIBLE branch (SSE2) exists on both vendors.
+ALTERNATIVE: dict[str, str] = {
+    "MKL_CBWR": "COMPATIBLE",
+    "ONEDNN_MAX_CPU_ISA": "SSE41",
+}
 
 
 def native(env: Mapping[str, str] | None = None) -> bool:
@@ -45,13 +59,17 @@ def native(env: Mapping[str, str] | None = None) -> bool:
 
 def pin(env: MutableMapping[str, str] | None = None) -> MutableMapping[str, str]:
     """Put the pinned settings into `env` (default: this process's environment, for the
-    processes it starts), overriding what was there, unless it asks for native code paths."""
+    processes it starts), overriding what was there, unless it asks for native code paths; the
+    alternative mode then puts ALTERNATIVE over them."""
     env = os.environ if env is None else env
-    if env.get(SWITCH, "pinned") not in ("pinned", "native"):
-        raise ValueError(f"{SWITCH}={env[SWITCH]!r}: allowed values are 'pinned' (the default) "
-                         "and 'native'")
-    if not native(env):
+    mode = env.get(SWITCH, "pinned")
+    if mode not in MODES:
+        raise ValueError(f"{SWITCH}={mode!r}: allowed values are 'pinned' (the default), "
+                         "'alternative' and 'native'")
+    if mode != "native":
         env.update(PINNED)
+    if mode == "alternative":
+        env.update(ALTERNATIVE)
     return env
 
 
@@ -63,9 +81,11 @@ def unpinned_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
 
 
 def drift(env: Mapping[str, str] | None = None) -> dict[str, str | None]:
-    """The pinned settings this environment lacks or sets otherwise: {name: value found}."""
+    """The settings of this environment's mode (pinned, or alternative) it lacks or sets
+    otherwise: {name: value found}."""
     env = os.environ if env is None else env
-    return {k: env.get(k) for k, v in PINNED.items() if env.get(k) != v}
+    want = {**PINNED, **(ALTERNATIVE if env.get(SWITCH) == "alternative" else {})}
+    return {k: env.get(k) for k, v in want.items() if env.get(k) != v}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -170,6 +170,8 @@ def data_file(name: str) -> Path:
 
 
 def ledger_files() -> dict[str, Path]:
-    """Outputs of the claims stage: merged JSON, rendered table and the metrics summary."""
+    """Outputs of the claims stage: merged JSON, rendered table, the metrics summary and the
+    fingerprints of the runs the ledger's results came from."""
     return {"json": RESULTS / "claims.json", "markdown": RESULTS / "CLAIMS.md",
-            "summary": RESULTS / "claims_summary.json"}
+            "summary": RESULTS / "claims_summary.json",
+            "fingerprints": RESULTS / "fingerprints.json"}

@@ -28,7 +28,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from lib.companion import book, papers, paths, timings, verdicts
+from lib.companion import book, book_provenance, codepaths, papers, paths, timings, verdicts, verify
 
 SITE = Path(__file__).with_name("book_site")
 HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.M)
@@ -97,12 +97,12 @@ def _merged_differs(doc: dict, notebook: str, own: dict) -> bool:
 def load_ledger() -> tuple[dict, str]:
     """results/claims.json and a warning when it is missing or older than a notebook's claims
     (then the per-notebook files, the ledger's own records, are merged in memory)."""
-    from lib.companion import claims as ledger
+    from lib.companion import ledger
     merged = paths.ledger_files()["json"]
     docs = ledger.load_all()
     doc = read_json(merged)
     if doc is not None and "error" in doc:
-        note = (f"results/claims.json is {doc['error']} (run `python -m lib.companion.claims`): "
+        note = (f"results/claims.json is {doc['error']} (run `python -m lib.companion.ledger`): "
                 "this book shows the per-notebook claim files.")
     elif doc is not None:
         newer = [d["notebook"] for d in docs if _merged_differs(doc, d["notebook"], d)]
@@ -110,9 +110,9 @@ def load_ledger() -> tuple[dict, str]:
             return doc, ""
         note = ("results/claims.json is older than the claims of " + ", ".join(newer)
                 + ": this book shows the per-notebook claim files; run `python -m "
-                "lib.companion.claims` (make report does) to merge them.")
+                "lib.companion.ledger` (make report does) to merge them.")
     else:
-        note = ("results/claims.json is missing (run `python -m lib.companion.claims`): this "
+        note = ("results/claims.json is missing (run `python -m lib.companion.ledger`): this "
                 "book shows the per-notebook claim files.")
     return ledger.merged(docs), note
 
@@ -409,9 +409,13 @@ def write_sources(src: Path, now: dt.datetime) -> Path:
     (src / "performance.md").write_text(
         book.performance_page(read_timings(built), totals, bench, read_timing_tables(), figures,
                               overview), encoding="utf-8")
+    made = read_json(paths.ledger_files()["fingerprints"]) or {}
+    verify_report = verify.REPORT.read_text() if verify.REPORT.exists() else None
+    (src / "provenance.md").write_text(book_provenance.provenance_page(
+        made, codepaths.load(), codepaths.stale(), verify_report), encoding="utf-8")
     (src / "index.md").write_text(book.index_page(
-        rows, git_revision(paths.ROOT), now.strftime("%Y-%m-%d %H:%M:%S UTC"), note),
-        encoding="utf-8")
+        rows, git_revision(paths.ROOT), now.strftime("%Y-%m-%d %H:%M:%S UTC"), note,
+        book_provenance.made_line(made)), encoding="utf-8")
     return src
 
 

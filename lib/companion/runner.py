@@ -33,7 +33,18 @@ from pathlib import Path
 import jupytext
 import nbformat
 
-from lib.companion import datafiles, numerics, papers, params, paths, runs, staging, tables, yamlio
+from lib.companion import (
+    datafiles,
+    fingerprint,
+    numerics,
+    papers,
+    params,
+    paths,
+    runs,
+    staging,
+    tables,
+    yamlio,
+)
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 VOLATILE_CELL_KEYS = ("execution", "papermill")
@@ -377,10 +388,11 @@ def execute(notebook: str, cfg: params.NotebookParams, out: Path | None,
     folder = staging.fresh(notebook)
     executed = staging.staged(folder, paths.executed_file(notebook))
     executed.parent.mkdir(parents=True, exist_ok=True)
-    runs.write(notebook, "running", cfg.profile)
+    numerics.pin()                       # the kernel and what it starts take one CPU code path
+    made_by = fingerprint.of_environment()           # ... in this environment, on this CPU
+    runs.write(notebook, "running", cfg.profile, made_by=made_by)
     os.environ[paths.STAGING_ENV] = f"{notebook}={folder}"
     os.environ["COMPANION_RUNNER_PID"] = str(os.getpid())     # the kernel ends with this process
-    numerics.pin()                       # the kernel and what it starts take one CPU code path
     end_with_parents(watched_ancestors())
     limit = time_limit(timeout_s)
     start = time.perf_counter()
@@ -396,7 +408,7 @@ def execute(notebook: str, cfg: params.NotebookParams, out: Path | None,
         kept = keep_failed_copy(notebook, executed)
         report_failure(failure, kept)
         runs.write(notebook, "failed", cfg.profile, **failure_detail(failure),
-                   recorded=runs.staged_claims(notebook))
+                   recorded=runs.staged_claims(notebook), made_by=made_by)
         shutil.rmtree(folder, ignore_errors=True)
         return 1
     finally:
@@ -411,13 +423,14 @@ def execute(notebook: str, cfg: params.NotebookParams, out: Path | None,
         print(f"error: {notebook}: its outputs could not be moved into results/ ({err}); the "
               "next run finishes the move (lib.companion.staging.recover)", file=sys.stderr)
         runs.write(notebook, "failed", cfg.profile, cell=None,
-                   error=f"the outputs could not be swapped in: {err}"[:2000], recorded=[])
+                   error=f"the outputs could not be swapped in: {err}"[:2000], recorded=[],
+                   made_by=made_by)
         return 1
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(paths.executed_file(notebook), out)
     paths.failed_copy(notebook).unlink(missing_ok=True)
-    runs.write(notebook, "ok", cfg.profile)
+    runs.write(notebook, "ok", cfg.profile, made_by=made_by)
     record_timing(notebook, cfg, time.perf_counter() - start)
     print(f"{notebook} ({cfg.profile}) -> {out or paths.executed_file(notebook)}",
           file=sys.stderr)

@@ -4,8 +4,10 @@ A run writes `running` before its kernel starts and `ok` or `failed` (with the c
 and the claims recorded before it) when it ends. A `running` record whose lock is free was
 interrupted: killed, out of memory, its machine gone. The claims stage reads these records, so a
 notebook that did not finish shows its claims as `error` instead of vanishing from the ledger,
-while its last good outputs stay in the workspace. Records hold no time or process id that a
-finished run would leave behind: after a clean `dvc repro` they read the same on every machine.
+while its last good outputs stay in the workspace. Each record carries the run's fingerprint
+(`made_by`: the locked environment, the libraries' builds, the CPU, the pins;
+lib.companion.fingerprint) and no time or process id: two clean runs in one environment on one
+kind of CPU write the same record, and `make verify` shows two machines' fingerprints side by side.
 Each is an output of its notebook's stage (uncached), so a record other than `ok` (a run that
 failed, or was killed mid-run) leaves the stage out of date and a plain `dvc repro` runs it again.
 """

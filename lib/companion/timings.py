@@ -138,7 +138,7 @@ def table(doc: dict) -> str:
 
 
 # what a failed or interrupted run is followed by: (module run with this python, what it writes)
-REBUILD = (("lib.companion.claims", "results/CLAIMS.md"),
+REBUILD = (("lib.companion.ledger", "results/CLAIMS.md"),
            ("lib.companion.report", "results/report/index.html"))
 INTERRUPTED = 130     # how a shell reports a command ended by Ctrl-C (128 + SIGINT)
 

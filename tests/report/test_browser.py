@@ -66,7 +66,7 @@ def chromium() -> str:
 def ledger(report) -> dict:
     merged = report.parent / "claims.json"
     assert merged.exists(), \
-        f"{merged} is missing: run `python -m lib.companion.claims` before the report"
+        f"{merged} is missing: run `python -m lib.companion.ledger` before the report"
     return json.loads(merged.read_text())
 
 

@@ -208,8 +208,8 @@ def test_build_renders_every_page_and_the_source_only_note(tree):
 
 
 def test_build_uses_the_merged_ledger_executed_copy_and_timings(tree):
-    from lib.companion import claims, runner
-    claims.merge()
+    from lib.companion import ledger, runner
+    ledger.merge()
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# Ran $x$"),
                                          nbformat.v4.new_code_cell("1 + 1")])
     nb.cells[1].outputs = [nbformat.v4.new_output("execute_result", {"text/plain": "2"},
@@ -233,8 +233,8 @@ def test_build_uses_the_merged_ledger_executed_copy_and_timings(tree):
 def test_index_warns_when_the_merged_ledger_is_stale(tree):
     import os
 
-    from lib.companion import claims
-    claims.merge()
+    from lib.companion import ledger
+    ledger.merge()
     merged = paths.ledger_files()["json"]
     own = paths.claims_file("alpha/01_a")
     # a re-run that rewrites the same claims later (DVC then skips the claims stage): no warning

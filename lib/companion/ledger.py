@@ -1,0 +1,246 @@
+"""The claims stage: every declared notebook's claims file merged into the ledger.
+
+    python -m lib.companion.ledger          (the `claims` stage of dvc.yaml; make report runs it)
+
+It writes results/claims.json, results/CLAIMS.md, a metrics summary and the fingerprints of the
+runs the results came from (results/fingerprints.json). A notebook whose last run did not finish
+(lib.companion.runs) is merged as that run left it: the claims it recorded before it stopped, and
+every other claim it declares as `error`, with the cell and the exception. What a notebook
+declares: the claims its last complete run recorded (its claims file, kept when a run fails) and
+those its paper.yaml sets beside a figure; a notebook that declares none is one `error` record of
+its own. Nothing a notebook declares is ever absent from the ledger. A claims file that cannot be
+used (cut short, not JSON, not a claims document) is named and treated like a failed run: the ids
+it still shows, and those beside its figures, are `error`; the other notebooks go on. A claim a
+second CPU code path decides otherwise is `inconclusive` (lib.companion.codepaths). A `results/`
+the ledger cannot write is named, with what to do, in one message. A notebook kernel never
+imports this module (lib.companion.claims is its side).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from lib.companion import codepaths, fingerprint, papers, paths, runs, staging, yamlio
+from lib.companion.claims import STATUSES, stability_text, summarize
+
+
+def load_all() -> list[dict]:
+    """Every declared notebook's claims as the ledger shows them, in paper then notebook order:
+    its claims file, or, when its last run did not finish, what that run left (`merged_doc`);
+    a claim a second CPU code path decides otherwise is `inconclusive` (lib.companion.codepaths)."""
+    return codepaths.apply([d for n in papers.all_notebooks()
+                            if (d := notebook_doc(n)) is not None])
+
+
+RECORD_KEYS = ("id", "paper", "notebook", "statement", "source", "provenance", "kind", "expected",
+               "measured", "tolerance", "status")
+ID_IN_TEXT = re.compile(r'"id":\s*"([^"\\]{1,300})"')
+
+
+def shown_path(path) -> str:
+    """A path as messages name it: relative to the repository when inside it."""
+    try:
+        return str(path.relative_to(paths.ROOT))
+    except ValueError:
+        return str(path)
+
+
+def claims_problem(doc: object) -> str:
+    """What keeps a parsed claims file from being a claims document ("" when nothing)."""
+    if not isinstance(doc, dict):
+        return f"holds a {type(doc).__name__}, not a claims document (an object)"
+    if not isinstance(doc.get("params", {}), dict) or not isinstance(doc.get("claims"), list):
+        return "lacks its `claims` list or `params` object"
+    for i, c in enumerate(doc["claims"]):
+        lost = [k for k in RECORD_KEYS if not isinstance(c, dict) or k not in c]
+        if lost:
+            return f"claim {i} lacks {lost}"
+        if c["status"] not in STATUSES:
+            return f"claim {c['id']!r} has status {yamlio.shown(c['status'])}; allowed: {STATUSES}"
+    return ""
+
+
+def read_own(notebook: str) -> tuple[dict | None, str]:
+    """The notebook's claims file ({"params", "claims"}) and "" , or, when it cannot be used, a
+    stand-in holding the ids its text still shows and what is wrong, naming the file."""
+    path = paths.claims_file(notebook)
+    name = shown_path(path)
+    paper = notebook.split("/")[0]
+    again = f"re-run it: `dvc repro -f notebooks/{paper}/dvc.yaml:{notebook.replace('/', '-', 1)}`"
+    try:
+        text = path.read_text()
+    except FileNotFoundError:
+        return None, ""
+    except (OSError, UnicodeDecodeError) as err:
+        why = getattr(err, "strerror", None) or yamlio.cut(str(err))
+        return None, f"its claims file {name} cannot be read ({why}); {again}"
+    try:
+        doc = json.loads(text)
+        problem = claims_problem(doc)
+    except (ValueError, RecursionError) as err:
+        problem = f"is not valid JSON ({yamlio.cut(str(err))}; a write cut short?)"
+    if not problem:
+        doc.setdefault("params", {})
+        return doc, ""
+    ids = list(dict.fromkeys(i for i in ID_IN_TEXT.findall(text) if i.startswith(paper + ".")))
+    stand_in = {"params": {}, "claims": [
+        {"id": cid, "statement": f"(recorded in {name}, which cannot be read)", "source": "",
+         "provenance": "derived", "kind": "exact", "expected": ""} for cid in ids]}
+    return stand_in, f"its claims file {name} {problem}; {again}"
+
+
+def notebook_doc(notebook: str) -> dict | None:
+    """One notebook's claims document as the ledger merges it, from its files; an unusable claims
+    file makes its claims `error` as a failed run does, naming the file."""
+    own, problem = read_own(notebook)
+    record = runs.read(notebook)
+    if problem:                          # main() names it, among the unfinished runs
+        if runs.unfinished(record):
+            record = {**record, "error": f"{record.get('error', 'no detail')}; and {problem}"}
+        else:
+            record = {"notebook": notebook, "state": "failed", "error": problem,
+                      "profile": (record or {}).get("profile", "?")}
+    return merged_doc(notebook, own, record)
+
+
+def declared_ids(notebook: str, own: dict | None) -> list[str]:
+    """The full ids a notebook declares: its last complete run's, then its figures' others."""
+    paper = notebook.split("/")[0]
+    ids = [c["id"] for c in own["claims"]] if own else []
+    for fig in papers.notebook_entry(notebook).figures:
+        ids += [f"{paper}.{c}" for c in fig.claims if f"{paper}.{c}" not in ids]
+    return ids
+
+
+def error_claim(notebook: str, cid: str, record: dict, before: dict | None) -> dict:
+    """The record of a declared claim the last run did not reach: `error`, with why."""
+    paper = notebook.split("/")[0]
+    base = before or {"statement": "(declared beside a figure in paper.yaml; never recorded)",
+                      "source": "", "provenance": "derived", "kind": "exact", "expected": ""}
+    return {**{k: base[k] for k in ("statement", "source", "provenance", "kind", "expected")},
+            "id": cid, "paper": paper, "notebook": f"notebooks/{notebook}.py",
+            "measured": f"not checked: the last run {runs.describe(record)}",
+            "tolerance": "", "status": "error", "stability": None, "rests_on": ""}
+
+
+def merged_doc(notebook: str, own: dict | None, record: dict | None) -> dict | None:
+    """The notebook's claims document as the ledger merges it (None: nothing to show)."""
+    if not runs.unfinished(record):
+        return own
+    recorded = [c for c in record.get("recorded", []) if isinstance(c, dict) and "id" in c]
+    seen = {c["id"] for c in recorded}
+    before = {c["id"]: c for c in own["claims"]} if own else {}
+    missing = [error_claim(notebook, cid, record, before.get(cid))
+               for cid in declared_ids(notebook, own) if cid not in seen]
+    claims = recorded + missing
+    if not claims:                      # declares nothing: the failed run is the record
+        claims = [error_claim(notebook, f"{'.'.join(paths.split_notebook(notebook))}.run",
+                              record, {"statement": "the notebook runs to completion",
+                                       "source": "", "provenance": "derived", "kind": "exact",
+                                       "expected": "a finished run"})]
+    prior = own["params"] if own else {}
+    return {"notebook": notebook, "params": {**prior, "profile": record.get("profile", "?")},
+            "claims": claims, "summary": summarize(claims), "run": record}
+
+
+def render_markdown(docs: list[dict]) -> str:
+    """results/CLAIMS.md: one table per paper with status and provenance."""
+    lines = ["# Claims ledger", "",
+             "Generated by `python -m lib.companion.ledger` from results/<paper>/claims/*.json. "
+             "Do not edit.", ""]
+    for paper in papers.names():
+        rows = [c for d in docs if d["notebook"].startswith(paper + "/") for c in d["claims"]]
+        if not rows:
+            continue
+        profiles = sorted({d["params"].get("profile", "?") for d in docs
+                           if d["notebook"].startswith(paper + "/")})
+        s = summarize(rows)
+        lines += [f"## {paper}", "",
+                  f"profile: {', '.join(profiles)}; " + ", ".join(f"{k} {v}" for k, v in s.items()),
+                  "", *(f"**{d['notebook']}: the last run {runs.describe(d['run'])}** (its "
+                        "other claims are `error`; the workspace keeps its last good outputs)\n"
+                        for d in docs if d["notebook"].startswith(paper + "/") and "run" in d),
+                  "| status | id | kind | provenance | statement | expected | measured "
+                  "| stability |",
+                  "|---|---|---|---|---|---|---|---|"]
+        for c in rows:
+            cells = [c["status"], f"`{c['id']}`", c["kind"], c["provenance"], c["statement"],
+                     c["expected"], c["measured"], stability_text(c).strip(" []")]
+            lines.append("| " + " | ".join(str(x).replace("|", "\\|").replace("\n", " ")
+                                         for x in cells) + " |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def merged(docs: list[dict]) -> dict[str, Any]:
+    """The merged ledger of per-notebook documents: claims, profiles, per-paper summary and the
+    notebooks whose last run did not finish (results/claims.json holds this)."""
+    claims = [c for d in docs for c in d["claims"]]
+    summary = {paper: summarize([c for c in claims if c["paper"] == paper])
+               for paper in papers.names() if any(c["paper"] == paper for c in claims)}
+    return {"profiles": {d["notebook"]: d["params"].get("profile") for d in docs},
+            "summary": summary, "claims": claims,
+            "unfinished": {d["notebook"]: d["run"] for d in docs if "run" in d}}
+
+
+def fingerprints() -> dict[str, dict]:
+    """The fingerprints the declared notebooks' last runs recorded (lib.companion.fingerprint),
+    by their short name, each with the notebooks it made; a run that recorded none (made before
+    fingerprints were recorded) is listed under "none"."""
+    out: dict[str, dict] = {}
+    for notebook in papers.all_notebooks():
+        record = runs.read(notebook)
+        if record is None:
+            continue
+        made_by = record.get("made_by")
+        name = fingerprint.ident(made_by) if made_by else "none"
+        entry = out.setdefault(name, {"fingerprint": made_by or {}, "notebooks": []})
+        entry["notebooks"].append(notebook)
+    return out
+
+
+def merge() -> dict[str, Any]:
+    """Write results/claims.json, results/CLAIMS.md, the per-paper metrics summary and the runs'
+    fingerprints; return the merged ledger."""
+    docs = load_all()
+    doc = merged(docs)
+    out = paths.ledger_files()
+    out["json"].parent.mkdir(parents=True, exist_ok=True)
+    out["json"].write_text(json.dumps(doc, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
+    out["fingerprints"].write_text(json.dumps(fingerprints(), indent=1, sort_keys=True) + "\n")
+    out["summary"].write_text(json.dumps(doc["summary"], indent=1, sort_keys=True) + "\n")
+    out["markdown"].write_text(render_markdown(docs))
+    return doc
+
+
+def unwritable(err: OSError) -> str:
+    """One message for a results/ the ledger cannot write: the path, the cause, what to do."""
+    where = shown_path(Path(err.filename)) if err.filename else "results/"
+    return (f"cannot write {where}: {err.strerror or err}; the ledger writes results/claims.json, "
+            "results/CLAIMS.md and the summary there: make results/ writable (`chmod -R u+w "
+            "results`) or free space, then run `python -m lib.companion.ledger` again")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m lib.companion.ledger",
+                                     description="merge per-notebook claims into the ledger")
+    parser.parse_args(argv)
+    try:
+        staging.recover_all()           # a swap a kill interrupted: its outputs, all new, first
+        doc = merge()
+    except OSError as err:
+        print(unwritable(err), file=sys.stderr)
+        return 1
+    for paper, counts in doc["summary"].items():
+        print(f"{paper}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+    for notebook, record in doc["unfinished"].items():
+        print(f"{notebook}: last run {runs.describe(record)}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
