@@ -25,6 +25,7 @@ import yaml
 from lib.companion import (
     codepaths,
     datafiles,
+    declared,
     infra,
     papers,
     params,
@@ -244,10 +245,50 @@ def shown(path: Path) -> str:
     return rel(path) if path.is_relative_to(paths.ROOT) else str(path)
 
 
+def imports_decisions(paper: str) -> bool:
+    """Does a notebook of the paper, or a module of its package other than decisions.py, import
+    its decisions module? (A paper whose claims the ledger decides does not.)"""
+    sources = [*(paths.NOTEBOOKS / paper).glob("*.py"),
+               *(f for f in (paths.ROOT / "lib" / paper).rglob("*.py") if f.name != DECISIONS)]
+    return any(f"{paper}.decisions" in infra.module_imports(f) for f in sources)
+
+
+DECISIONS = "decisions.py"
+
+
+def package_deps(paper: str) -> list[str]:
+    """The paper's package as its notebook stages depend on it: the whole folder, or, when no
+    notebook computes with its decisions module (the ledger applies the rules: issue of
+    deciding in the ledger), every file but that one, so a threshold changed there re-runs the
+    claims stage alone."""
+    folder = paths.ROOT / "lib" / paper
+    if not (folder / DECISIONS).exists() or imports_decisions(paper):
+        return [f"lib/{paper}"]
+    return sorted(rel(f) for f in folder.rglob("*.py")
+                  if f.name != DECISIONS and "__pycache__" not in f.parts)
+
+
+def decision_deps() -> list[str]:
+    """What the claims stage decides with: every paper's claims.yaml and decisions module, and
+    what those modules import from lib/ (the shared rules)."""
+    out: list[str] = []
+    for paper in papers.names():
+        yaml_file = declared.file_of(paper)
+        if yaml_file.exists():
+            out.append(rel(yaml_file))
+        module = paths.ROOT / "lib" / paper / DECISIONS
+        if module.exists():
+            out.append(rel(module))
+            for dotted in infra.lib_imports(module):
+                if dotted.startswith("companion."):
+                    out += [f for f in infra.files(dotted.split(".")[1])[2:] if f not in out]
+    return out
+
+
 def code_deps(paper: str) -> list[str]:
     """What a paper's stages run beyond the infrastructure stamp: its package, the shared
     packages it imports and the lib/companion modules the stamp does not cover."""
-    return [f"lib/{paper}", *shared_packages(paper), *companion_deps(paper)]
+    return [*package_deps(paper), *shared_packages(paper), *companion_deps(paper)]
 
 
 def notebook_stage(nid: str, code: list[str] | None = None) -> dict:
@@ -258,9 +299,11 @@ def notebook_stage(nid: str, code: list[str] | None = None) -> dict:
     entry = papers.notebook_entry(nid)
     # no dep inside data/: DVC would verify data.dvc first and re-hash a changed file into it;
     # the `data` stage checks data/ and stamps the md5s of the files this notebook reads
+    claims_yaml = declared.file_of(paper)
     deps = [rel(params_stamp(nid)), rel(infra_stamp()),
             *([rel(datafiles.stamp_file(DATA_STAMPS, nid))] if entry.data else []),
             rel(paths.notebook_source(nid)), rel(papers.declaration_file(paper)),
+            *([rel(claims_yaml)] if claims_yaml.exists() else []),
             *(code_deps(paper) if code is None else code),
             *(rel(paths.tables_dir(f"{paper}/{r}")) for r in entry.reads)]
     # persistent: DVC leaves the last good outputs in place, the runner swaps new ones in.
@@ -321,8 +364,9 @@ def dvc_stages() -> dict:
     claim_dirs = [rel(paths.results_dir(p.short, "claims")) for p in all_papers]
     ledger = paths.ledger_files()
     stages["claims"] = {"cmd": "python -m lib.companion.ledger",
-                        "deps": [*infra.files("ledger"), *declarations, *claim_dirs,
-                                 rel(paths.RESULTS / "runs"), rel(codepaths.RECORD)],
+                        "deps": [*infra.files("ledger"), *declarations, *decision_deps(),
+                                 *claim_dirs, rel(paths.RESULTS / "runs"),
+                                 rel(codepaths.RECORD)],
                         "outs": [rel(ledger["json"]), rel(ledger["markdown"]),
                                  rel(ledger["fingerprints"])],
                         # in git, not the cache: `dvc metrics diff` and `dvc exp show` read it at
