@@ -3,8 +3,6 @@ tolerances of the exact checks. The rules deciding the statistical and qualitati
 decisions.py, which the claims stage alone reads."""
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 import torch
 
