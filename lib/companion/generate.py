@@ -326,8 +326,11 @@ def dvc_stages() -> dict:
                         "outs": [rel(ledger["json"]), rel(ledger["markdown"]),
                                  rel(ledger["fingerprints"])],
                         # in git, not the cache: `dvc metrics diff` and `dvc exp show` read it at
-                        # any commit of a fresh clone, with no results pulled
-                        "metrics": [{rel(ledger["summary"]): {"cache": False}}]}
+                        # any commit of a fresh clone, with no results pulled; persistent, so
+                        # the ledger keeps the rows of papers with no results here
+                        # (lib.companion.ledger.previous_summary)
+                        "metrics": [{rel(ledger["summary"]): {"cache": False,
+                                                              "persist": True}}]}
     # A paper's dvc.lock holds the hash of every output of its notebook stages, so the report
     # depends on the 19 locks instead of hashing those outputs a second time on every
     # `dvc status` (DVC re-runs a stage whose output changed first, which rewrites its lock).
