@@ -64,7 +64,7 @@ else
   SMOKE_ARGS :=
 endif
 
-.PHONY: setup lock environment data repro verify codepaths plan status test checks path lint generated unit nbval report-smoke browser chromium report lab bench sync clean
+.PHONY: setup lock environment data repro verify codepaths plan status test checks path lint generated unit nbval report-smoke browser chromium report screenshots lab bench sync clean
 
 setup: $(STAMP)
 
@@ -183,6 +183,12 @@ chromium:
 report: setup
 	$(PY) -m lib.companion.ledger && $(PY) -m lib.companion.report
 	@echo "book: results/report/index.html"
+
+# The README's screenshots of the built book (results/report) into docs/: the index, a chapter,
+# its ledger, a notebook page and the performance page, 1280 px wide and whole
+# (lib/companion/screenshots.py)
+screenshots: setup chromium
+	$(PY) -m lib.companion.screenshots
 
 # A double-click opens a notebook's .py as a notebook (.jupyter/labconfig sets jupytext as the
 # default viewer of .py files; a module of lib/ opens with right-click, Open With, Editor)
