@@ -64,7 +64,7 @@ else
   SMOKE_ARGS :=
 endif
 
-.PHONY: setup lock environment data repro verify codepaths plan status test checks path lint generated unit nbval report-smoke browser chromium report screenshots lab bench sync clean
+.PHONY: setup lock environment data repro verify codepaths plan status test checks path lint generated unit nbval report-smoke browser chromium report restore screenshots lab bench sync clean
 
 setup: $(STAMP)
 
@@ -183,6 +183,13 @@ chromium:
 report: setup
 	$(PY) -m lib.companion.ledger && $(PY) -m lib.companion.report
 	@echo "book: results/report/index.html"
+
+# Back to the last commit's parameters and their outputs after `dvc exp run -S` (refused or not) or
+# an edit: the params and lock files checked out, each output restored from DVC's cache, kept
+# when made here from the committed inputs, or run again; nothing deleted that cannot come back
+# (lib/companion/restore.py)
+restore: setup
+	@$(PY) -m lib.companion.restore
 
 # The README's screenshots of the built book (results/report) into docs/: the index, a chapter,
 # its ledger, a notebook page and the performance page, 1280 px wide and whole

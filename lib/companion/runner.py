@@ -505,7 +505,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return run(args.notebook, args.out, args.profile, parse_overrides(args.pairs),
                    args.prepare_only, args.timeout, args.accept_cost)
-    except (params.ParamsError, papers.DeclarationError) as err:
+    except params.ParamsError as err:
+        print(f"error: {err}{params.where_held()}", file=sys.stderr)
+        return 2
+    except papers.DeclarationError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
 
