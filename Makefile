@@ -100,7 +100,7 @@ repro: data
 	$(if $(PROFILE),@$(PY) -m lib.companion.params --set-profile $(PROFILE))
 	@$(PY) -m lib.companion.timings run make_repro$(if $(filter-out default,$(PROFILE)),_$(PROFILE))$(if $(PAPER),_$(PAPER)) --rebuild-on-failure -- $(PY) -m lib.companion.parallel --jobs $(JOBS) $(STAGES)
 	$(if $(PAPER),$(PY) -m lib.companion.ledger && $(PY) -m lib.companion.report)
-	@$(PY) -m lib.companion.timings
+	@$(PY) -m lib.companion.timings --ran make_repro$(if $(filter-out default,$(PROFILE)),_$(PROFILE))$(if $(PAPER),_$(PAPER))
 	@echo "book: results/report/index.html   claims: results/CLAIMS.md"
 
 # Re-run the pipeline (or one paper's part) in a fresh clone of HEAD on JOBS workers and say what
