@@ -64,7 +64,7 @@ else
   SMOKE_ARGS :=
 endif
 
-.PHONY: setup lock environment data repro verify codepaths plan status test checks path lint generated unit nbval report-smoke browser chromium report restore screenshots lab bench sync clean
+.PHONY: setup lock environment data repro verify codepaths plan exps status test checks path lint generated unit nbval report-smoke browser chromium report restore screenshots lab bench sync clean
 
 setup: $(STAMP)
 
@@ -124,6 +124,12 @@ codepaths: setup
 plan: setup
 	@test -z "$(PAPER)" -o -n "$(STAGES)" || { echo "PAPER=$(PAPER) is not a declared paper (notebooks/<paper>/paper.yaml)"; exit 2; }
 	@$(if $(PROFILE),$(PY) -m lib.companion.cost --profile $(PROFILE) $(if $(PAPER),--paper $(PAPER)),$(PY) -m lib.companion.plan $(STAGES))
+
+# The experiments of `dvc exp run` beside the workspace and the commit, in a table that fits a
+# terminal: the parameters that differ between them, the claim counts over all papers
+# (results/claims_summary.json's `all`) and any paper's counts that differ; no file hashes
+exps: setup
+	@$(DVC) exp show --no-pager --only-changed --drop '/|Created' --keep '^all\.(pass|fail|inconclusive)$$'
 
 status: setup
 	@test -z "$(PAPER)" -o -n "$(STAGES)" || { echo "PAPER=$(PAPER) is not a declared paper (notebooks/<paper>/paper.yaml)"; exit 2; }

@@ -115,8 +115,8 @@ def test_merge_writes_json_markdown_and_summary(ledger):
                        holds=False, rests_on="one run")
     ledger.write()
     summary = ledger_stage.merge()["summary"]
-    assert summary == {"gd_perceptron": {"pass": 1, "fail": 1, "error": 0, "deviation": 0,
-                                         "inconclusive": 0, "skipped": 0}}
+    counts = {"pass": 1, "fail": 1, "error": 0, "deviation": 0, "inconclusive": 0, "skipped": 0}
+    assert summary == {"gd_perceptron": counts, "all": counts}
     md = paths.ledger_files()["markdown"].read_text()
     assert "| pass | `gd_perceptron.a` |" in md and "## gd_perceptron" in md
 

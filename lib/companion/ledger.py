@@ -41,6 +41,7 @@ def load_all() -> list[dict]:
                             if (d := notebook_doc(n)) is not None])
 
 
+ALL = "all"                      # the summary's row of every paper's counts added up
 RECORD_KEYS = ("id", "paper", "notebook", "statement", "source", "provenance", "kind", "expected",
                "measured", "tolerance", "status")
 ID_IN_TEXT = re.compile(r'"id":\s*"([^"\\]{1,300})"')
@@ -208,16 +209,18 @@ def previous_summary() -> dict[str, dict[str, int]]:
 
 
 def merged(docs: list[dict], before: dict[str, dict] | None = None) -> dict[str, Any]:
-    """The merged ledger of per-notebook documents: claims, profiles, per-paper summary, the
-    notebooks whose last run did not finish, and the papers with no results here whose summary
-    row is carried over from `before` (results/claims.json holds this)."""
+    """The merged ledger of per-notebook documents: claims, profiles, per-paper summary (and its
+    total, ALL), the notebooks whose last run did not finish, and the papers with no results
+    here whose summary row is carried over from `before` (results/claims.json holds this)."""
     claims = [c for d in docs for c in d["claims"]]
     here = {d["notebook"].split("/")[0] for d in docs}
     summary = {paper: summarize([c for c in claims if c["paper"] == paper])
                for paper in papers.names() if any(c["paper"] == paper for c in claims)}
     carried = {p: row for p, row in (before or {}).items() if p not in here and p not in summary}
+    rows = {**summary, **carried}
+    total = {s: sum(r[s] for r in rows.values()) for s in STATUSES}     # `make exps` shows it
     return {"profiles": {d["notebook"]: d["params"].get("profile") for d in docs},
-            "summary": {**summary, **carried}, "carried": sorted(carried), "claims": claims,
+            "summary": {ALL: total, **rows}, "carried": sorted(carried), "claims": claims,
             "unfinished": {d["notebook"]: d["run"] for d in docs if "run" in d}}
 
 
