@@ -8,6 +8,7 @@ further edit.
 """
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -182,6 +183,22 @@ def test_new_paper_sweeps_with_dvc_experiments(copy):
     assert "seed" in diff and "toy.hello.slope" in diff and "3.5" in diff, diff
     claims = json.loads((copy / "results/toy/claims/01_hello.json").read_text())
     assert [float(c["measured"]) for c in claims["claims"]] == [3.5]
+
+
+def test_the_experiments_table_fits_a_terminal(copy):
+    """`make exps` (its very command, from the Makefile): the experiment above beside the
+    workspace and its baseline within 100 columns, with the parameters it changed and the claim
+    counts over all papers, and no column of file hashes (dvc exp show alone has thousands)."""
+    recipe = next(line for line in (paths.ROOT / "Makefile").read_text().splitlines()
+                  if " exp show " in line and line.startswith("\t"))
+    args = shlex.split(recipe.strip().lstrip("@").replace("$(DVC) ", "").replace("$$", "$"))
+    done = subprocess.run([sys.executable, "-m", "dvc", *args], cwd=copy, capture_output=True,
+                          text=True, env={**os.environ, "COLUMNS": "100"})
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines and all(len(line) <= 100 for line in lines), done.stdout
+    assert "toy.hello.slope" in done.stdout and "seed" in done.stdout, done.stdout
+    assert "all.pass" in done.stdout and "/" not in lines[1], done.stdout
 
 
 def test_checks_use_the_committed_defaults_after_an_experiment(copy):

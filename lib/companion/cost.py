@@ -17,6 +17,7 @@ hours over min(jobs, workers) for a sweep.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 from dataclasses import dataclass
@@ -63,9 +64,39 @@ def timed(notebook: str) -> dict | None:
     return doc if doc.get("profile") == "default" and "wall_s" in doc else None
 
 
-def plan_row(notebook: str, profile: str, raw: dict | None = None) -> Row:
+@functools.lru_cache(maxsize=1)
+def schema_defaults() -> dict:
+    """The parameters as the schemas give them (what the committed times were measured with)."""
+    return generate.defaults()
+
+
+def committed(notebook: str) -> dict | None:
+    """The notebook's time in docs/timings.json (the committed default-profile measurement),
+    with the sizes it was measured at: recorded there, else the schema's default ones."""
+    from lib.companion import runner, timings
+    try:
+        entry = json.loads(timings.SNAPSHOT.read_text())["stages"][notebook]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if not isinstance(entry, dict) or entry.get("profile") != "default":
+        return None
+    sizes = entry.get("sizes") or runner.sizes(params.validate(
+        notebook, params.merge(schema_defaults(), notebook, "default")))
+    return {**entry, "sizes": sizes}
+
+
+def committed_estimate_s(notebook: str, raw: dict) -> float | None:
+    """A notebook stage's wall seconds here: its committed time (docs/timings.json) scaled by
+    its sizes in the params files' profile (`raw`); None without a committed time."""
+    row = plan_row(notebook, raw.get("profile", "default"), raw, committed(notebook))
+    return None if row.wall_h is None else row.wall_h * 3600
+
+
+def plan_row(notebook: str, profile: str, raw: dict | None = None,
+             doc: dict | None = None) -> Row:
     """The plan of one stage in `profile` (its values as the params files hold them; `raw`: the
-    params files already read)."""
+    params files already read), scaled from `doc` (a timed default-profile run; default: the
+    last one on this machine)."""
     from lib.companion import runner
     raw = params.read_all() if raw is None else raw
     cfg, base = (params.validate(notebook, params.merge(raw, notebook, p, None))
@@ -73,7 +104,7 @@ def plan_row(notebook: str, profile: str, raw: dict | None = None) -> Row:
     kind, workers = executor_of(cfg)
     n_jobs = jobs(cfg)
     row = Row(notebook, n_jobs, kind, workers, None, None, None, None, "")
-    doc = timed(notebook)
+    doc = timed(notebook) if doc is None else doc
     if doc is None:
         row.note = "no default-profile timing (run the stage once: make repro)"
         return row

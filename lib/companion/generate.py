@@ -177,7 +177,7 @@ def paper_params_yaml(paper: papers.Paper) -> str:
                           for k, (v, why) in over.items()]
     text = "\n".join(lines) + "\n"
     if yamlio.load(text, f"notebooks/{paper.short}/params.yaml")[paper.short] != want:
-        for value in (v for section in want.values() for v in leaves(section).values()):
+        for value in (v for section in want.values() for v in yamlio.leaves(section).values()):
             yaml_value(value)                     # raises naming the value that does not survive
         raise ValueError(f"notebooks/{paper.short}/params.yaml does not read back as the values "
                          f"of lib/{paper.short}/schema.py")
@@ -372,8 +372,11 @@ def dvc_stages() -> dict:
                         "outs": [rel(ledger["json"]), rel(ledger["markdown"]),
                                  rel(ledger["fingerprints"])],
                         # in git, not the cache: `dvc metrics diff` and `dvc exp show` read it at
-                        # any commit of a fresh clone, with no results pulled
-                        "metrics": [{rel(ledger["summary"]): {"cache": False}}]}
+                        # any commit of a fresh clone, with no results pulled; persistent, so
+                        # the ledger keeps the rows of papers with no results here
+                        # (lib.companion.ledger.previous_summary)
+                        "metrics": [{rel(ledger["summary"]): {"cache": False,
+                                                              "persist": True}}]}
     # A paper's dvc.lock holds the hash of every output of its notebook stages, so the report
     # depends on the 19 locks instead of hashing those outputs a second time on every
     # `dvc status` (DVC re-runs a stage whose output changed first, which rewrites its lock).
@@ -601,14 +604,6 @@ def defaults() -> dict:
     return doc
 
 
-def leaves(doc: Any, prefix: str = "") -> dict[str, Any]:
-    """Every key path of a nested mapping with its value ("a.b.c": value); lists are values."""
-    if not isinstance(doc, dict):
-        return {prefix: doc}
-    return {k: v for key, sub in doc.items()
-            for k, v in leaves(sub, f"{prefix}.{key}" if prefix else str(key)).items()}
-
-
 def committed(path: Path) -> str | None:
     """The file as the checked-out commit holds it (None outside git or when untracked)."""
     done = subprocess.run(["git", "show", f"HEAD:{rel(path)}"], cwd=paths.ROOT,
@@ -623,7 +618,7 @@ def experiment_values(path: Path, text: str, want: str) -> list[str] | None:
     if committed(path) != want:
         return None
     try:
-        now, then = leaves(yamlio.load(text, rel(path))), leaves(yamlio.load(want))
+        now, then = yamlio.leaves(yamlio.load(text, rel(path))), yamlio.leaves(yamlio.load(want))
     except yamlio.YamlError:
         return None
     if now.keys() != then.keys():
@@ -705,8 +700,8 @@ def main(argv: list[str] | None = None) -> int:
         locks = stale_locks(pipelines)
         if values:
             print(f"note: the params files hold an experiment's values ({'; '.join(values)}); "
-                  "the checks use the committed defaults. Back to them: `git checkout "
-                  "params.yaml 'notebooks/*/params.yaml' '*dvc.lock' && dvc checkout`",
+                  "the checks use the committed defaults. Back to them and their outputs: "
+                  "`make restore`",
                   file=sys.stderr)
         for p in changed:
             print(f"stale: {rel(p)}", file=sys.stderr)

@@ -125,7 +125,7 @@ def load_ledger() -> tuple[dict, str]:
     else:
         note = ("results/claims.json is missing (run `python -m lib.companion.ledger`): this "
                 "book shows the per-notebook claim files.")
-    return ledger.merged(docs), note
+    return ledger.merged(docs, ledger.previous_summary()), note
 
 
 def notebook_title(cells: list) -> str:
