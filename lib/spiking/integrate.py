@@ -172,5 +172,6 @@ class LifHardReset(torch.autograd.Function):
                 g_h = torch.addcmul(g_v, g_v, spikes[t], value=-1.0).add_(
                     torch.ops.aten.sigmoid_backward(g_s, sig), alpha=alpha)
             torch.div(g_h, tau, out=grad_I[t])
-            g_v = g_h.sub_(grad_I[t])
+            if t > 0:                                   # into step t - 1
+                g_v = g_h.sub_(grad_I[t])
         return grad_I, None, None, None
