@@ -147,8 +147,9 @@ path: setup
 lint: setup
 	$(BIN)/ruff check .
 
-# the params and dvc.yaml files (root and per paper), the README's tables and the parameters cells
-# are derived, and no dvc.lock may hold a stage its dvc.yaml lacks: stale means `make sync`
+# the params and dvc.yaml files (root and per paper), the README's and the guide's (docs/guide/)
+# tables and the parameters cells are derived, and no dvc.lock may hold a stage its dvc.yaml
+# lacks: stale means `make sync`
 generated: setup
 	$(PY) -m lib.companion.generate --check
 

@@ -23,7 +23,7 @@ import numpy as np
 import torch
 
 from lib.companion import benchmark
-from lib.graphflow import cache, decisions, naive, wgraph
+from lib.graphflow import cache, choices, naive, wgraph
 from lib.graphflow.decoder import Decoder, Sizes
 
 LAYERS, D, HEADS, VOCAB = 2, 64, 4, 256
@@ -34,12 +34,12 @@ def problem(w: int):
     rng = np.random.default_rng(0)
     g = wgraph.sample_wgraph(rng, graph_layers=5, ops_per_layer=4, block_min=8, block_max=32,
                              system_tokens=48, vocab=VOCAB)
-    rule = decisions.slot_positions
+    rule = choices.slot_positions
     paths = wgraph.sample_workflows(rng, g, w, 0.85)
     segs = wgraph.layout_all(g, paths, wgraph.sample_outputs(rng, g, paths, VOCAB), rule)
-    model = Decoder(Sizes(VOCAB, decisions.position_table(g, rule), LAYERS, D, HEADS),
+    model = Decoder(Sizes(VOCAB, choices.position_table(g, rule), LAYERS, D, HEADS),
                     torch.Generator().manual_seed(0))
-    return g, segs, model, decisions.query_token(g), decisions.query_position(g, 0, rule)
+    return g, segs, model, choices.query_token(g), choices.query_position(g, 0, rule)
 
 
 def work(w: int, side: str) -> benchmark.Bound:

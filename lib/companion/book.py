@@ -191,8 +191,11 @@ def index_page(rows: list[PaperRow], revision: str, built_at: str, note: str,
               "One line per headline of each paper's abstract: "
               "**reproduced** (at the paper's setting, or exactly where the claim is exact), "
               "**in miniature** (the mechanism shown at a reduced scale or on synthetic data), "
-              "**not at our scale** (tried; the claims it rests on fail, are inconclusive or "
-              "need the `paper` profile), **shown wrong** (the companion shows a deviation) or "
+              "**decided against** (tried: the miniature shows the opposite, stably), "
+              "**undecided** (tried, under-powered at our scale: the claims are inconclusive "
+              "or skipped; the chapter gives the seeds and steps that would decide it and their "
+              "price), **not at our scale** (either, before the two were told apart), "
+              "**shown wrong** (the companion shows a deviation) or "
               "**not attempted** (with the reason, in the chapter). Each line names the "
               "ledger claims it summarises; the book is not built when their statuses "
               "contradict it. The verdicts are declared in `notebooks/<paper>/verdict.yaml`. "
@@ -301,7 +304,8 @@ def verdict_section(row: PaperRow) -> list[str]:
     for h in v.headlines:
         about = [text(h.headline)]
         about += [f"*{label}:* {text(value)}" for label, value in
-                  (("our scale", h.scale), ("why not", h.reason), ("note", h.note)) if value]
+                  (("our scale", h.scale), ("what would decide it", h.price),
+                   ("why not", h.reason), ("note", h.note)) if value]
         about += [f"*peers:* {text(p.numbers)} ({text(p.source)})" for p in h.peers]
         claims = ", ".join(claim_link(v.paper, c, where) + (f" {text(status[c])}"
                                                               if c in status else "")

@@ -19,18 +19,23 @@ into the ledger is lib.companion.ledger.
 """
 from __future__ import annotations
 
+import importlib
 import json
+import os
 import zlib
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any, Literal
 
-from lib.companion import paths
+from lib.companion import declared, paths
 
 Provenance = Literal["paper", "derived", "reconstructed"]
 KINDS = ("exact", "bound", "statistical", "qualitative")
 # `error`: not checked, because the notebook's last run failed or was interrupted before it
 STATUSES = ("pass", "fail", "error", "deviation", "inconclusive", "skipped")
+# what a notebook records for a claim its claims.yaml declares and the claims stage decides
+PENDING = "pending"
+RUNNER_ENV = "COMPANION_RUNNER_PID"          # set by the runner for the kernel it starts
 # a decision that fewer than this share of bootstrap resamples of its replicates repeat is noise
 STABILITY_MIN = 0.9
 RESAMPLES = 400
@@ -59,6 +64,10 @@ class Claim:
     # resampled: an exact claim, or one decided on a single run, which `rests_on` names)
     stability: float | None = None
     rests_on: str = ""
+    # a claim its paper's claims.yaml declares and the ledger decides: what the rule reads (one
+    # replicate per row of each entry) and the values it takes as they are (not resampled)
+    evidence: dict | None = None
+    context: dict | None = None
 
     def _repr_html_(self) -> str:
         """One row of `html_table`: how a cell that ends with a ledger call shows its claim."""
@@ -66,7 +75,7 @@ class Claim:
 
 
 STATUS_COLOURS = {"pass": "#1a7f37", "fail": "#cf222e", "error": "#82071e", "deviation": "#9a6700",
-                  "inconclusive": "#0550ae", "skipped": "#6e7781"}
+                  "inconclusive": "#0550ae", "skipped": "#6e7781", PENDING: "#57606a"}
 
 
 def html_table(rows: list[Claim]) -> str:
@@ -103,6 +112,20 @@ def _text(value: Any) -> str:
     return str(value)
 
 
+def plain_evidence(cid: str, values: dict[str, Any]) -> dict[str, Any]:
+    """Evidence as JSON keeps it: arrays and tuples as (nested) lists of Python numbers, refused
+    by name when an entry holds something else (the rule reads it back as arrays)."""
+    import numpy as np
+    out = {}
+    for key, value in values.items():
+        arr = np.asarray(value)
+        if arr.dtype == object or arr.dtype.kind not in "biuf":
+            raise ValueError(f"claim {cid}: evidence {key!r} must hold numbers or booleans, not "
+                             f"{arr.dtype}")
+        out[key] = arr.tolist()
+    return out
+
+
 class Ledger:
     """Claims of one notebook, written to results/<paper>/claims/<stem>.json."""
 
@@ -112,9 +135,32 @@ class Ledger:
         self.params = params.model_dump() if hasattr(params, "model_dump") else dict(params or {})
         self.claims: list[Claim] = []
 
+    def declaration(self, cid: str, *kinds: str) -> declared.Declaration:
+        """The claim as notebooks/<paper>/claims.yaml declares it, refused by name when it is
+        not declared there, is another notebook's, or is of another kind than the call."""
+        full_id = f"{self.paper}.{cid}"
+        decl = declared.for_paper(self.paper).get(full_id)
+        where = f"notebooks/{self.paper}/{declared.FILE}"
+        if decl is None:
+            raise declared.DeclarationError(f"claim {full_id} is not declared in {where}")
+        if decl.notebook != self.stem:
+            raise declared.DeclarationError(f"claim {full_id} is declared in {where} for "
+                                            f"{decl.notebook}, not {self.stem}")
+        if decl.kind not in kinds:
+            raise declared.DeclarationError(f"claim {full_id} is declared {decl.kind} in {where}; "
+                                            f"this call records a {' or '.join(kinds)} claim")
+        return decl
+
+    def _declared(self, cid: str, kinds: tuple[str, ...], expected: Any, measured: Any,
+                  tolerance: str, status: str, **fields: Any) -> Claim:
+        """Record a declared claim: its words from claims.yaml, its numbers from the call."""
+        decl = self.declaration(cid, *kinds)
+        return self._add(cid, decl.kind, decl.statement, decl.source, decl.provenance,
+                         expected, measured, tolerance, status, **fields)
+
     def _add(self, cid: str, kind: str, statement: str, source: str, provenance: str,
              expected: Any, measured: Any, tolerance: str, status: str,
-             evidence: Evidence | None = None) -> Claim:
+             evidence: Evidence | None = None, recorded: dict | None = None) -> Claim:
         if provenance not in ("paper", "derived", "reconstructed"):
             raise ValueError(f"claim {cid}: provenance {provenance!r} is not paper|derived|"
                              "reconstructed")
@@ -123,7 +169,8 @@ class Ledger:
             raise ValueError(f"claim id {full_id} recorded twice")
         claim = Claim(full_id, self.paper, f"notebooks/{self.notebook}.py", statement, source,
                       provenance, kind, _text(expected), _text(measured), tolerance, status,
-                      *((evidence.stability, evidence.rests_on) if evidence else (None, "")))
+                      *((evidence.stability, evidence.rests_on) if evidence else (None, "")),
+                      **(recorded or {}))
         self.claims.append(claim)
         self.write()                     # a run that stops later leaves what it has checked
         return claim
@@ -135,32 +182,67 @@ class Ledger:
                               f"  tolerance {claim.tolerance}")
         return claim
 
-    def exact(self, cid: str, statement: str, *, source: str, provenance: Provenance,
-              expected: Any, measured: Any) -> Claim:
-        """Equality with no tolerance (ints, Fractions, tuples of them, strings)."""
+    def exact(self, cid: str, statement: str | None = None, *, source: str = "",
+              provenance: Provenance | None = None, expected: Any, measured: Any) -> Claim:
+        """Equality with no tolerance (ints, Fractions, tuples of them, strings). Without a
+        statement, the claim's words come from its declaration in claims.yaml."""
         status = "pass" if expected == measured else "fail"
+        if statement is None:
+            return self._hard(self._declared(cid, ("exact",), expected, measured,
+                                             "none (equality)", status))
         return self._hard(self._add(cid, "exact", statement, source, provenance, expected,
                                     measured, "none (equality)", status))
 
-    def close(self, cid: str, statement: str, *, source: str, provenance: Provenance,
-              expected: float, measured: float, atol: float, why: str) -> Claim:
-        """|measured - expected| <= atol, for float64 claims that are exact in theory."""
+    def close(self, cid: str, statement: str | None = None, *, source: str = "",
+              provenance: Provenance | None = None, expected: float, measured: float,
+              atol: float, why: str = "") -> Claim:
+        """|measured - expected| <= atol, for float64 claims that are exact in theory (`why`, or
+        the declaration's, says where atol comes from)."""
         status = "pass" if abs(measured - expected) <= atol else "fail"
+        if statement is None:
+            decl = self.declaration(cid, "exact")
+            return self._hard(self._declared(cid, ("exact",), expected, measured,
+                                             f"atol {atol:g} ({decl.why})", status))
         return self._hard(self._add(cid, "exact", statement, source, provenance, expected,
                                     measured, f"atol {atol:g} ({why})", status))
 
-    def bound(self, cid: str, statement: str, *, source: str, provenance: Provenance,
-              measured: float, lower: float | None = None, upper: float | None = None,
-              why: str) -> Claim:
-        """lower <= measured <= upper (either side may be open); `why` says where the bounds come
-        from (a theorem's constant, a tolerance of the arithmetic, the spec's threshold)."""
-        if not why.strip():
-            raise ValueError(f"bound claim {cid}: say why the bounds are what they are (why=...)")
+    def bound(self, cid: str, statement: str | None = None, *, source: str = "",
+              provenance: Provenance | None = None, measured: float,
+              lower: float | None = None, upper: float | None = None, why: str = "") -> Claim:
+        """lower <= measured <= upper (either side may be open); `why` (or the declaration's)
+        says where the bounds come from (a theorem's constant, a tolerance of the arithmetic)."""
         ok = (lower is None or measured >= lower) and (upper is None or measured <= upper)
         expected = f"[{'-inf' if lower is None else _text(lower)}, " \
                    f"{'inf' if upper is None else _text(upper)}]"
+        if statement is None:
+            decl = self.declaration(cid, "bound")
+            if not decl.why.strip():
+                raise declared.DeclarationError(f"bound claim {self.paper}.{cid}: its "
+                                                "declaration says why the bounds are what they "
+                                                "are (why: ...)")
+            return self._hard(self._declared(cid, ("bound",), expected, measured, decl.why,
+                                             "pass" if ok else "fail"))
+        if not why.strip():
+            raise ValueError(f"bound claim {cid}: say why the bounds are what they are (why=...)")
         return self._hard(self._add(cid, "bound", statement, source, provenance, expected,
                                     measured, why, "pass" if ok else "fail"))
+
+    def record(self, cid: str, *, measured: Any, evidence: dict[str, Any],
+               context: dict[str, Any] | None = None, rests_on: str = "") -> Claim:
+        """A statistical or qualitative claim its claims.yaml declares: what the notebook
+        measured (in words and numbers, `measured`) and the evidence its rule reads (by the
+        rule's parameter names; each entry one replicate per row, e.g. one seed; `context`:
+        values taken as they are). The claims stage decides it (lib.companion.deciding); a run
+        of one replicate says what it rests on (`rests_on`)."""
+        decl = self.declaration(cid, *declared.DECIDED)
+        ev, ctx = plain_evidence(cid, evidence), plain_evidence(cid, context or {})
+        lengths = {k: len(v) if isinstance(v, list) else None for k, v in ev.items()}
+        if not ev or None in lengths.values() or len(set(lengths.values())) != 1:
+            raise ValueError(f"claim {self.paper}.{cid}: evidence holds one row per replicate in "
+                             f"every entry (lists of one length); got lengths {lengths}")
+        return self._declared(cid, (decl.kind,), decl.expected, measured, decl.note, PENDING,
+                              evidence=Evidence(False, None, rests_on),
+                              recorded={"evidence": ev, "context": ctx or None})
 
     def statistical(self, cid: str, statement: str, *, source: str, provenance: Provenance,
                     expected: str, measured: Any, holds: bool | None = None,
@@ -206,15 +288,27 @@ class Ledger:
                                 expected=expected, measured=measured, tolerance=tolerance,
                                 requires=requires, samples=samples, decide=decide)
 
-    def deviation(self, cid: str, statement: str, *, source: str, kind: str,
-                  expected: Any, measured: Any, evidence: str, shown: bool | None = None,
-                  power: str, samples: Any = None, decide: Callable[[Any], Any] | None = None,
-                  rests_on: str = "") -> Claim:
+    def deviation(self, cid: str, statement: str | None = None, *, source: str = "",
+                  kind: str = "", expected: Any, measured: Any, evidence: str = "",
+                  shown: bool | None = None, power: str = "", samples: Any = None,
+                  decide: Callable[[Any], Any] | None = None, rests_on: str = "") -> Claim:
         """The paper (as far as the spec knows it) is wrong or under-specified. `expected` is
         what the paper says, `measured` what the program gives, `shown` the computed check that
         they differ (or `decide(samples)`, resampled) and `power` what makes that check able to
         show it (exact arithmetic; a paired difference beyond 2 s.e. the other way over >= 3
-        seeds). Not shown, the claim fails; shown but unstable, it is inconclusive."""
+        seeds). Not shown, the claim fails; shown but unstable, it is inconclusive. Without a
+        statement: an exact or bound deviation its claims.yaml declares (its `deviation` and
+        `power` there), decided by `shown` (a decided one is recorded with `record`)."""
+        if statement is None:
+            decl = self.declaration(cid, "exact", "bound")
+            if not decl.deviation or shown is None:
+                raise declared.DeclarationError(
+                    f"claim {self.paper}.{cid}: a deviation is declared with `deviation` and "
+                    "`power` in claims.yaml and recorded with the computed check (shown=...)")
+            return self._add(cid, decl.kind, decl.statement, decl.source, "derived", expected,
+                             measured, f"{decl.deviation}; power: {decl.power}",
+                             "deviation" if shown else "fail",
+                             Evidence(bool(shown), None, rests_on or "an exact computation"))
         if kind not in KINDS:
             raise ValueError(f"claim {cid}: kind {kind!r} is not one of {KINDS}")
         if not evidence.strip():
@@ -246,20 +340,49 @@ class Ledger:
             raise ValueError(f"claim {full_id}: samples= given without decide=")
         return resampled(full_id, samples, decide, holds)
 
-    def skip(self, cid: str, statement: str, *, source: str, provenance: Provenance, kind: str,
-             expected: Any, reason: str) -> Claim:
+    def skip(self, cid: str, statement: str | None = None, *, source: str = "",
+             provenance: Provenance | None = None, kind: str | None = None, expected: Any = "",
+             reason: str) -> Claim:
         """A claim this profile cannot check (too small a run): recorded, never left out."""
-        if kind not in KINDS:
-            raise ValueError(f"claim {cid}: kind {kind!r} is not one of {KINDS}")
         if not reason.strip():
             raise ValueError(f"claim {cid}: a skipped claim needs its reason")
+        if statement is None:
+            decl = self.declaration(cid, *KINDS)
+            return self._declared(cid, (decl.kind,), decl.expected, f"not checked: {reason}",
+                                  "", "skipped")
+        if kind not in KINDS:
+            raise ValueError(f"claim {cid}: kind {kind!r} is not one of {KINDS}")
         return self._add(cid, kind, statement, source, provenance, expected,
                          f"not checked: {reason}", "", "skipped")
 
     def _repr_html_(self) -> str:
-        """The notebook's claims so far, as a table (the last cell of every notebook shows it)."""
-        counts = ", ".join(f"{k} {v}" for k, v in summarize(self.claims).items() if v)
-        return f"<p><b>{self.notebook}</b>: {counts or 'no claims'}</p>" + html_table(self.claims)
+        """The notebook's claims so far, as a table (the last cell of every notebook shows it).
+        Under the runner a claim the ledger decides shows as `pending` (its status is the claims
+        stage's, from thresholds no notebook stage depends on); in the lab it shows the decision
+        the claims stage would make now, marked as such."""
+        shown = self.claims if os.environ.get(RUNNER_ENV) else self.preview()
+        counts = ", ".join(f"{k} {v}" for k, v in summarize(shown).items() if v)
+        note = ("" if shown is self.claims or not any(c.status == PENDING for c in self.claims)
+                else "<p><i>statistical and qualitative claims decided now as the claims stage "
+                     "would (lib/&lt;paper&gt;/decisions.py); the ledger's status is the "
+                     "claims stage's</i></p>")
+        return (f"<p><b>{self.notebook}</b>: {counts or 'no claims'}</p>{note}"
+                + html_table(shown))
+
+    def preview(self) -> list[Claim]:
+        """The claims with each pending one decided as the claims stage would decide it now.
+        (Imported by name: the runner never previews, so no notebook stage depends on the
+        deciding code; the infrastructure stamp follows only plain imports.)"""
+        deciding = importlib.import_module("lib.companion.deciding")
+        out = []
+        for c in self.claims:
+            if c.status == PENDING:
+                d = deciding.decide(self.paper, c.id, declared.for_paper(self.paper)[c.id],
+                                    asdict(c))
+                c = replace(c, status=d.status, tolerance=d.tolerance, stability=d.stability,
+                            rests_on=d.rests_on)
+            out.append(c)
+        return out
 
     def __repr__(self) -> str:
         return f"Ledger({self.notebook!r}, {len(self.claims)} claims: {summarize(self.claims)})"
@@ -346,4 +469,6 @@ def _conditional(cid: str, ev: Evidence, tolerance: str,
 def summarize(claims: list[Claim] | list[dict]) -> dict[str, int]:
     """Counts per status, every status present (zero included)."""
     rows = [asdict(c) if isinstance(c, Claim) else c for c in claims]
-    return {s: sum(r["status"] == s for r in rows) for s in STATUSES}
+    counts = {s: sum(r["status"] == s for r in rows) for s in STATUSES}
+    pending = sum(r["status"] == PENDING for r in rows)
+    return {**counts, PENDING: pending} if pending else counts

@@ -2,7 +2,7 @@
 hours, scaled from the default profile's measured time by the sizes its schema declares (COST).
 
     python -m lib.companion.cost [--profile paper] [--paper P ...]   # `make plan PROFILE=paper`
-    python -m lib.companion.cost --profile paper --readme             # the README's table
+    python -m lib.companion.cost --profile paper --guide              # the guide's table
 
 A stage's estimate is its last default-profile wall time (results/timings/<paper>__<stem>.json)
 times the cores that run kept busy (its `workers` when its grid ran on local processes), times
@@ -21,9 +21,9 @@ import json
 import sys
 from dataclasses import dataclass
 
-from lib.companion import generate, papers, params, paths
+from lib.companion import generate, guide, papers, params
 
-WRITER = "python -m lib.companion.cost --profile paper --readme"   # the README block's marker
+WRITER = "python -m lib.companion.cost --profile paper --guide"   # the guide block's marker
 
 
 @dataclass
@@ -132,12 +132,14 @@ def table(rows: list[Row], profile: str, markdown: bool = False) -> str:
                      for x in [head, *body]).rstrip()
 
 
-def write_readme(text: str) -> None:
-    """Replace the table between the README's cost-plan markers."""
-    readme = paths.ROOT / "README.md"
+def write_guide(text: str) -> None:
+    """Replace the table between the cost-plan markers of the guide's page on sweeps
+    (docs/guide/sweeps.md)."""
+    page = guide.page("sweeps")
     try:
-        readme.write_text(generate.with_block(readme.read_text(), "cost-plan", text, by=WRITER))
-    except ValueError as err:
+        page.write_text(generate.with_block(page.read_text(), "cost-plan", text, by=WRITER,
+                                            where=generate.rel(page)))
+    except (OSError, ValueError) as err:
         raise SystemExit(str(err)) from None
 
 
@@ -147,15 +149,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", default="paper", choices=params.PROFILES)
     parser.add_argument("--paper", action="append", default=None,
                         help="a declared paper (repeatable; default: all)")
-    parser.add_argument("--readme", action="store_true",
-                        help="write the Markdown table into README.md between its markers")
+    parser.add_argument("--guide", action="store_true",
+                        help="write the Markdown table into docs/guide/sweeps.md between its "
+                             "markers")
     args = parser.parse_args(argv)
     for name in args.paper or []:
         if name not in papers.names():
             parser.error(f"--paper {name!r}: allowed: one of {', '.join(papers.names())}")
     rows = plan(args.profile, args.paper)
-    if args.readme:
-        write_readme(table(rows, args.profile, markdown=True))
+    if args.guide:
+        write_guide(table(rows, args.profile, markdown=True))
     print(table(rows, args.profile))
     return 0
 

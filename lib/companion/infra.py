@@ -54,6 +54,21 @@ def _lib_imports(source: Path, mtime_ns: int) -> tuple[str, ...]:
     return tuple(found)
 
 
+def module_imports(source: Path) -> set[str]:
+    """The lib modules a file imports, as dotted names below lib, with `from lib.x import y`
+    counted as x.y too (y may be a module): what `lib_imports` gives, and the names it drops."""
+    found: set[str] = set()
+    for node in (n for m in LIB_IMPORT.finditer(source.read_text()) for n in _parsed(m.group(0))):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("lib"):
+            base = (node.module or "").removeprefix("lib").lstrip(".")
+            found.add(base)
+            found.update(f"{base}.{a.name}".lstrip(".") for a in node.names)
+        elif isinstance(node, ast.Import):
+            found.update(a.name.removeprefix("lib.") for a in node.names
+                         if a.name.startswith("lib."))
+    return found - {""}
+
+
 def _parsed(snippet: str) -> list[ast.stmt]:
     """The statement a matched import line holds; none for prose that only looks like one."""
     try:

@@ -24,16 +24,55 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from lib.companion import codepaths, fingerprint, papers, paths, runs, staging, yamlio
-from lib.companion.claims import STATUSES, stability_text, summarize
+from lib.companion import (
+    codepaths,
+    deciding,
+    declared,
+    fingerprint,
+    papers,
+    paths,
+    runs,
+    staging,
+    yamlio,
+)
+from lib.companion.claims import PENDING, STATUSES, stability_text, summarize
 
 
 def load_all() -> list[dict]:
     """Every declared notebook's claims as the ledger shows them, in paper then notebook order:
     its claims file, or, when its last run did not finish, what that run left (`merged_doc`);
-    a claim a second CPU code path decides otherwise is `inconclusive` (lib.companion.codepaths)."""
-    return codepaths.apply([d for n in papers.all_notebooks()
+    each claim its claims.yaml declares decided by its rule (`decide_pending`); a claim a
+    second CPU code path decides otherwise `inconclusive` (lib.companion.codepaths)."""
+    return codepaths.apply([decide_pending(d) for n in papers.all_notebooks()
                             if (d := notebook_doc(n)) is not None])
+
+
+def decide_pending(doc: dict) -> dict:
+    """The document with each claim its notebook left to the ledger decided by the rule its
+    declaration names (lib.companion.deciding); a claim that cannot be decided (its rule or
+    declaration gone, evidence the rule refuses) is `error`, saying why."""
+    claims = []
+    for c in doc["claims"]:
+        if c.get("status") == PENDING:
+            c = decided_claim(c)
+        claims.append(c)
+    return {**doc, "claims": claims, "summary": summarize(claims)}
+
+
+def decided_claim(claim: dict) -> dict:
+    paper = claim["paper"]
+    decl = declared.for_paper(paper).get(claim["id"])
+    try:
+        if decl is None:
+            raise declared.DeclarationError(f"it is no longer declared in notebooks/{paper}/"
+                                            f"{declared.FILE}")
+        d = deciding.decide(paper, claim["id"], decl, claim)
+    except (declared.DeclarationError, ValueError, TypeError) as err:
+        return {**claim, "status": "error",
+                "tolerance": f"the ledger could not decide it: {yamlio.cut(str(err))}"}
+    return {**claim, "status": d.status, "tolerance": d.tolerance, "stability": d.stability,
+            "rests_on": d.rests_on, "rule": d.rule, "args": d.args,
+            **({"precondition": d.precondition} if d.precondition else {})}
 
 
 RECORD_KEYS = ("id", "paper", "notebook", "statement", "source", "provenance", "kind", "expected",
@@ -59,8 +98,10 @@ def claims_problem(doc: object) -> str:
         lost = [k for k in RECORD_KEYS if not isinstance(c, dict) or k not in c]
         if lost:
             return f"claim {i} lacks {lost}"
-        if c["status"] not in STATUSES:
+        if c["status"] not in (*STATUSES, PENDING):
             return f"claim {c['id']!r} has status {yamlio.shown(c['status'])}; allowed: {STATUSES}"
+        if c["status"] == PENDING and not isinstance(c.get("evidence"), dict):
+            return f"claim {c['id']!r} is left to the ledger without its evidence"
     return ""
 
 
@@ -108,19 +149,24 @@ def notebook_doc(notebook: str) -> dict | None:
 
 
 def declared_ids(notebook: str, own: dict | None) -> list[str]:
-    """The full ids a notebook declares: its last complete run's, then its figures' others."""
-    paper = notebook.split("/")[0]
+    """The full ids a notebook declares: its last complete run's, then its figures' others, then
+    those its paper's claims.yaml gives it."""
+    paper, stem = notebook.split("/")
     ids = [c["id"] for c in own["claims"]] if own else []
     for fig in papers.notebook_entry(notebook).figures:
         ids += [f"{paper}.{c}" for c in fig.claims if f"{paper}.{c}" not in ids]
+    ids += [cid for cid, d in declared.for_paper(paper).items()
+            if d.notebook == stem and cid not in ids]
     return ids
 
 
 def error_claim(notebook: str, cid: str, record: dict, before: dict | None) -> dict:
     """The record of a declared claim the last run did not reach: `error`, with why."""
     paper = notebook.split("/")[0]
-    base = before or {"statement": "(declared beside a figure in paper.yaml; never recorded)",
-                      "source": "", "provenance": "derived", "kind": "exact", "expected": ""}
+    decl = declared.for_paper(paper).get(cid)
+    base = before or (decl.model_dump() if decl is not None else
+                      {"statement": "(declared beside a figure in paper.yaml; never recorded)",
+                       "source": "", "provenance": "derived", "kind": "exact", "expected": ""})
     return {**{k: base[k] for k in ("statement", "source", "provenance", "kind", "expected")},
             "id": cid, "paper": paper, "notebook": f"notebooks/{notebook}.py",
             "measured": f"not checked: the last run {runs.describe(record)}",

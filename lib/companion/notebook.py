@@ -25,7 +25,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from lib.companion import claims, numerics, papers, params, paths, plotting
+from lib.companion import claims, declared, numerics, papers, params, paths, plotting
 
 
 @dataclass
@@ -70,7 +70,9 @@ class Notebook:
         table in the lab)."""
         self.publish_plots()
         self.ledger.write()
-        check_figure_claims(self.id, [c.id.split(".", 1)[1] for c in self.ledger.claims])
+        recorded = [c.id.split(".", 1)[1] for c in self.ledger.claims]
+        check_figure_claims(self.id, recorded)
+        check_declared_claims(self.id, recorded)
         return self.ledger
 
 
@@ -83,6 +85,17 @@ def check_figure_claims(notebook: str, recorded: list[str]) -> None:
             raise papers.DeclarationError(
                 f"notebooks/{notebook.split('/')[0]}/{papers.DECLARATION}: figure {fig.name} "
                 f"lists claims {missing} that {notebook} did not record; it recorded {recorded}")
+
+
+def check_declared_claims(notebook: str, recorded: list[str]) -> None:
+    """Refuse a run that did not record every claim its paper's claims.yaml gives this notebook
+    (the ledger would show it as an error of a run that finished)."""
+    paper, stem = notebook.split("/")
+    missing = [cid.split(".", 1)[1] for cid, d in declared.for_paper(paper).items()
+               if d.notebook == stem and cid.split(".", 1)[1] not in recorded]
+    if missing:
+        raise declared.DeclarationError(f"notebooks/{paper}/{declared.FILE} declares claims "
+                                        f"{missing} for {notebook}, which it did not record")
 
 
 def check_inputs(notebook: str) -> None:

@@ -21,7 +21,7 @@ import yaml
 
 from lib.companion import generate, papers, params, paths, yamlio
 
-COPIED = ("lib", "notebooks", "data", "docs")   # docs: the specs the book links
+COPIED = ("lib", "notebooks", "data", "docs")   # docs: the specs and the guide the book shows
 
 
 def make_copy(target: Path) -> Path:

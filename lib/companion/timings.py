@@ -237,7 +237,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m lib.companion.timings",
                                      description=__doc__.split("\n")[0])
     parser.add_argument("--write", action="store_true", help=f"snapshot into {SNAPSHOT.name}")
-    parser.add_argument("--note", default="", help="the machine and load it was measured on")
+    parser.add_argument("--note", default="",
+                        help="the machine and load it was measured on (the times table's first "
+                             "line reads 'Measured <date>: <note>.')")
     args = parser.parse_args(argv)
     if args.write:
         if not args.note:

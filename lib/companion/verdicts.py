@@ -5,9 +5,13 @@ in notebooks/<paper>/verdict.yaml and checked against the claims ledger (results
 
 A verdict line names the ledger claims it summarises, and the statuses of those claims must not
 contradict it: `reproduced` and `reproduced in miniature` need every named claim `pass`;
-`shown wrong` needs at least one `deviation`; `not reproduced at our scale` needs at least one
-`fail`, `inconclusive` or `skipped`; `not attempted` with claims needs them all `skipped`. A
-named claim the ledger does not hold is an error. The report (`lib.companion.report`) runs the
+`shown wrong` needs at least one `deviation`; a headline not reproduced says which of two it is:
+`decided against here` (the miniature shows the opposite, stably: at least one named claim
+`fail`, and its `scale`) or `undecided at our scale` (under-powered: at least one `inconclusive`
+or `skipped`, its `scale`, and its `price`: the seeds and steps that would decide it and what
+they cost); `not attempted` with claims needs them all `skipped`. A named claim the ledger does
+not hold is an error. (`not reproduced at our scale`, the verdict before the two were told apart,
+is read until every paper has moved to them.) The report (`lib.companion.report`) runs the
 check and refuses to build a book whose verdicts contradict its ledger.
 
 Why a file of its own, and not a section of paper.yaml: every notebook stage of a paper depends
@@ -38,10 +42,13 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from lib.companion import paths, yamlio
 
 FILE = "verdict.yaml"
-VERDICTS = ("reproduced", "reproduced in miniature", "not reproduced at our scale",
-            "shown wrong", "not attempted")
+VERDICTS = ("reproduced", "reproduced in miniature", "decided against here",
+            "undecided at our scale", "not reproduced at our scale", "shown wrong",
+            "not attempted")
+LEGACY = "not reproduced at our scale"      # before the two were told apart
 SHORT = {"reproduced": "reproduced", "reproduced in miniature": "in miniature",
-         "not reproduced at our scale": "not at our scale", "shown wrong": "shown wrong",
+         "decided against here": "decided against", "undecided at our scale": "undecided",
+         LEGACY: "not at our scale", "shown wrong": "shown wrong",
          "not attempted": "not attempted"}
 HEADLINE_MAX = 140                   # one line of the index at 1280 px, give or take
 NOT_REPRODUCED = ("fail", "inconclusive", "skipped")
@@ -82,6 +89,7 @@ class Headline(Strict):
     verdict: Literal[VERDICTS]            # type: ignore[valid-type]
     claims: list[str] = Field(default_factory=list)
     scale: str | None = None         # what size we ran, against the paper's
+    price: str | None = None         # undecided: the seeds and steps that would decide it, costed
     reason: str | None = None        # why it was not attempted
     note: str | None = None          # anything else a reader should know (one line)
     peers: list[Peer] = Field(default_factory=list)
@@ -91,7 +99,7 @@ class Headline(Strict):
     def _headline(cls, value: str) -> str:
         return one_line(value, "headline", HEADLINE_MAX)
 
-    @field_validator("scale", "reason", "note")
+    @field_validator("scale", "price", "reason", "note")
     @classmethod
     def _text(cls, value: str | None, info) -> str | None:
         return None if value is None else one_line(value, info.field_name)
@@ -100,9 +108,13 @@ class Headline(Strict):
     def _required(self) -> Headline:
         if self.verdict != "not attempted" and not self.claims:
             raise ValueError(f"verdict {self.verdict!r} must name at least one claim (claims:)")
-        if self.verdict == "not reproduced at our scale" and not self.scale:
-            raise ValueError("verdict 'not reproduced at our scale' needs scale: what size we "
-                             "ran against the paper's")
+        if self.verdict in (LEGACY, "decided against here", "undecided at our scale") \
+                and not self.scale:
+            raise ValueError(f"verdict {self.verdict!r} needs scale: what size we ran against "
+                             "the paper's")
+        if self.verdict == "undecided at our scale" and not self.price:
+            raise ValueError("verdict 'undecided at our scale' needs price: the seeds and steps "
+                             "that would decide it, and what they cost")
         if self.verdict == "not attempted" and not self.reason:
             raise ValueError("verdict 'not attempted' needs reason: why")
         if len(set(self.claims)) != len(self.claims):
@@ -165,8 +177,12 @@ def contradiction(h: Headline, statuses: dict[str, str]) -> str | None:
         return f"needs every claim pass, but {', '.join(bad)}" if bad else None
     if h.verdict == "shown wrong" and "deviation" not in got:
         return f"needs at least one claim with status deviation, but {every}"
-    if h.verdict == "not reproduced at our scale" and not set(got) & set(NOT_REPRODUCED):
+    if h.verdict == LEGACY and not set(got) & set(NOT_REPRODUCED):
         return f"needs at least one claim fail, inconclusive or skipped, but {every}"
+    if h.verdict == "decided against here" and "fail" not in got:
+        return f"needs at least one claim fail (the opposite shown), but {every}"
+    if h.verdict == "undecided at our scale" and not set(got) & {"inconclusive", "skipped"}:
+        return f"needs at least one claim inconclusive or skipped, but {every}"
     if h.verdict == "not attempted":
         bad = [f"{c} is {s}" for c, s in zip(h.claims, got) if s != "skipped"]
         return f"needs its claims skipped, but {', '.join(bad)}" if bad else None

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from lib.graphflow import decisions, wgraph
+from lib.graphflow import choices, wgraph
 from lib.graphflow.decoder import Decoder
 from lib.graphflow.wgraph import Segment
 
@@ -127,7 +127,7 @@ def build_differential(model: Decoder, graph: wgraph.WGraph, nodes: dict[Key, to
     system = nodes[(wgraph.SYSTEM,)]
     ops = sorted({k[-1] for k in nodes if k[-1] >= 0})
     bases = {o: model.kv_of(torch.from_numpy(graph.blocks[o]),
-                            torch.from_numpy(decisions.canonical_positions(graph, o, rule)),
+                            torch.from_numpy(choices.canonical_positions(graph, o, rule)),
                             system) for o in ops}
     residuals = {k: kv - bases[k[-1]] for k, kv in nodes.items() if k[-1] >= 0}
     return Differential(system, bases, residuals)
@@ -151,11 +151,11 @@ def sparse_residuals(diff: Differential, rho: float, tau_quantile: float,
     """The residuals C stores at (rho, tau): top-rho entries of those that survive pruning."""
     keys = list(diff.residuals)
     norms = np.array([float(diff.residuals[k].norm()) for k in keys])
-    kept = decisions.kept_residuals(norms, tau_quantile)
+    kept = choices.kept_residuals(norms, tau_quantile)
     out = {}
     for k, keep in zip(keys, kept):
         if keep:
-            values, index = decisions.sparsify(diff.residuals[k], rho)
+            values, index = choices.sparsify(diff.residuals[k], rho)
             out[k] = Sparse(values, index.to(index_dtype), diff.residuals[k].shape)
     return out
 

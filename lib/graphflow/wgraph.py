@@ -83,7 +83,7 @@ def sample_outputs(rng: np.random.Generator, graph: WGraph, paths: list[list[int
 def segments(graph: WGraph, path: list[int], outputs: list[np.ndarray], first_output: int,
              positions) -> list[Segment]:
     """The workflow's context [S; T(o1); out1; T(o2); out2; ...] as segments, with the position
-    ids the layout rule `positions(graph, kind, op, offset, length)` gives (decisions.py)."""
+    ids the layout rule `positions(graph, kind, op, offset, length)` gives (choices.py)."""
     out = [Segment(SYSTEM, graph.system, positions(graph, "system", None, 0, len(graph.system)))]
     end = len(graph.system)
     for k, op in enumerate(path):

@@ -29,7 +29,7 @@
 # "Base KV + Sparse Prefix Residual + Path Pruning"). The accounting and the exactness facts
 # are derived ([spec §1.2](../../docs/specs/graphflow.md#s1-2)); the differential cache's definition is reconstructed.
 #
-# **Decisions where the spec is open** ([spec §7](../../docs/specs/graphflow.md#s7); `lib/graphflow/decisions.py`). Q1: position ids
+# **Decisions where the spec is open** ([spec §7](../../docs/specs/graphflow.md#s7); `lib/graphflow/choices.py`; the rules that decide the claims are in `lib/graphflow/decisions.py`, their words in `notebooks/graphflow/claims.yaml`). Q1: position ids
 # by wGraph slot (`positions`), so each op has one canonical position, and its base entry is the
 # KV of T(o) in the context [S; T(o)]; the residual is kept as the top floor(ρ n) entries by
 # magnitude over the whole occurrence (all layers, K and V), each with an `index_dtype` index.
@@ -72,14 +72,14 @@ import pandas as pd
 import torch
 from tqdm.auto import tqdm
 
-from lib.companion import notebook, plotting, rules
-from lib.graphflow import cache, decisions, naive, wgraph
+from lib.companion import notebook, plotting
+from lib.graphflow import cache, choices, naive, wgraph
 from lib.graphflow.decoder import Decoder, Sizes
 from lib.graphflow.schema import INDEX_BYTES
 
 nb = notebook.start("graphflow/01_kv_accounting", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
-rule = decisions.LAYOUTS[cfg.positions]
+rule = choices.LAYOUTS[cfg.positions]
 graph = wgraph.sample_wgraph(rng, graph_layers=cfg.graph_layers, ops_per_layer=cfg.ops_per_layer,
                              block_min=cfg.block_min, block_max=cfg.block_max,
                              system_tokens=cfg.system_tokens, vocab=cfg.vocab,
@@ -107,24 +107,15 @@ for W in cfg.workflows:
     rows.append(row)
 memory = pd.DataFrame(rows)
 memory.to_csv(tables / "memory.csv", index=False)
-ledger.exact("acct.A", "M_A = b * sum_w |tokens(w)| at every W (vectorised count) equals a plain "
-             "loop over the token lists", source="spec §1.2 A, G3 (derived)", provenance="derived",
-             expected=tuple(b * naive.independent_tokens(pairs[:W]) for W in cfg.workflows),
+ledger.exact("acct.A", expected=tuple(b * naive.independent_tokens(pairs[:W]) for W in cfg.workflows),
              measured=tuple(int(v) for v in memory.A))
-ledger.exact("acct.B", "M_B = b * (trie nodes) at every W: the sort-and-LCP count of distinct "
-             "(token, position) prefixes equals a Python set of tuple prefixes",
-             source="spec §1.2 B, G4 (derived)", provenance="derived",
-             expected=tuple(b * naive.prefix_tokens(pairs[:W]) for W in cfg.workflows),
+ledger.exact("acct.B", expected=tuple(b * naive.prefix_tokens(pairs[:W]) for W in cfg.workflows),
              measured=tuple(int(v) for v in memory.B))
 ratio_ab = (memory.A / memory.B).tolist()
-ledger.qualitative("ratio.monotone", "A/B does not fall as W grows over the nested workflow "
-                   "sets (not a theorem: a workflow sharing less than the average lowers it)",
-                   source="spec §3 (reconstructed)", provenance="reconstructed",
-                   expected="non-decreasing", measured=tuple(round(r, 4) for r in ratio_ab),
-                   holds=decisions.non_decreasing(ratio_ab),
-                   rests_on=f"one sampled wGraph and one draw of nested workflow sets (seed "
-                   f"{cfg.seed}); exact counts, no noise within the draw",
-                   requires=(len(cfg.workflows) >= 2, "at least two W"))
+one_draw = (f"one sampled wGraph and one draw of nested workflow sets (seed {cfg.seed}); exact "
+            "counts, no noise within the draw")
+ledger.record("ratio.monotone", measured=tuple(round(r, 4) for r in ratio_ab),
+              evidence={"ratios": [ratio_ab]}, rests_on=one_draw)
 memory.assign(**{"A/B": memory.A / memory.B})
 
 # %% [markdown]
@@ -135,10 +126,7 @@ memory.assign(**{"A/B": memory.A / memory.B})
 # %%
 moved = [p.copy() for p in pairs[:cfg.workflows[0]]]
 moved[-1][:, 1] += 1                                                  # (tokens, token / position)
-ledger.exact("control.prefix_count_rejects_shifted_positions", "negative control: the trie "
-             "count of the first W workflows with one workflow's positions shifted by one "
-             "differs from the plain loop's count of the unshifted ones",
-             source="spec §1.2 B (derived)", provenance="derived", expected=False,
+ledger.exact("control.prefix_count_rejects_shifted_positions", expected=False,
              measured=b * cache.prefix_tokens(moved)
              == b * naive.prefix_tokens(pairs[:cfg.workflows[0]]))
 
@@ -148,15 +136,15 @@ ledger.exact("control.prefix_count_rejects_shifted_positions", "negative control
 # %%
 W_err = cfg.error_workflows
 sets = seg_lists[:W_err]
-query = decisions.query_token(graph)
-n_pos = decisions.position_table(graph, rule)
+query = choices.query_token(graph)
+n_pos = choices.position_table(graph, rule)
 sizes = Sizes(cfg.vocab, n_pos, cfg.layers, cfg.d_model, cfg.heads)
 models = [Decoder(sizes, torch.Generator().manual_seed(cfg.seed + s)) for s in range(cfg.n_seeds)]
 model = models[0]
 
 
 def qpos(segs: list) -> int:
-    return decisions.query_position(graph, int(sum(len(s.tokens) for s in segs)), rule)
+    return choices.query_position(graph, int(sum(len(s.tokens) for s in segs)), rule)
 
 
 nodes = cache.build_shared(model, sets)
@@ -167,27 +155,15 @@ alone_logits = [cache.final_logits(model, cache.assemble(parts), query, qpos(seg
                 for parts, segs in zip(independent, sets)]
 nbytes = [sum(t.element_size() * t.numel() for t in group)
           for group in (nodes.values(), (t for parts in independent for t in parts))]
-ledger.exact("acct.bytes", f"the real caches' tensors (element_size * numel) on the first {W_err}"
-             " workflows: the shared cache (built per segment) and the independent caches hold "
-             "b * (tokens of the segment trie's nodes) and b * (tokens) bytes, b = 2 L H d_head "
-             "* 8; without outputs the segment trie's tokens are the token trie's nodes (each op "
-             "block opens with its marker)", source="spec §5 (derived)", provenance="derived",
-             expected=(b * naive.segment_trie_tokens(sets),
+ledger.exact("acct.bytes", expected=(b * naive.segment_trie_tokens(sets),
                        b * naive.independent_tokens(pairs[:W_err])),
              measured=tuple(nbytes))
-ledger.exact("prefix.bitwise", "final-token logits from the prefix-shared cache equal, bit for "
-             "bit, those from each workflow's own unshared cache (workflows that agree)",
-             source="spec §1.2 B correctness, G4 (derived)", provenance="derived",
-             expected=W_err, measured=sum(torch.equal(s, a)
+ledger.exact("prefix.bitwise", expected=W_err, measured=sum(torch.equal(s, a)
                                           for s, a in zip(shared_logits, alone_logits)))
 recompute_err = [float(np.abs(shared_logits[i].numpy() - naive.final_logits(
     model, np.append(pairs[i][:, 0], query), np.append(pairs[i][:, 1], qpos(sets[i])))).max())
     for i in tqdm(range(cfg.n_check), desc="token-by-token recompute")]
-ledger.close("prefix.exact", f"max |logit| difference between the prefix-shared cache and a "
-             f"token-by-token recompute without cache, over {cfg.n_check} workflows",
-             source="spec §3 (derived; prototype 2.0e-15)", provenance="derived",
-             expected=0.0, measured=max(recompute_err), atol=decisions.PREFIX_ATOL,
-             why="float64 rounding of two summation orders")
+ledger.close("prefix.exact", expected=0.0, measured=max(recompute_err), atol=choices.PREFIX_ATOL)
 
 # %% [markdown]
 # ## The differential cache: residuals, exactness at ρ = 1, error against memory
@@ -203,15 +179,10 @@ layer0 = []
 for key, r in diffs[0].residuals.items():
     seg = segment_of[key]
     formula = (naive.layer0_kv(model, seg.tokens, seg.positions)
-               - naive.layer0_kv(model, seg.tokens, decisions.canonical_positions(graph, key[-1],
+               - naive.layer0_kv(model, seg.tokens, choices.canonical_positions(graph, key[-1],
                                                                                   rule)))
     layer0.append(float(np.abs(r[0].numpy() - formula).max()))
-ledger.close("resid.layer0", f"the layer-0 residual of every op occurrence ({len(layer0)}) equals "
-             "the layer-0 K/V formula's difference between actual and canonical position (zero "
-             f"under {cfg.positions} positions): max |R_0 - formula|",
-             source="spec §1.2 (derived)", provenance="derived", expected=0.0,
-             measured=max(layer0), atol=decisions.LAYER0_ATOL,
-             why="float64 rounding of one LayerNorm and one matmul")
+ledger.close("resid.layer0", expected=0.0, measured=max(layer0), atol=choices.LAYER0_ATOL)
 layer_norms = pd.DataFrame([{"seed": s, "layer": li, "relative_norm": float(v)}
                             for s, (d, n) in enumerate(zip(diffs, seed_nodes))
                             for li, v in enumerate(cache.layer_residual_norms(d, n))])
@@ -241,59 +212,33 @@ mean = sweep.groupby(["seed", "rho", "tau_q"], as_index=False)[
     ["bytes", "A_over_C", "logit_error", "kv_error"]].mean()
 mean.to_csv(tables / "sweep_mean.csv", index=False)
 at0 = mean[mean.tau_q == 0.0]
-ledger.exact("acct.C", f"C's stored bytes at tau = 0 on the first {W_err} workflows, counted from "
-             "its tensors (S, bases, outputs, kept values and indices), equal the closed form "
-             "b (|S| + sum_o |T(o)| + outputs) + floor(rho n) (value + index) per occurrence, by "
-             "plain loops, at every rho", source="spec §1.2 C (derived)", provenance="derived",
-             expected=tuple(naive.differential_bytes(sets, b, entries, rho, ELEMENT, index_bytes)
+ledger.exact("acct.C", expected=tuple(naive.differential_bytes(sets, b, entries, rho, ELEMENT, index_bytes)
                             for rho in cfg.rhos),
              measured=tuple(int(v) for v in at0[at0.seed == 0].sort_values("rho").bytes))
 if 1.0 in cfg.rhos:
     full = sweep[(sweep.rho == 1.0) & (sweep.tau_q == 0.0)]
-    ledger.close("C.rho1", "C with rho = 1, tau = 0 is the true cache: the largest relative "
-                 "logit and KV error over workflows and seeds", source="spec §1.2 (derived; "
-                 "prototype 4e-16)", provenance="derived", expected=0.0,
-                 measured=float(full[["logit_error", "kv_error"]].to_numpy().max()),
-                 atol=decisions.PREFIX_ATOL, why="base + (true - base) rounds once in float64")
+    ledger.close("C.rho1", expected=0.0, atol=choices.PREFIX_ATOL,
+                 measured=float(full[["logit_error", "kv_error"]].to_numpy().max()))
 else:
-    ledger.skip("C.rho1", "C with rho = 1, tau = 0 is the true cache", kind="exact",
-                source="spec §1.2", provenance="derived", expected="<= 1e-12",
-                reason="1 is not among the rhos")
+    ledger.skip("C.rho1", reason="1 is not among the rhos")
 per_seed = [at0[at0.seed == s].sort_values("rho").logit_error.tolist()
             for s in range(cfg.n_seeds)]
-ledger.statistical("C.error", f"C's relative logit error (mean over {cfg.n_eval} workflows, "
-                   "tau = 0) falls as rho rises, for every decoder seed",
-                   source="spec §3 (reconstructed C; prototype 8.0e-3, 3.4e-3, 1e-16)",
-                   provenance="reconstructed", expected="non-increasing in rho, last < first, "
-                   "every seed", measured=tuple(tuple(f"{e:.3g}" for e in row) for row in per_seed),
-                   **rules.evidence(per_seed, decisions.falls_within_seeds,
-                                        f"one decoder init (seed {cfg.seed})"),
-                   tolerance=f"{cfg.n_seeds} seeds, resampled",
-                   requires=(len(cfg.rhos) >= 2 and cfg.layers >= 2, "at least two rho and a "
-                             "decoder layer above 0 (a one-layer decoder's residual is zero)"))
+ledger.record("C.error", measured=tuple(tuple(f"{e:.3g}" for e in row) for row in per_seed),
+              evidence={"errors": per_seed}, context={"layers": cfg.layers},
+              rests_on=f"one decoder init (seed {cfg.seed})")
 mean.round(5)
 
 # %% [markdown]
 # ## How far the sharing goes toward the paper's "about 4x"
 
 # %%
-reach_b = [W for W, r in zip(cfg.workflows, ratio_ab) if r >= decisions.FOUR_X]
 c0 = mean[(mean.seed == 0) & (mean.tau_q == 0.0)].sort_values("rho")
-reach_c = c0[c0.A_over_C >= decisions.FOUR_X]
-c_text = (f"C reaches it at rho = {reach_c.rho.iloc[-1]:g} (W = {W_err}, A/C "
+reach_c = c0[c0.A_over_C >= choices.PAPER_SAVING]
+c_text = (f"C's A/C reaches the paper's 4x at rho = {reach_c.rho.iloc[-1]:g} (W = {W_err}, A/C "
           f"{reach_c.A_over_C.iloc[-1]:.2f}, logit error {reach_c.logit_error.iloc[-1]:.2g})"
-          if len(reach_c) else f"C does not at W = {W_err}")
-ledger.qualitative("ratio.4x", "exact prefix sharing (B) reaches the paper's 'about 4x' against "
-                   f"independent caches within W <= {max(cfg.workflows)} on this synthetic "
-                   "wGraph; beside it, the largest rho at which C reaches 4x and its error",
-                   source="abstract G2 via spec §3; the synthetic test is ours",
-                   provenance="reconstructed",
-                   expected=f"A/B >= {decisions.FOUR_X:g} at some W (the paper's figure is on "
-                   "real workloads)",
-                   measured=f"A/B at most {max(ratio_ab):.2f}; first W with 4x: "
-                   f"{reach_b[0] if reach_b else 'none'}; {c_text}", holds=bool(reach_b),
-                   rests_on=f"one synthetic wGraph and workflow draw (seed {cfg.seed}); exact "
-                   "byte counts")
+          if len(reach_c) else f"C's A/C stays below the paper's 4x at W = {W_err}")
+ledger.record("ratio.4x", measured=f"A/B at most {max(ratio_ab):.2f} (W <= {max(cfg.workflows)}); "
+              f"{c_text}", evidence={"ratios": [ratio_ab]}, rests_on=one_draw)
 
 # %% [markdown]
 # ## Figures

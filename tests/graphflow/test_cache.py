@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 import torch
 
-from lib.graphflow import cache, decisions, naive, wgraph
+from lib.graphflow import cache, choices, naive, wgraph
 from lib.graphflow.decoder import Decoder, Sizes
 
 torch.set_num_threads(1)
@@ -17,21 +17,21 @@ def setup(rule, layers=2, n=6, seed=0, output_tokens=0):
                              system_tokens=5, vocab=40, output_tokens=output_tokens)
     paths = wgraph.sample_workflows(rng, g, n, 0.8)
     segs = wgraph.layout_all(g, paths, wgraph.sample_outputs(rng, g, paths, 40), rule)
-    model = Decoder(Sizes(40, decisions.position_table(g, rule), layers, 16, 2),
+    model = Decoder(Sizes(40, choices.position_table(g, rule), layers, 16, 2),
                     torch.Generator().manual_seed(seed))
     return g, segs, model
 
 
 def qpos(g, segs, rule):
-    return decisions.query_position(g, sum(len(s.tokens) for s in segs), rule)
+    return choices.query_position(g, sum(len(s.tokens) for s in segs), rule)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
-@pytest.mark.parametrize("rule", [decisions.slot_positions, decisions.contiguous_positions])
+@pytest.mark.parametrize("rule", [choices.slot_positions, choices.contiguous_positions])
 def test_shared_logits_equal_unshared_and_recompute(seed, rule):
     g, seg_lists, model = setup(rule, seed=seed)
     nodes = cache.build_shared(model, seg_lists)
-    q = decisions.query_token(g)
+    q = choices.query_token(g)
     for segs in seg_lists[:3]:
         shared = cache.final_logits(model, cache.assemble(cache.path_parts(nodes, segs)), q,
                                     qpos(g, segs, rule))
@@ -46,7 +46,7 @@ def test_shared_logits_equal_unshared_and_recompute(seed, rule):
 
 @pytest.mark.parametrize("output_tokens", [0, 2])
 def test_byte_formula_matches_tensor_sizes(output_tokens):
-    g, seg_lists, model = setup(decisions.slot_positions, output_tokens=output_tokens)
+    g, seg_lists, model = setup(choices.slot_positions, output_tokens=output_tokens)
     nodes = cache.build_shared(model, seg_lists)
     pairs = [wgraph.token_pairs(s) for s in seg_lists]
     b = cache.bytes_per_token(2, 2, 8, 8)
@@ -62,7 +62,7 @@ def test_byte_formula_matches_tensor_sizes(output_tokens):
 
 
 def test_layer0_residual_is_zero_under_slots_and_the_formula_otherwise():
-    for rule in (decisions.slot_positions, decisions.contiguous_positions):
+    for rule in (choices.slot_positions, choices.contiguous_positions):
         g, seg_lists, model = setup(rule)
         nodes = cache.build_shared(model, seg_lists)
         diff = cache.build_differential(model, g, nodes, rule)
@@ -71,15 +71,15 @@ def test_layer0_residual_is_zero_under_slots_and_the_formula_otherwise():
             seg = where[key]
             formula = (naive.layer0_kv(model, seg.tokens, seg.positions)
                        - naive.layer0_kv(model, seg.tokens,
-                                         decisions.canonical_positions(g, key[-1], rule)))
+                                         choices.canonical_positions(g, key[-1], rule)))
             assert np.abs(r[0].numpy() - formula).max() <= 1e-14
-            if rule is decisions.slot_positions:
+            if rule is choices.slot_positions:
                 assert r[0].abs().max() == 0.0
 
 
 @pytest.mark.parametrize("output_tokens", [0, 3])
 def test_rho_one_reproduces_and_stored_bytes_match_closed_form(output_tokens):
-    rule = decisions.slot_positions
+    rule = choices.slot_positions
     g, seg_lists, model = setup(rule, output_tokens=output_tokens)
     nodes = cache.build_shared(model, seg_lists)
     diff = cache.build_differential(model, g, nodes, rule)
@@ -98,7 +98,7 @@ def test_rho_one_reproduces_and_stored_bytes_match_closed_form(output_tokens):
 
 def test_one_layer_decoder_needs_no_residual_under_slots():
     # all residual mass sits in layers >= 1 (spec §1.2), so one layer makes C exact at rho = 0
-    rule = decisions.slot_positions
+    rule = choices.slot_positions
     g, seg_lists, model = setup(rule, layers=1)
     nodes = cache.build_shared(model, seg_lists)
     diff = cache.build_differential(model, g, nodes, rule)
@@ -107,13 +107,13 @@ def test_one_layer_decoder_needs_no_residual_under_slots():
 
 def test_pruning_keeps_the_top_quantile():
     norms = np.array([0.1, 0.5, 0.2, 0.9])
-    assert decisions.kept_residuals(norms, 0.0).all()
-    assert decisions.kept_residuals(norms, 0.5).tolist() == [False, True, False, True]
+    assert choices.kept_residuals(norms, 0.0).all()
+    assert choices.kept_residuals(norms, 0.5).tolist() == [False, True, False, True]
 
 
 def test_sparsify_keeps_floor_rho_n_largest():
     r = torch.tensor([[0.5, -3.0], [1.0, 2.0]], dtype=torch.float64)
-    values, index = decisions.sparsify(r, 0.6)                 # floor(2.4) = 2 entries
+    values, index = choices.sparsify(r, 0.6)                 # floor(2.4) = 2 entries
     assert sorted(values.abs().tolist()) == [2.0, 3.0]
     assert sorted(index.tolist()) == [1, 3]
 

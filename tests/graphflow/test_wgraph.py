@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lib.graphflow import decisions, naive, wgraph
+from lib.graphflow import choices, naive, wgraph
 
 
 def small_graph(rng, output_tokens=0):
@@ -56,7 +56,7 @@ def test_workflow_sets_are_nested():
     assert all(g.layer(a) < g.layer(b) for p in big for a, b in zip(p, p[1:]))
 
 
-@pytest.mark.parametrize("rule", [decisions.slot_positions, decisions.contiguous_positions])
+@pytest.mark.parametrize("rule", [choices.slot_positions, choices.contiguous_positions])
 def test_layouts_give_increasing_positions(rule):
     rng = np.random.default_rng(2)
     g = small_graph(rng, output_tokens=3)
@@ -64,7 +64,7 @@ def test_layouts_give_increasing_positions(rule):
     for segs in wgraph.layout_all(g, paths, wgraph.sample_outputs(rng, g, paths, 32), rule):
         pos = wgraph.token_pairs(segs)[:, 1]
         assert (np.diff(pos) > 0).all()
-        assert pos.max() < decisions.position_table(g, rule)
+        assert pos.max() < choices.position_table(g, rule)
 
 
 def test_slot_positions_fix_each_op():
@@ -73,6 +73,6 @@ def test_slot_positions_fix_each_op():
     paths = wgraph.sample_workflows(rng, g, 20, 0.6)
     seen = {}
     for segs in wgraph.layout_all(g, paths, wgraph.sample_outputs(rng, g, paths, 32),
-                                  decisions.slot_positions):
+                                  choices.slot_positions):
         for s in segs[1:]:
             assert seen.setdefault(s.code, tuple(s.positions)) == tuple(s.positions)

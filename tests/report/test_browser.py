@@ -14,8 +14,9 @@ search for a claim id finds its ledger page; a notebook page's mathematics is ty
 local MathJax, without errors and without raw `$...$` left in its text; nothing is loaded
 from the network; the index shows a verdict line per headline of every paper
 (notebooks/<paper>/verdict.yaml) and each chapter opens with them; no table is wider than the
-article at 1280 px (a wide one scrolls inside its own container). Screenshots go to
-<report-dir>/../screenshots/.
+article at 1280 px (a wide one scrolls inside its own container); the guide's index page renders
+with its heading and links every guide page, and no guide table is wider than the article.
+Screenshots go to <report-dir>/../screenshots/.
 """
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ from urllib.parse import quote, unquote, urlsplit
 
 import pytest
 
-from lib.companion import book, papers, verdicts
+from lib.companion import book, guide, papers, verdicts
 
 # --host-resolver-rules and the dead proxy: any attempt to reach a host fails at once
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
@@ -363,3 +364,25 @@ def test_no_table_overflows_the_article(report, ledger, rendered):
         if check["tables_overflowing"]:
             wide[page] = check["tables_overflowing"]
     assert not wide, f"tables wider than the article at 1280 px: {wide}"
+
+
+def test_the_guide_renders_with_its_heading_and_links(report, rendered):
+    """The guide (docs/guide/) is part of the book: its index page has its heading and a link to
+    every other guide page, each a page of the site; a guide page with a table (the generated
+    ones are wide) keeps it inside the article at 1280 px."""
+    stems = guide.pages()
+    assert stems, "docs/guide/ holds no guide"
+    dom, check = checked(rendered, "guide/index.html")
+    title = guide.page("index").read_text().splitlines()[0].lstrip("#").strip()
+    assert re.search(rf"<h1[^>]*>\s*{re.escape(title)}", dom), \
+        f"guide/index.html does not open with its heading {title!r}"
+    linked = {urlsplit(ref).path for tag, ref in parse(dom).refs if tag == "a"}
+    missing = [s for s in stems[1:]
+               if f"{s}.html" not in linked or not (report / "guide" / f"{s}.html").is_file()]
+    assert not missing, f"guide/index.html does not link a page of the site for {missing}"
+    wide = {}
+    for stem in (s for s in stems if "|---" in guide.page(s).read_text()):
+        _, check = checked(rendered, f"guide/{stem}.html")
+        if check["tables_overflowing"]:
+            wide[stem] = check["tables_overflowing"]
+    assert not wide, f"guide tables wider than the article at 1280 px: {wide}"

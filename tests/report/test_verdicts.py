@@ -100,17 +100,22 @@ def test_a_bad_file_is_refused_naming_file_and_key(folder, text, named):
     ("not reproduced at our scale", {"alpha.a": "fail"}, True),
     ("not reproduced at our scale", {"alpha.a": "inconclusive"}, True),
     ("not reproduced at our scale", {"alpha.a": "pass", "alpha.b": "deviation"}, False),
+    ("decided against here", {"alpha.a": "fail", "alpha.b": "inconclusive"}, True),
+    ("decided against here", {"alpha.a": "inconclusive"}, False),
+    ("undecided at our scale", {"alpha.a": "pass", "alpha.b": "skipped"}, True),
+    ("undecided at our scale", {"alpha.a": "fail"}, False),
     ("not attempted", {"alpha.a": "skipped"}, True),
     ("not attempted", {"alpha.a": "pass"}, False),
 ])
 def test_a_verdict_against_its_claims_statuses(kind, statuses, ok):
-    extra = {"scale": "small", "reason": "why"}
+    extra = {"scale": "small", "reason": "why", "price": "5 seeds, about 300 s"}
     v = verdict(line(kind, list(statuses), **extra))
     problems = verdicts.check(v, ledger(statuses))
     assert (problems == []) == ok, problems
     if not ok:                   # the message names the paper, the headline and the claims
         assert problems[0].startswith(f"alpha: headline 'a headline ({kind})'"), problems
-        at_least_one = kind in ("shown wrong", "not reproduced at our scale")
+        at_least_one = kind in ("shown wrong", "not reproduced at our scale",
+                                "decided against here", "undecided at our scale")
         named = [c for c, s in statuses.items() if at_least_one or s != "pass"]
         assert all(f"{c} is {statuses[c]}" in problems[0] for c in named), problems
 
@@ -164,3 +169,11 @@ def test_a_claim_its_run_did_not_reach_is_not_a_contradiction():
     statuses = {"alpha.a": "pass", "alpha.b": "error"}
     assert verdicts.check(v, ledger(statuses)) == []
     assert verdicts.unchecked(v.headlines[0], statuses) == ["alpha.b"]
+
+
+def test_an_undecided_headline_states_its_price(folder):
+    (folder / "verdict.yaml").write_text(
+        "paper: alpha\nheadlines:\n- headline: a headline\n  verdict: undecided at our scale\n"
+        "  claims: [alpha.a]\n  scale: 2 seeds\n")
+    with pytest.raises(verdicts.VerdictError, match="needs price: the seeds and steps"):
+        verdicts.load("alpha")
