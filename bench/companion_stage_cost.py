@@ -108,20 +108,8 @@ def main(argv: list[str] | None = None) -> int:
     doc["sides"] = pc.sides_of([*(s["name"] for s in doc["sides"]), *sides])
     doc["pins"] = pins
 
-    est = estimates()
-    jobs = []
-    for side in sides:
-        reads = decl[pc.SIDES[side].code]
-        want = pc.with_readers_inputs([n for n in picked if n in reads], reads)
-        for n in picked:
-            if n not in reads:
-                pc.record(doc, side, n, "absent", why=f"not declared at {pc.SIDES[side].code}")
-        for n in want:
-            needed_by_a_job = any(n in reads[m] for m in want
-                                  if pc.missing(doc, side, m, args.repeats))
-            if pc.missing(doc, side, n, args.repeats) or (needed_by_a_job and
-                                                          not ran_in(roots[side], n)):
-                jobs.append(pc.Job(side, n, est.get(n, 0.0), set(reads[n])))
+    jobs = pc.plan(doc, sides, decl, picked, args.repeats, estimates(),
+                   lambda side, n: ran_in(roots[side], n))
     jobs = pc.order(jobs, sides)
     print(f"{len(jobs)} run(s) of {len({j.notebook for j in jobs})} stage(s) on "
           f"{args.workers} worker(s), {args.repeats} repeat(s) each", flush=True)

@@ -33,6 +33,26 @@ def test_a_stage_brings_what_it_reads_directly_or_not():
     assert pc.with_readers_inputs(["q/01_x"], READS) == ["q/01_x"]
 
 
+def test_plan_runs_what_is_missing_and_the_inputs_a_tree_lost():
+    doc = pc.fresh_doc({"commit": "a"}, {"commit": "b"}, {"cpu": "X"}, "default")
+    for n in READS:
+        pc.record(doc, "old", n, "ok", [usage(1.0)])
+    pc.record(doc, "new", "p/01_a", "ok", [usage(1.0)])
+    pc.record(doc, "new", "p/02_b", "ok", [usage(1.0)])
+    old_reads = {n: r for n, r in READS.items() if n != "q/01_x"}      # q/01_x is new
+    decl = {"old": old_reads, "new": READS}
+    ran = {("new", "p/01_a"): False, ("new", "p/02_b"): True}
+    jobs = pc.plan(doc, ["old", "new"], decl, ["p/03_c", "q/01_x"], 1, {"q/01_x": 9.0},
+                   lambda side, n: ran.get((side, n), True))
+    # old: all measured; new: 03 and q to run, 01 re-run only if a stage to run reads it
+    assert [(j.side, j.notebook) for j in jobs] == [("new", "p/03_c"), ("new", "q/01_x")]
+    assert doc["stages"]["q/01_x"]["old"]["status"] == "absent"
+    ran[("new", "p/02_b")] = False            # 03's input lost, and so its input's input
+    jobs = pc.plan(doc, ["new"], decl, ["p/03_c"], 1, {}, lambda side, n: ran[(side, n)])
+    assert [j.notebook for j in jobs] == ["p/01_a", "p/02_b", "p/03_c"]
+    assert jobs[2].after == {"p/02_b"}
+
+
 def test_order_is_longest_first_with_a_stages_sides_together():
     jobs = [pc.Job(s, n, est) for n, est in (("p/01_a", 5.0), ("q/01_x", 50.0))
             for s in ("new", "old")]

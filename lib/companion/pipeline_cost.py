@@ -202,6 +202,28 @@ class Job:
     after: set[str] = field(default_factory=set)      # notebooks of the same side first
 
 
+def plan(doc: dict, sides: list[str], declared_by: dict[str, dict[str, list[str]]],
+         picked: list[str], repeats: int, estimates: dict[str, float],
+         ran: Callable[[str, str], bool]) -> list[Job]:
+    """The runs still to make: each side's picked stages (and the stages they read) that lack
+    `repeats` good runs in `doc`, and a stage already measured whose tree lacks its outputs
+    (`ran(side, notebook)` false) when a stage to run reads them, directly or not. A picked
+    stage the side's code does not declare is recorded `absent`."""
+    jobs = []
+    for side in sides:
+        reads = declared_by[SIDES[side].code]
+        for n in picked:
+            if n not in reads:
+                record(doc, side, n, "absent", why=f"not declared at the {SIDES[side].code} code")
+        want = with_readers_inputs([n for n in picked if n in reads], reads)
+        to_run = {n for n in want if missing(doc, side, n, repeats)}
+        while lost := {r for n in to_run for r in reads[n]
+                       if r not in to_run and not ran(side, r)}:
+            to_run |= lost
+        jobs += [Job(side, n, estimates.get(n, 0.0), set(reads[n])) for n in want if n in to_run]
+    return jobs
+
+
 def order(jobs: list[Job], sides: list[str]) -> list[Job]:
     """Longest first; a stage's sides next to each other (they run side by side on two
     workers, under the same load)."""
