@@ -210,9 +210,11 @@ lab: setup
 	JUPYTER_CONFIG_PATH=$(abspath .jupyter)$(if $(JUPYTER_CONFIG_PATH),:$(JUPYTER_CONFIG_PATH)) \
 	  $(PY) -m lib.companion.numerics $(BIN)/jupyter lab --notebook-dir=. $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
-# Every benchmark's cost curves into results/bench/, then the book's performance page shows them
+# Every benchmark's cost curves into results/bench/, then the book's performance page shows them.
+# Not the pipeline's own cost against the old code (hours: the whole pipeline on each side), run
+# apart: $(PY) bench/companion_stage_cost.py --old <rev> [--stages ...] (it resumes where it stopped)
 bench: setup
-	@for b in bench/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
+	@for b in $(filter-out bench/companion_stage_cost.py,$(wildcard bench/*.py)); do echo "== $$b"; $(PY) $$b || exit 1; done
 	$(PY) -m lib.companion.report
 
 # build outputs and the project's own .venv (results/, data/ and an active env stay)

@@ -73,6 +73,18 @@ def close():
     return assert_close
 
 
+@pytest.fixture(scope="session")
+def project_template(tmp_path_factory):
+    """The project copied, generated, committed and its data pulled, once per test session (per
+    xdist worker): the tests that need a whole project take a clone of it
+    (tests/project_copy.py)."""
+    from lib.companion import paths
+    from tests import project_copy
+    if not (paths.ROOT / "dvc-remote").exists():
+        pytest.skip("dvc-remote/ is missing")
+    return project_copy.template(tmp_path_factory.mktemp("template") / "companion")
+
+
 def pytest_addoption(parser):
     """--report-dir: the built report (results/report) that tests/report/test_browser.py opens."""
     parser.addoption("--report-dir", default=None, metavar="DIR",

@@ -1,11 +1,24 @@
-"""A throwaway copy of the project with a toy paper added, for the tests that run the runner and
-DVC on a whole pipeline (tests/test_faults.py, tests/test_parallel.py)."""
+"""Throwaway copies of the project, for the tests that run the runner and DVC on a whole pipeline
+(tests/test_faults.py, test_parallel.py, test_new_paper.py, test_decide_in_ledger.py).
+
+The expensive part is made once per test session (per xdist worker): `template` copies the
+tracked and unignored files, writes the generated files, commits them to a new git repository,
+pulls data/ from the bundled remote and measures the runner's fingerprint of this environment
+(lib.companion.fingerprint caches it under build/fingerprints/). Each test module then takes its
+own `clone` of it (git's local clone, the ignored data/, DVC cache and fingerprint cache copied)
+and adds its files: a module's faults, experiments and commits never reach another's copy.
+"""
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 from lib.companion import paths
+
+# what git does not carry from the template to a clone: the data DVC pulled (and its cache, for
+# `dvc checkout`), the fingerprint the template measured
+IGNORED = ("data", ".dvc/cache", "build/fingerprints")
 
 
 def env() -> dict:
@@ -21,10 +34,15 @@ def run(cmd: list[str], cwd: Path, ok: bool = True) -> subprocess.CompletedProce
     return done
 
 
-def with_toy(root: Path, files: dict[str, str]) -> Path:
-    """Copy the tracked and unignored files to `root`, add `files` (path: text), write the
-    generated files, commit it all to a new git repository and pull data/ from the bundled
-    remote."""
+def commit(root: Path, message: str) -> None:
+    run(["git", "add", "-A"], root)
+    run(["git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", message], root)
+
+
+def template(root: Path) -> Path:
+    """Copy the tracked and unignored files to `root`, write the generated files, commit it all
+    to a new git repository, pull data/ from the bundled remote and measure the fingerprint a
+    runner started from this (pinned) environment records."""
     tracked = run(["git", "ls-files", "--cached", "--others", "--exclude-standard"],
                   paths.ROOT).stdout.split()
     for name in tracked:
@@ -32,12 +50,26 @@ def with_toy(root: Path, files: dict[str, str]) -> Path:
         if src.is_file():
             (root / name).parent.mkdir(parents=True, exist_ok=True)
             (root / name).write_bytes(src.read_bytes())
+    run([sys.executable, "-m", "lib.companion.generate", "--write"], root)
+    run(["git", "init", "-q"], root)
+    commit(root, "base")
+    run([sys.executable, "-m", "dvc", "pull", "-q", "data.dvc"], root)
+    run([sys.executable, "-c", "from lib.companion import fingerprint, numerics; "
+         "fingerprint.of_environment(numerics.pin(dict(__import__('os').environ)))"], root)
+    return root
+
+
+def clone(source: Path, root: Path, files: dict[str, str]) -> Path:
+    """A copy of the template `source` at `root` (a git clone, with what git leaves out),
+    `files` (path: text) added, the generated files written and committed."""
+    run(["git", "clone", "-q", str(source), str(root)], source.parent)
+    for name in IGNORED:
+        if (source / name).exists():
+            shutil.copytree(source / name, root / name)
     for name, text in files.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(text)
-    run([sys.executable, "-m", "lib.companion.generate", "--write"], root)
-    run(["git", "init", "-q"], root)
-    run(["git", "add", "-A"], root)
-    run(["git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "base"], root)
-    run([sys.executable, "-m", "dvc", "pull", "-q", "data.dvc"], root)
+    if files:
+        run([sys.executable, "-m", "lib.companion.generate", "--write"], root)
+        commit(root, "toy")
     return root

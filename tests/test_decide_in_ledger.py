@@ -25,10 +25,10 @@ def test_no_notebook_stage_depends_on_the_papers_thresholds(paper):
 
 
 @pytest.mark.heavy
-def test_a_threshold_change_re_runs_the_ledger_not_the_notebook(tmp_path):
+def test_a_threshold_change_re_runs_the_ledger_not_the_notebook(project_template, tmp_path):
     if "graphflow" not in DECIDED_IN_LEDGER:
         pytest.skip("graphflow's claims are not decided in the ledger")
-    root = project_copy.with_toy(tmp_path / "copy", {})
+    root = project_copy.clone(project_template, tmp_path / "copy", {})
     py = sys.executable
     project_copy.run([py, "-m", "lib.companion.params", "--set-profile", "smoke"], root)
     project_copy.run([py, "-m", "dvc", "repro", "-q", "notebooks/graphflow/dvc.yaml"], root)

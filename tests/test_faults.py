@@ -20,7 +20,6 @@ from pathlib import Path
 import pytest
 import yaml
 
-from lib.companion import paths
 from tests import project_copy
 
 pytestmark = pytest.mark.heavy
@@ -184,10 +183,8 @@ def gone(pid: int) -> bool:
 
 
 @pytest.fixture(scope="module")
-def root(tmp_path_factory) -> Path:
-    if not (paths.ROOT / "dvc-remote").exists():
-        pytest.skip("dvc-remote/ is missing")
-    root = project_copy.with_toy(tmp_path_factory.mktemp("faults") / "companion", {
+def root(project_template, tmp_path_factory) -> Path:
+    root = project_copy.clone(project_template, tmp_path_factory.mktemp("faults") / "companion", {
         "notebooks/toy/paper.yaml": DECLARATION, "notebooks/toy/01_faults.py": SOURCE,
         "lib/toy/__init__.py": '"""A toy paper."""\n', "lib/toy/schema.py": SCHEMA})
     dvc(root, "repro", "-q", STAGE)

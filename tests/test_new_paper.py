@@ -9,7 +9,6 @@ further edit.
 import json
 import os
 import shlex
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from lib.companion import paths
+from tests import project_copy
 
 pytestmark = pytest.mark.heavy
 
@@ -91,23 +91,9 @@ def snapshot(root: Path) -> dict[str, bytes]:
 
 
 @pytest.fixture(scope="module")
-def copy(tmp_path_factory) -> Path:
-    if not (paths.DATA).exists():
-        pytest.skip("data/ is missing: run `make data` first")
-    root = tmp_path_factory.mktemp("project") / "companion"
-    tracked = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"],
-                             cwd=paths.ROOT, capture_output=True,
-                             text=True, check=True).stdout.split()
-    for name in tracked:
-        src = paths.ROOT / name
-        if src.is_file() and not name.startswith("dvc-remote/"):
-            (root / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(src, root / name)
-    shutil.copytree(paths.DATA, root / "data")
-    run(["git", "init", "-q"], root)
-    run(["git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "base",
-         "--allow-empty"], root)
-    return root
+def copy(project_template, tmp_path_factory) -> Path:
+    return project_copy.clone(project_template, tmp_path_factory.mktemp("project") / "companion",
+                              {})
 
 
 def test_new_paper_touches_only_its_places(copy):

@@ -65,8 +65,8 @@ ALLOWED = {"notebooks/toy/dvc.lock", "dvc.lock", SUMMARY}     # the toy's, and w
 
 
 @pytest.fixture(scope="module")
-def root(tmp_path_factory) -> Path:
-    return project_copy.with_toy(tmp_path_factory.mktemp("alone") / "companion", {
+def root(project_template, tmp_path_factory) -> Path:
+    return project_copy.clone(project_template, tmp_path_factory.mktemp("alone") / "companion", {
         "notebooks/toy/paper.yaml": DECLARATION, "notebooks/toy/01_alone.py": NOTEBOOK,
         "lib/toy/__init__.py": '"""A toy paper."""\n', "lib/toy/schema.py": SCHEMA})
 

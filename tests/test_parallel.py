@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from lib.companion import parallel, paths
+from lib.companion import parallel
 from tests import project_copy
 from tests.project_copy import run
 
@@ -100,10 +100,8 @@ nb.finish()
 
 
 @pytest.fixture(scope="module")
-def root(tmp_path_factory) -> Path:
-    if not (paths.ROOT / "dvc-remote").exists():
-        pytest.skip("dvc-remote/ is missing")
-    return project_copy.with_toy(tmp_path_factory.mktemp("parallel") / "companion", {
+def root(project_template, tmp_path_factory) -> Path:
+    return project_copy.clone(project_template, tmp_path_factory.mktemp("parallel") / "companion", {
         "notebooks/toy/paper.yaml": DECLARATION,
         "notebooks/toy/01_first.py": WRITER.format(stem="01_first"),
         "notebooks/toy/02_second.py": WRITER.format(stem="02_second"),

@@ -134,8 +134,9 @@ nb.finish()
 
 
 @pytest.mark.heavy
-def test_the_runner_and_the_sweep_tell_a_running_cell_where_it_is(tmp_path_factory):
-    root = project_copy.with_toy(tmp_path_factory.mktemp("progress") / "companion", {
+def test_the_runner_and_the_sweep_tell_a_running_cell_where_it_is(project_template,
+                                                                  tmp_path_factory):
+    root = project_copy.clone(project_template, tmp_path_factory.mktemp("progress") / "companion", {
         "notebooks/toy/paper.yaml": DECLARATION, "notebooks/toy/01_grid.py": NOTEBOOK,
         "lib/toy/__init__.py": '"""A toy paper."""\n', "lib/toy/schema.py": SCHEMA})
     probe = root / "probe.json"

@@ -68,9 +68,9 @@ OUTPUTS = ("results/toy/claims/01_back.json", "results/toy/executed/01_back.ipyn
 
 
 @pytest.fixture(scope="module")
-def root(tmp_path_factory) -> Path:
+def root(project_template, tmp_path_factory) -> Path:
     """The copy, its toy results made and committed with their locks and ledger summary."""
-    root = project_copy.with_toy(tmp_path_factory.mktemp("back") / "companion", {
+    root = project_copy.clone(project_template, tmp_path_factory.mktemp("back") / "companion", {
         "notebooks/toy/paper.yaml": DECLARATION, "notebooks/toy/01_back.py": NOTEBOOK,
         "lib/toy/__init__.py": '"""A toy paper."""\n', "lib/toy/schema.py": SCHEMA})
     run([sys.executable, "-m", "lib.companion.parallel", "--jobs", "1",

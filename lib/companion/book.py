@@ -424,6 +424,63 @@ def curve_rows(name: str, doc: dict) -> list[list[str]]:
     return rows
 
 
+STAGE_COST_RATIOS = {"old_over_new": "old / new", "old_over_old_new_pins": "old / old (new pins)",
+                     "old_new_pins_over_new": "old (new pins) / new"}
+
+
+def stage_cost_rows(doc: dict) -> tuple[tuple[str, ...], list[list[str]]]:
+    """The pipeline-cost benchmark as a table: per stage each side's median CPU seconds, the
+    ratios measured, MKL's share on each branch and what COMPATIBLE adds; the totals last."""
+    summary = doc.get("summary") or {}
+    sides = [s["name"] for s in doc.get("sides", []) if not s.get("mkl_cbwr")]
+    rows_in = summary.get("stages", {})
+    ratios = [k for k in STAGE_COST_RATIOS if any(k in r for r in rows_in.values())]
+    mkl = any("compatible_extra_s" in r or "mkl_avx2_share" in r for r in rows_in.values())
+    header = ("stage", *(f"{s} (CPU s)" for s in sides), *(STAGE_COST_RATIOS[k] for k in ratios),
+              *(("MKL share, AVX2", "MKL share, COMPATIBLE", "COMPATIBLE adds (CPU s)")
+                if mkl else ()))
+
+    def num(value, form: str) -> str:
+        return "–" if value is None else form.format(value)
+    rows = []
+    for stage, r in rows_in.items():
+        rows.append([code(stage), *(num(r["cpu_s"].get(s), "{:.1f}") for s in sides),
+                     *(num(r.get(k), "{:.2f}×") for k in ratios),
+                     *((num(r.get("mkl_avx2_share"), "{:.0%}"),
+                        num(r.get("mkl_compatible_share"), "{:.0%}"),
+                        num(r.get("compatible_extra_s"), "{:+.1f}")) if mkl else ())])
+    totals = summary.get("totals", {})
+    for k in ratios:
+        t = totals.get(k, {})
+        a, b = k.split("_over_")
+        cells = {a: t.get(a), b: t.get(b)}
+        rows.append([f"**total** ({t.get('stages', 0)} stages)",
+                     *(num(cells.get(s), "{:.1f}") for s in sides),
+                     *(num(t.get("ratio"), "**{:.2f}×**") if j == k else "" for j in ratios),
+                     *(("", "", num(totals.get("compatible_extra", {}).get("extra_s"),
+                                    "{:+.1f}")) if mkl else ())])
+    return tuple(text(h) for h in header), rows
+
+
+def stage_cost_section(name: str, doc: dict) -> list[str]:
+    """The performance page's section for a pipeline-cost benchmark (bench/<name>.py)."""
+    old, new, machine = doc.get("old", {}), doc.get("new", {}), doc.get("machine", {})
+    header, rows = stage_cost_rows(doc)
+    said = "; ".join(f"{code(s['name'])}: {text(s['says'])}" for s in doc.get("sides", []))
+    return [f"### {text(name)}", "",
+            f"CPU seconds (user + system, the runner and every process below it) of each "
+            f"notebook stage, profile {code(str(doc.get('profile', '?')))}, the old code "
+            f"({code(str(old.get('rev', '?')))}, {code(str(old.get('commit', '?'))[:10])}) "
+            f"against the new ({code(str(new.get('rev', '?')))}, "
+            f"{code(str(new.get('commit', '?'))[:10])}) side by side in one run on "
+            f"{text(machine.get('cpu', '?'))} ({machine.get('cores', '?')} cores), the median "
+            f"of each side's runs. Sides: {said}. MKL's share is the seconds MKL reports for its "
+            "calls (torch's matrix products, LAPACK) under MKL_VERBOSE over that run's CPU "
+            "seconds; what COMPATIBLE adds is its MKL seconds less AVX2's. A total sums the "
+            "stages both sides of its ratio measured.", "",
+            list_table(header, rows, "bench"), ""]
+
+
 def performance_page(stages: list[tuple[str, dict | None]], totals: dict[str, dict],
                      bench: list[tuple[str, dict]], tables: list[tuple[str, list[list[str]]]],
                      figures: dict[str, str], overview: str | None = None) -> str:
@@ -460,7 +517,9 @@ def performance_page(stages: list[tuple[str, dict | None]], totals: dict[str, di
                          "budget (allowance)", ""), budget_rows(totals), "timings"),
              "## Benchmarks", ""]
     curves = [(n, d) for n, d in bench if isinstance(d.get("curves"), dict)]
-    stale = [n for n, d in bench if not isinstance(d.get("curves"), dict)]
+    costs = [(n, d) for n, d in bench if d.get("kind") == "stage_cost"]
+    stale = [n for n, d in bench
+             if not isinstance(d.get("curves"), dict) and d.get("kind") != "stage_cost"]
     if not curves:
         lines += ["*No benchmarks measured: `results/bench/` holds no cost curves "
                   "(`make bench`).*", ""]
@@ -493,6 +552,10 @@ def performance_page(stages: list[tuple[str, dict | None]], totals: dict[str, di
                      if not k.startswith(("curves", "machine")) and k not in ("kernel", "bound")]
             if extra:
                 lines += [list_table(("setting", "value"), extra, "bench"), ""]
+    if costs:
+        lines += ["## The pipeline's cost against the old code", ""]
+        for name, doc in costs:
+            lines += stage_cost_section(name, doc)
     if stale:
         lines += ["*Not shown, from before the benchmarks were curves (re-run `make bench`): "
                   + ", ".join(code(n) for n in stale) + ".*", ""]

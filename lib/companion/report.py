@@ -317,9 +317,16 @@ def bench_figure(name: str, doc: dict, dst: Path) -> str | None:
 
 def bench_ratios(bench: list[tuple[str, dict]]) -> list[tuple[str, float]]:
     """(benchmark / curve / kernel side, reference time over the side's) at the largest size
-    both ran, for every benchmark with cost curves."""
+    both ran, for every benchmark with cost curves; the old code's summed CPU seconds over the
+    new code's, for a pipeline-cost benchmark."""
     out = []
     for name, doc in bench:
+        if doc.get("kind") == "stage_cost":
+            total = (doc.get("summary") or {}).get("totals", {}).get("old_over_new", {})
+            if isinstance(total.get("ratio"), (int, float)) and total["ratio"] > 0:
+                out.append((f"{name} / {total.get('stages')} stages / old code over new",
+                            float(total["ratio"])))
+            continue
         for label, c in (doc.get("curves") or {}).items() if isinstance(doc.get("curves"),
                                                                          dict) else []:
             ref = c.get("reference")

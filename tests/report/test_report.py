@@ -323,6 +323,34 @@ def test_performance_page_plots_curves_and_names_stale_benchmarks(tree):
     assert "Bound: 4 d flops" in perf
 
 
+def test_performance_page_tables_the_pipeline_cost_against_the_old_code(tree):
+    """bench/companion_stage_cost.py's result: a row per stage, each side's CPU seconds, the
+    ratio, MKL's shares; the total last; the overview figure's bars take the total ratio."""
+    from lib.companion import pipeline_cost as pc
+    doc = pc.fresh_doc({"rev": "d88588a", "commit": "d" * 40}, {"rev": "HEAD", "commit": "e" * 40},
+                       {"cpu": "AMD EPYC 9B14", "cores": 2}, "default")
+    doc["sides"] = pc.sides_of(pc.DEFAULT_SIDES)
+    for side, cpu, mkl in (("old", 30.0, None), ("new", 10.0, None), ("mkl_avx2", 12.0, 3.0),
+                           ("mkl_compatible", 18.0, 9.0)):
+        pc.record(doc, side, "alpha/01_a", "ok", [{"rc": 0, "cpu_s": cpu, **(
+            {"mkl": {"seconds": mkl, "calls": 5, "by_function": {}}} if mkl else {})}])
+    pc.record(doc, "old", "alpha/02_b", "ok", [{"rc": 0, "cpu_s": 5.0}])
+    pc.record(doc, "new", "alpha/02_b", "failed", [{"rc": 1, "cpu_s": 1.0}], why="exit 1")
+    pc.save(doc, paths.RESULTS / "bench" / "companion_stage_cost.json")
+    src = report.write_sources(report.source_dir(), NOW)
+    perf = (src / "performance.md").read_text()
+    section = perf[perf.index("## The pipeline's cost against the old code"):]
+    assert "`d88588a`" in section and "AMD EPYC 9B14" in section
+    row = section[section.index("* - `alpha/01_a`"):section.index("* - `alpha/02_b`")]
+    assert [c.strip("- ").strip() for c in row.splitlines()[1:8]] == [
+        "30.0", "10.0", "3.00×", "25%", "50%", "+6.0"]
+    total = section[section.index("**total** (1 stages)"):]
+    assert "**3.00×**" in total.split("```")[0]            # 02_b's new side failed: not summed
+    assert "re-run `make bench`" not in perf                # not taken for a stale benchmark
+    ratios = report.bench_ratios(report.read_bench())
+    assert ratios == [("companion_stage_cost / 1 stages / old code over new", 3.0)]
+
+
 def test_spec_links_point_at_the_books_spec_page():
     cell = "Claim ([spec §4.1](../../docs/specs/linear_rnns.md#s4-1)) and [a](http://x.org)."
     assert report.book_spec_links(cell) == (
