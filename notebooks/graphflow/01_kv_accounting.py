@@ -131,6 +131,18 @@ ledger.exact("control.prefix_count_rejects_shifted_positions", expected=False,
              == b * naive.prefix_tokens(pairs[:cfg.workflows[0]]))
 
 # %% [markdown]
+# Negative control of the effect itself: give every workflow a system prompt of its own (its
+# first token an id no other workflow has) and nothing is shared, so the prefix tree must store
+# exactly what independent caches store (A/B = 1), where the real workflows give A/B > 1.
+
+# %%
+private = [p.copy() for p in pairs[:cfg.workflows[-1]]]
+for i, p in enumerate(private):
+    p[0, 0] = -1 - i                                                  # a token no other has
+ledger.exact("control.no_shared_prefix_no_saving",
+             expected=b * naive.independent_tokens(private), measured=b * cache.prefix_tokens(private))
+
+# %% [markdown]
 # ## The decoder: shared caches against unshared ones and a full recompute
 
 # %%
@@ -221,6 +233,13 @@ if 1.0 in cfg.rhos:
                  measured=float(full[["logit_error", "kv_error"]].to_numpy().max()))
 else:
     ledger.skip("C.rho1", reason="1 is not among the rhos")
+if 1.0 in cfg.rhos and min(cfg.rhos) < 1.0:
+    dropped = sweep[(sweep.rho == min(cfg.rhos)) & (sweep.tau_q == 0.0)]
+    ledger.exact("control.rho1_check_sees_dropped_residuals", expected=True,
+                 measured=bool(dropped.kv_error.min() > choices.PREFIX_ATOL))
+else:
+    ledger.skip("control.rho1_check_sees_dropped_residuals",
+                reason="needs rho = 1 and a rho below it among the rhos")
 per_seed = [at0[at0.seed == s].sort_values("rho").logit_error.tolist()
             for s in range(cfg.n_seeds)]
 ledger.record("C.error", measured=tuple(tuple(f"{e:.3g}" for e in row) for row in per_seed),
