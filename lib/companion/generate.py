@@ -322,11 +322,6 @@ def stage_name(nid: str) -> str:
     return nid.replace("/", "-", 1)
 
 
-def stage_target(nid: str) -> str:
-    """How `dvc repro` names a notebook's stage from the root: <its dvc.yaml>:<stage name>."""
-    return f"{rel(paths.paper_pipeline_file(nid.split('/')[0]))}:{stage_name(nid)}"
-
-
 def paper_stages(paper: papers.Paper) -> dict:
     """The notebook stages of one paper's dvc.yaml, in reading order (its sources scanned once)."""
     code = code_deps(paper.short)
