@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import torch
 
 from lib.ann2snn_cka import ann, convert, data, finetune
 from lib.companion import sweep
@@ -44,13 +43,12 @@ class Job:
 
 @dataclass(frozen=True)
 class Result:
-    """A run's per-step history, its anytime test accuracy (T_eval,), the fine-tuned synapses'
-    weights, and how many of the source ANN's tensors were bit-identical after fine-tuning."""
+    """A run's per-step history, its anytime test accuracy (T_eval,) and the fine-tuned
+    synapses' weights."""
 
     history: finetune.History
     accuracy: np.ndarray
     weights: dict[str, np.ndarray]
-    ann_intact: int
 
 
 def run_job(job: Job) -> Result:
@@ -63,9 +61,7 @@ def run_job(job: Job) -> Result:
                              job.recipe, job.seed,
                              desc=f"{job.arm} T={job.recipe.T} seed {job.seed}")
     acc = convert.anytime_accuracy(snn, split.x_test, split.y_test, src.T_eval, src.chunk)
-    intact = sum(torch.equal(v, torch.from_numpy(src.ann[k]))
-                 for k, v in model.state_dict().items())
-    return Result(hist, acc, ann.state_arrays(snn.net), intact)
+    return Result(hist, acc, ann.state_arrays(snn.net))
 
 
 def run_jobs(jobs: list[Job], cfg: sweep.SweepParams, notebook: str) -> list[Result]:

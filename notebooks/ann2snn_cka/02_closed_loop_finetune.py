@@ -169,13 +169,16 @@ summary = runs.groupby(["T_ft", "arm"], sort=False)[
 summary
 
 # %% [markdown]
-# ## Exact checks: the ANN untouched, the loss as its formula, and the released CKA gradient
+# ## Exact checks: the loss as its formula and the released CKA gradient (the ANN untouched is
+# true by construction, held by a unit test, not a finding)
 
 # %%
-ledger.exact("ft.ann_frozen", "after every fine-tuning run the source ANN's tensors are "
-             "bit-identical to those read from notebook 01's checkpoint ('without altering the "
-             "source model')", source="abstract; spec NB02", provenance="paper",
-             expected=len(model.state_dict()), measured=min(r.ann_intact for r in results))
+ledger.skip("ft.ann_frozen", "fine-tuning leaves the source ANN's tensors bit-identical "
+            "('without altering the source model')", source="abstract; spec NB02",
+            provenance="paper", kind="exact", expected="every tensor bit-identical",
+            reason="true by construction here, so no run can fail it: the SNN converts a deep "
+            "copy of the ANN (lib/ann2snn_cka/convert.py); "
+            "tests/ann2snn_cka/test_finetune.py holds it for every arm")
 
 # the loss on one fixed batch in float64, against the formula written out in numpy
 T0, arm0 = cfg.T_ft[0], ("kl_cka" if "kl_cka" in cfg.arms else cfg.arms[0])
