@@ -10,9 +10,8 @@ contradict it: `reproduced` and `reproduced in miniature` need every named claim
 `fail`, and its `scale`) or `undecided at our scale` (under-powered: at least one `inconclusive`
 or `skipped`, its `scale`, and its `price`: the seeds and steps that would decide it and what
 they cost); `not attempted` with claims needs them all `skipped`. A named claim the ledger does
-not hold is an error. (`not reproduced at our scale`, the verdict before the two were told apart,
-is read until every paper has moved to them.) The report (`lib.companion.report`) runs the
-check and refuses to build a book whose verdicts contradict its ledger.
+not hold is an error. The report (`lib.companion.report`) runs the check and refuses to build a
+book whose verdicts contradict its ledger.
 
 Why a file of its own, and not a section of paper.yaml: every notebook stage of a paper depends
 on its paper.yaml (the declaration says which figures and claims the notebooks make), so a
@@ -43,15 +42,11 @@ from lib.companion import paths, yamlio
 
 FILE = "verdict.yaml"
 VERDICTS = ("reproduced", "reproduced in miniature", "decided against here",
-            "undecided at our scale", "not reproduced at our scale", "shown wrong",
-            "not attempted")
-LEGACY = "not reproduced at our scale"      # before the two were told apart
+            "undecided at our scale", "shown wrong", "not attempted")
 SHORT = {"reproduced": "reproduced", "reproduced in miniature": "in miniature",
          "decided against here": "decided against", "undecided at our scale": "undecided",
-         LEGACY: "not at our scale", "shown wrong": "shown wrong",
-         "not attempted": "not attempted"}
+         "shown wrong": "shown wrong", "not attempted": "not attempted"}
 HEADLINE_MAX = 140                   # one line of the index at 1280 px, give or take
-NOT_REPRODUCED = ("fail", "inconclusive", "skipped")
 
 
 class VerdictError(ValueError):
@@ -108,8 +103,7 @@ class Headline(Strict):
     def _required(self) -> Headline:
         if self.verdict != "not attempted" and not self.claims:
             raise ValueError(f"verdict {self.verdict!r} must name at least one claim (claims:)")
-        if self.verdict in (LEGACY, "decided against here", "undecided at our scale") \
-                and not self.scale:
+        if self.verdict in ("decided against here", "undecided at our scale") and not self.scale:
             raise ValueError(f"verdict {self.verdict!r} needs scale: what size we ran against "
                              "the paper's")
         if self.verdict == "undecided at our scale" and not self.price:
@@ -177,8 +171,6 @@ def contradiction(h: Headline, statuses: dict[str, str]) -> str | None:
         return f"needs every claim pass, but {', '.join(bad)}" if bad else None
     if h.verdict == "shown wrong" and "deviation" not in got:
         return f"needs at least one claim with status deviation, but {every}"
-    if h.verdict == LEGACY and not set(got) & set(NOT_REPRODUCED):
-        return f"needs at least one claim fail, inconclusive or skipped, but {every}"
     if h.verdict == "decided against here" and "fail" not in got:
         return f"needs at least one claim fail (the opposite shown), but {every}"
     if h.verdict == "undecided at our scale" and not set(got) & {"inconclusive", "skipped"}:

@@ -371,18 +371,28 @@ def test_verdicts_open_the_index_and_the_chapter(tree):
     as not checked against these smoke results; a paper without one says so."""
     (tree / "notebooks" / "alpha" / "verdict.yaml").write_text(
         "paper: alpha\nheadlines:\n- headline: The count holds\n  verdict: reproduced\n"
-        "  claims: [alpha.f1.count]\n- headline: The benchmark number\n"
+        "  claims: [alpha.f1.count]\n- headline: The effect flips\n"
+        "  verdict: decided against here\n  claims: [alpha.f1.count]\n  scale: 3 seeds\n"
+        "- headline: The big run helps\n  verdict: undecided at our scale\n"
+        "  claims: [alpha.f1.count]\n  scale: 2 seeds\n  price: 5 seeds, ~1 CPU-h\n"
+        "- headline: The benchmark number\n"
         "  verdict: not attempted\n  reason: no data offline\n")
     src = report.write_sources(report.source_dir(), NOW)
     index = (src / "index.md").read_text()
     assert index.index("verdicts-index") < index.index("## Claims per paper")
     assert 'class="verdict verdict-reproduced">reproduced</span> The count holds' in index
+    assert ('class="verdict verdict-decided-against-here">decided against</span> The effect '
+            'flips') in index
+    assert ('class="verdict verdict-undecided-at-our-scale">undecided</span> The big run '
+            'helps') in index                  # the two kinds of 'not reproduced' apart
+    assert book.text("decided against 1, undecided 1") in index
     assert "*no verdict declared yet*" in index                   # beta
     assert book.text("not checked against this build's smoke results") in index
     chapter = (src / "alpha" / "index.md").read_text()
     assert chapter.index("## What the companion found") < chapter.index("## 01_a")
     assert '<a href="#alpha-01-a"><code>f1.count</code></a> pass' in chapter
     assert "*why not:* no data offline" in chapter
+    assert "*what would decide it:* " + book.text("5 seeds, ~1 CPU-h") in chapter
 
 
 def test_performance_page_opens_with_its_figure(tree):
