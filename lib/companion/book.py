@@ -424,23 +424,34 @@ def curve_rows(name: str, doc: dict) -> list[list[str]]:
     return rows
 
 
+def overview_caption(panels: tuple[bool, bool]) -> str:
+    """The overview figure's caption, naming only the panels it has (stage times, ratios)."""
+    times = ("each paper's summed stage wall times of its last run, on two cores, against its "
+             "budget and allowance (the papers covered in depth have none)")
+    ratios = ("how many times faster each benchmarked kernel is than its naive reference at "
+              "the largest size both ran")
+    if all(panels):
+        said = f"Top: {times}. Bottom: {ratios}"
+    else:
+        one = times if panels[0] else ratios
+        said = one[0].upper() + one[1:]
+    axes = "Both axes are" if all(panels) else "The axis is"
+    return f"{said}. {axes} logarithmic; the legend names the colours; the tables below hold " \
+           "the numbers."
+
+
 def performance_page(stages: list[tuple[str, dict | None]], totals: dict[str, dict],
                      bench: list[tuple[str, dict]], tables: list[tuple[str, list[list[str]]]],
-                     figures: dict[str, str], overview: str | None = None) -> str:
-    """A figure first (each paper's stage times against its budget, the benchmarks' ratios),
-    then each notebook stage's last wall time, the paper totals against their budgets, the
-    benchmarks' cost curves (a figure each, a summary table) and the notebooks' own timing
-    tables."""
-    lines = ["# Performance", ""]
+                     figures: dict[str, str], overview: str | None = None,
+                     panels: tuple[bool, bool] = (True, True)) -> str:
+    """A figure first (each paper's stage times against its budget, the benchmarks' ratios:
+    `panels` says which it has), then each notebook stage's last wall time, the paper totals
+    against their budgets, the benchmarks' cost curves (a figure each, a summary table) and
+    the notebooks' own timing tables."""
+    lines = ["---", "html_theme.sidebar_secondary.remove: true", "---", "", "# Performance", ""]
     if overview:
         lines += [f"```{{figure}} {overview}", ":name: fig-performance-overview",
-                  ":width: 100%", "",
-                  "Top: each paper's summed stage wall times (last run) against its budget "
-                  "(the black mark, a bar past it in the second colour; the papers covered in "
-                  "depth have none). Bottom: how many times "
-                  "faster each benchmarked kernel is than its naive reference at the largest "
-                  "size both ran. Both axes are logarithmic; the tables below hold the "
-                  "numbers.", "```", ""]
+                  ":width: 100%", "", overview_caption(panels), "```", ""]
     else:
         lines += ["*No stage times or benchmarks measured yet: the overview figure appears "
                   "once `make repro` or `make bench` has run.*", ""]

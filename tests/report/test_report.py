@@ -367,6 +367,49 @@ def test_performance_page_opens_with_its_figure(tree):
     perf = (src / "performance.md").read_text()
     assert (src / "_static" / "performance.png").is_file()
     assert perf.index("_static/performance.png") < perf.index("## Stage wall times")
+    assert book.overview_caption((True, False)) in perf and "Bottom" not in perf
+
+
+def test_the_overview_caption_names_only_its_panels():
+    both, times, ratios = (book.overview_caption(p) for p in
+                           ((True, True), (True, False), (False, True)))
+    assert both.startswith("Top: each paper's") and "Bottom: how many times faster" in both
+    assert times.startswith("Each paper's") and "faster" not in times
+    assert ratios.startswith("How many times faster") and "paper's summed" not in ratios
+
+
+def test_the_overview_legend_names_the_colours_of_its_bars():
+    """Every bar's colour is one the panel's legend names, and the over-budget paper's bar is
+    the colour its legend calls over the allowance."""
+    from matplotlib.colors import to_hex
+    totals = {"a": {"measured": 2, "stages": 2, "wall_s": 100.0, "cores_s": 60.0,
+                    "budget_s": 180, "allowance_s": 300},
+              "b": {"measured": 1, "stages": 2, "wall_s": 500.0, "cores_s": 500.0,
+                    "budget_s": 180, "allowance_s": 300}}
+    curve = {"reference": "naive", "ratio_at_largest_common": {"naive_over_fast": 4.0,
+                                                               "naive_over_slow": 0.5}}
+    fig = report.overview_figure(totals, [("k", {"curves": {"c": curve}})])
+    for ax in fig.axes:
+        named = {to_hex(h.get_facecolor()): t.get_text() for h, t in
+                 zip(ax.get_legend().legend_handles, ax.get_legend().get_texts())
+                 if hasattr(h, "get_facecolor")}
+        bars = [to_hex(p.get_facecolor()) for p in ax.patches]
+        assert bars and set(bars) <= set(named), (bars, named)
+    times, ratios = fig.axes
+    assert named_of(times, "b") == "over its allowance" and named_of(times, "a") == \
+        report.WITHIN_LABEL
+    assert sorted(to_hex(p.get_facecolor()) for p in ratios.patches) == \
+        sorted([report.WITHIN, report.SLOWER])
+
+
+def named_of(ax, label: str) -> str:
+    """The legend's name of the colour of the bar labelled `label` (a horizontal bar chart)."""
+    from matplotlib.colors import to_hex
+    names = [t.get_text() for t in ax.get_yticklabels()]
+    colour = to_hex(ax.patches[names.index(label)].get_facecolor())
+    return {to_hex(h.get_facecolor()): t.get_text() for h, t in
+            zip(ax.get_legend().legend_handles, ax.get_legend().get_texts())
+            if hasattr(h, "get_facecolor")}[colour]
 
 
 # ---------------------------------------------------------------- the guide
