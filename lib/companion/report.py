@@ -436,10 +436,12 @@ def write_sources(src: Path, now: dt.datetime) -> Path:
     rows = []
     for p in papers.all_papers():
         chapters = [chapter(n, ledger, src, raw) for n in p.notebook_ids()]
+        carried = (ledger.get("summary", {}).get(p.short)
+                   if p.short in ledger.get("carried", []) else None)
         rows.append(book.PaperRow(p, chapters, results_time(p.notebook_ids()),
                                   spec=spec_page(p.short, src / p.short / "spec.md"),
                                   verdict=found.get(p.short),
-                                  verdict_checked=p.short in checked))
+                                  verdict_checked=p.short in checked, carried=carried))
     for row in rows:
         (src / row.paper.short / "index.md").write_text(book.chapter_page(row), encoding="utf-8")
         (src / row.paper.short / "claims.md").write_text(book.claims_page(row), encoding="utf-8")

@@ -71,7 +71,7 @@ def test_counts_list_every_status_with_zeros():
 def test_list_table_has_a_row_per_item_and_the_classes():
     table = book.list_table(("a", "b"), [["1", "2"], ["3", ""]], "claims x")
     rendered = myst_html(table)          # without Sphinx the directive is a fenced block
-    assert table.startswith("```{list-table}") and ":class: claims x" in table
+    assert table.startswith("```{list-table}") and ":class: book-table claims x" in table
     assert table.count("\n* - ") == 3 and "  - " in table and "{list-table}" in rendered
 
 
@@ -180,12 +180,10 @@ def test_a_failed_run_shows_its_claims_as_error_on_the_chapter_and_in_the_totals
     index = (src / "index.md").read_text()
     assert book.text("The last run of 01_a failed in cell 7: ValueError: bad.") in chapter
     assert book.text("01_a failed") in chapter and book.text("01_a failed") in index
-    counts_table = index[index.index("## Claims per paper"):]       # after the verdicts
-    row = next(line for line in counts_table.split("* - ")
-               if line.startswith("[alpha]"))
-    cells = [c.strip() for c in row.split("  - ")]
-    statuses = dict(zip(("pass", "fail", "error"), cells[2:5]))
-    assert statuses == {"pass": "1", "fail": "0", "error": "1"}        # f2.other: not reached
+    row = next(line for line in index.split("* - ") if line.startswith("[alpha]"))
+    cells = [c.strip() for c in row.split("  - ")]                # paper, verdicts, claims, runs
+    assert cells[2] == book.text("1 pass · 1 error")                 # f2.other: not reached
+    assert book.text("01_a failed (smoke)") in cells[3]
     assert "all papers" in index and book.text("1 unfinished, 0 stale") in index
 
 
@@ -347,7 +345,9 @@ def test_verdicts_open_the_index_and_the_chapter(tree):
         "  verdict: not attempted\n  reason: no data offline\n")
     src = report.write_sources(report.source_dir(), NOW)
     index = (src / "index.md").read_text()
-    assert index.index("verdicts-index") < index.index("## Claims per paper")
+    assert index.index("verdicts-index") < index.index("## Every headline")
+    assert ('class="verdict verdict-reproduced verdict-pill" title="The count holds">'
+            'reproduced</span>') in index                       # one label per headline
     assert 'class="verdict verdict-reproduced">reproduced</span> The count holds' in index
     assert "*no verdict declared yet*" in index                   # beta
     assert book.text("not checked against this build's smoke results") in index
