@@ -506,7 +506,8 @@ def performance_page(stages: list[tuple[str, dict | None]], totals: dict[str, di
     lines += ["## Stage wall times (last run)", "",
              "From `results/timings/` (the runner writes one record per run; wall-clock values "
              "are kept out of every DVC output). Runs under nbval (`make test`) are not timed. "
-             "`make repro` prints the same table at its end (`python -m lib.companion.timings`).",
+             "`python -m lib.companion.timings` prints this table; `make repro` ends with the "
+             "rows of the stages it ran.",
              "", list_table(("stage", "profile", "wall time (s)", "finished"),
                             stage_rows(stages), "timings"),
              "### Against the budgets", "",
