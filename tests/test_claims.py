@@ -144,6 +144,38 @@ def test_merge_keeps_the_summary_rows_of_papers_with_no_results_here(ledger):
     assert json.loads(paths.ledger_files()["json"].read_text())["carried"] == ["caffnet"]
 
 
+def test_the_reason_a_claim_is_inconclusive_stands_beside_its_status(ledger):
+    """An unmet precondition, an unstable decision and a second CPU code path that decides
+    otherwise: each claim's reason, read from the words lib.companion.claims and codepaths write,
+    stands beside its status in CLAIMS.md; a tolerance alone (no reason in it) is not a reason."""
+    from lib.companion import codepaths
+    args = dict(source="s", provenance="reconstructed", expected="A > B", measured="m")
+    ledger.statistical("pre", "A beats B", holds=True, **args, rests_on="one seed",
+                       tolerance="5 % (spec)", requires=(False, "A and B fit: the loss fell"))
+    ledger.statistical("wobbly", "A beats B", **args, samples=[0.0, 1.0, 0.0, 1.0, 1.0, 0.0],
+                       decide=lambda s: sum(s) / len(s) >= 0.5)
+    ledger.statistical("moved", "A beats B", holds=True, **args, rests_on="one seed")
+    ledger.write()
+    docs = [{"notebook": "gd_perceptron/01_reduction", "params": {},
+             "claims": json.loads(paths.claims_file("gd_perceptron/01_reduction").read_text())
+             ["claims"]}]
+    record = {"notebooks": {"gd_perceptron/01_reduction": {"claims": {
+        "gd_perceptron.moved": {"there": "fail"}}}}}
+    claims_ = {c["id"].split(".")[1]: c for c in codepaths.apply(docs, record)[0]["claims"]}
+    assert ledger_stage.why_inconclusive(claims_["pre"]) == \
+        "requires A and B fit: the loss fell: NOT met"
+    assert ledger_stage.why_inconclusive(claims_["wobbly"]).startswith("unstable: 0.")
+    assert ledger_stage.why_inconclusive(claims_["moved"]) == \
+        "status on a second CPU code path: fail (here: pass)"
+    md = ledger_stage.render_markdown(codepaths.apply(docs, record))
+    assert "| inconclusive: requires A and B fit: the loss fell: NOT met | " \
+           "`gd_perceptron.pre` |" in md
+    assert ledger_stage.status_text({"status": "pass", "tolerance": "5 %"}) == "pass"
+    decided = {"status": "inconclusive",        # as lib.companion.deciding words a pending one
+               "tolerance": "5 %; requires A fit [fell(tol=0.1)]: NOT met"}
+    assert ledger_stage.why_inconclusive(decided) == "requires A fit [fell(tol=0.1)]: NOT met"
+
+
 def test_a_statistical_claim_says_what_it_rests_on(ledger):
     args = dict(source="s", provenance="reconstructed", expected="A > B", measured="m")
     with pytest.raises(ValueError, match="samples= and decide="):

@@ -196,7 +196,7 @@ def test_checks_use_the_committed_defaults_after_an_experiment(copy):
     run([sys.executable, "-m", "lib.companion.smoke", "build/smoke", "--paper", "toy"], copy)
     prepared = (copy / "build/smoke/toy__01_hello.ipynb").read_text()
     assert "seed = 0" in prepared and "slope = 1.0" in prepared and "3.5" not in prepared
-    # the README's way back
+    # the way back by hand, for this one stage (make restore does it for every stage)
     run(["git", "checkout", "params.yaml", PARAMS, "dvc.lock", "notebooks/toy/dvc.lock"], copy)
     run([sys.executable, "-m", "dvc", "checkout", "params", STAGE], copy)   # and its stamp
     claims = json.loads((copy / "results/toy/claims/01_hello.json").read_text())

@@ -71,7 +71,7 @@ if [ "$(uname -s)-$(uname -m)" = Linux-x86_64 ]; then
 else
   echo "note: $LOCK is Linux x86-64's; on $(uname -s)-$(uname -m) its wheels do not exist, so this" \
        "installs pyproject.toml's direct pins without hashes. The pipeline runs, but its bytes are" \
-       "not the committed ones (README: the same results on every machine)."
+       "not the committed ones (docs/guide/machines.md: the same results on every machine)."
   "${PIP[@]}" -e . || { echo "error: pip could not install the project (above); make setup retries, make clean starts afresh" >&2; exit 1; }
 fi
 "$BIN/python" - <<'EOF'

@@ -14,13 +14,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from lib.companion import claims as claims_mod
-from lib.companion import papers, runs, timings, verdicts
+from lib.companion import ledger, papers, runs, timings, verdicts
 from lib.companion.claims import STATUSES
 
 ARXIV_ID = re.compile(r"^\d{4}\.\d{4,5}(v\d+)?$")      # else the declaration's text, unlinked
 PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")      # every ASCII punctuation mark
-LEDGER_COLUMNS = ("status", "id", "kind", "provenance", "statement", "expected", "measured",
-                  "tolerance / evidence", "source", "notebook")
+LEDGER_COLUMNS = ("status", "claim", "statement", "expected", "measured", "tolerance / evidence",
+                  "source")
 BESIDE_COLUMNS = ("status", "claim", "statement", "measured, against expected")
 
 
@@ -53,6 +53,7 @@ class PaperRow:
     spec: bool = False            # the book holds its spec page (docs/specs/<paper>.md)
     verdict: verdicts.Verdict | None = None     # notebooks/<paper>/verdict.yaml
     verdict_checked: bool = False  # the ledger holds its results on the verdict's profile
+    carried: dict[str, int] | None = None   # no results here: the summary's kept counts
 
     @property
     def built(self) -> bool:
@@ -87,11 +88,12 @@ def code(value: str) -> str:
 
 
 def list_table(header: tuple[str, ...], rows: list[list[str]], classes: str) -> str:
-    """A MyST list-table; cells are MyST already (escape text with `text`), paragraphs of a
-    cell separated by blank lines."""
+    """A MyST list-table as wide as the article, never wider (its columns wrap: class
+    book-table); cells are MyST already (escape text with `text`), paragraphs of a cell
+    separated by blank lines."""
     def cell(value: str) -> str:
         return (value or " ").replace("\n", "\n    ")
-    lines = ["```{list-table}", ":header-rows: 1", f":class: {classes}", ""]
+    lines = ["```{list-table}", ":header-rows: 1", f":class: book-table {classes}", ""]
     for row in [[text(h) for h in header], *rows]:
         lines += [f"* - {cell(row[0])}", *(f"  - {cell(c)}" for c in row[1:])]
     return "\n".join(lines + ["```", ""])
@@ -105,6 +107,22 @@ def counts(claims: list[dict]) -> dict[str, int]:
 
 def counts_line(claims: list[dict]) -> str:
     return ", ".join(f"{k} {v}" for k, v in counts(claims).items()) if claims else "no claims"
+
+
+def paragraphs(*parts: str) -> str:
+    """A cell of several paragraphs, the empty ones left out (a cell may not open blank)."""
+    return "\n\n".join(p for p in parts if p.strip())
+
+
+def filterable(key: str, value: str) -> str:
+    """A value the ledger's filter reads (claims.js), marked where it sits in its cell."""
+    return f'<span data-filter="{key}">{html.escape(value)}</span>'
+
+
+def status_cell(claim: dict) -> str:
+    """A claim's status, and beside it (below, in its cell) why it is inconclusive."""
+    why = ledger.why_inconclusive(claim)
+    return filterable("status", claim["status"]) + (f"\n\n*why:* {text(why)}" if why else "")
 
 
 def short_id(claim: dict) -> str:
@@ -121,10 +139,14 @@ def anchor(paper: str, stem: str) -> str:
 
 
 # ---------------------------------------------------------------- index
-def verdict_badge(verdict: str) -> str:
-    """The short verdict as a coloured label (raw HTML: its class says which verdict)."""
+def verdict_badge(verdict: str, headline: str | None = None) -> str:
+    """The short verdict as a coloured label (raw HTML: its class says which verdict); with a
+    headline, a compact label whose hover text is the headline."""
     slug = re.sub(r"[^a-z]+", "-", verdict)
-    return f'<span class="verdict verdict-{slug}">{verdicts.SHORT[verdict]}</span>'
+    if headline is None:
+        return f'<span class="verdict verdict-{slug}">{verdicts.SHORT[verdict]}</span>'
+    return (f'<span class="verdict verdict-{slug} verdict-pill" title="{html.escape(headline)}">'
+            f'{verdicts.SHORT[verdict]}</span>')
 
 
 def checked_note(row: PaperRow) -> str:
@@ -144,7 +166,7 @@ def checked_note(row: PaperRow) -> str:
 
 
 def verdict_cell(row: PaperRow) -> str:
-    """A paper's verdicts on the index: one short line per headline of its abstract."""
+    """A paper's headlines in full: one line per headline of its abstract, with its verdict."""
     if row.verdict is None:
         return "*no verdict declared yet*"
     lines = [f"{verdict_badge(h.verdict)} {text(h.headline)}" for h in row.verdict.headlines]
@@ -152,56 +174,77 @@ def verdict_cell(row: PaperRow) -> str:
     return "\n\n".join(lines + ([f"*{text(note)}*"] if note else []))
 
 
+def verdict_line(row: PaperRow) -> str:
+    """A paper's verdicts on one line of the index: a label per headline, in the abstract's
+    order, each headline its label's hover text."""
+    if row.verdict is None:
+        return "*no verdict declared yet*"
+    return " ".join(verdict_badge(h.verdict, h.headline) for h in row.verdict.headlines)
+
+
 def verdict_counts(rows: list[PaperRow]) -> str:
     n = Counter(h.verdict for r in rows if r.verdict for h in r.verdict.headlines)
     return ", ".join(f"{verdicts.SHORT[v]} {n[v]}" for v in verdicts.VERDICTS)
 
 
+def counts_short(n: dict[str, int]) -> str:
+    """Claims per status in a few words: the statuses that occur ("30 pass · 4 fail")."""
+    return " · ".join(f"{v} {k}" for k, v in n.items() if v) or "no claims"
+
+
+def claims_cell(row: PaperRow) -> str:
+    """A paper's claims on the index: its counts here, or why there are none."""
+    if row.built:
+        return text(counts_short(counts(row.claims)))
+    if row.carried:
+        return ("not yet built here; " + text("committed: " + counts_short(row.carried)))
+    return "not yet built"
+
+
+def index_row(row: PaperRow) -> list[str]:
+    link = f"[{text(row.paper.short)}]({row.paper.short}/index.md)"
+    runs_cell = text(f"{row.runs_line} ({row.profiles})") if row.built else ""
+    return [link, verdict_line(row), claims_cell(row), runs_cell]
+
+
 def index_page(rows: list[PaperRow], revision: str, built_at: str, note: str,
                made: str = "") -> str:
-    """The verdicts first (what the companion found about each paper), then every declared
-    paper with its claim counts, profile and results time; the book's toc."""
-    head = ("paper", "notebooks", *STATUSES, "last runs", "profile", "results made")
-    table = []
-    for row in rows:
-        name = f"[{text(row.paper.short)}]({row.paper.short}/index.md)"
-        if not row.built:
-            table.append([name, str(len(row.chapters)), "not yet built",
-                          *[""] * (len(head) - 3)])
-            continue
-        table.append([name, str(len(row.chapters)), *map(str, counts(row.claims).values()),
-                      text(row.runs_line), text(row.profiles), text(row.made)])
+    """What the companion found, one row per paper a reader scans in a screen: its verdicts (a
+    label per headline), its claims by status, how its last runs ended; then every headline in
+    full; the book's toc."""
     totals = counts([c for row in rows for c in row.claims])
-    table.append(["**all papers**", str(sum(len(r.chapters) for r in rows)),
-                  *map(str, totals.values()),
+    table = [index_row(row) for row in rows]
+    table.append(["**all papers**", text(verdict_counts(rows)), text(counts_short(totals)),
                   text(f"{sum(bool(ch.run) for r in rows for ch in r.chapters)} unfinished, "
-                       f"{sum(bool(ch.stale) for r in rows for ch in r.chapters)} stale"), "", ""])
+                       f"{sum(bool(ch.stale) for r in rows for ch in r.chapters)} stale")])
     found = [[f"[{text(row.paper.short)}]({row.paper.short}/index.md)", verdict_cell(row)]
              for row in rows]
-    lines = ["# ICML 2026 paper companion", "",
+    lines = ["---", "html_theme.sidebar_secondary.remove: true", "---", "",
+             "# ICML 2026 paper companion", "",
              "Every figure and claim of the papers below, as the last `dvc repro` (or `make "
-             "test`'s smoke run) left them: each chapter shows a paper's figures in reading "
-             "order with the claims beside them, its claims ledger (filterable), and its "
-             "executed notebooks.", "",
+             "test`'s smoke run) left them. "
              f"Book built {text(built_at)} from git revision {text(revision)}.", "",
              *([made, ""] if made else [])]
     if note:
         lines += ["```{warning}", note, "```", ""]
     lines += ["## What the companion found", "",
-              "One line per headline of each paper's abstract: "
-              "**reproduced** (at the paper's setting, or exactly where the claim is exact), "
-              "**in miniature** (the mechanism shown at a reduced scale or on synthetic data), "
-              "**decided against** (tried: the miniature shows the opposite, stably), "
-              "**undecided** (tried, under-powered at our scale: the claims are inconclusive "
+              "One row per paper: a label per headline of its abstract (point at one for the "
+              "headline; [every headline in full](#every-headline) below), its claims by "
+              "status, and how its last runs ended (profile in brackets).", "",
+              list_table(("paper", "verdicts", "claims", "last runs"), table,
+                         "verdicts verdicts-index papers"), "",
+              "**reproduced**: at the paper's setting, or exactly where the claim is exact; "
+              "**in miniature**: the mechanism shown at a reduced scale or on synthetic data; "
+              "**decided against**: tried, and the miniature shows the opposite, stably; "
+              "**undecided**: tried, under-powered at our scale (the claims are inconclusive "
               "or skipped; the chapter gives the seeds and steps that would decide it and their "
-              "price), **shown wrong** (the companion shows a deviation) or "
-              "**not attempted** (with the reason, in the chapter). Each line names the "
-              "ledger claims it summarises; the book is not built when their statuses "
-              "contradict it. The verdicts are declared in `notebooks/<paper>/verdict.yaml`. "
-              f"Over all papers: {text(verdict_counts(rows))}.", "",
-              list_table(("paper", "verdicts"), found, "verdicts verdicts-index"), "",
-              "## Claims per paper", "",
-              list_table(head, table, "papers"), "",
+              "price); "
+              "**shown wrong**: the companion shows a deviation; "
+              "**not attempted**: with the reason, in the chapter. Each verdict names the "
+              "ledger claims it summarises (`notebooks/<paper>/verdict.yaml`); the book is not "
+              "built when their statuses contradict it.", "",
+              "## Every headline", "",
+              list_table(("paper", "verdicts"), found, "verdicts verdicts-detail"), "",
               "```{toctree}", ":maxdepth: 1", ":caption: Papers", "",
               *(f"{r.paper.short}/index" for r in rows), "```", "",
               "```{toctree}", ":maxdepth: 1", ":caption: Across papers", "", "performance",
@@ -213,10 +256,12 @@ def index_page(rows: list[PaperRow], revision: str, built_at: str, note: str,
 def beside_table(claims: list[dict]) -> str:
     """The claims set beside a figure: status, id (provenance, kind), statement, measured
     with the expected value under it (four columns fit beside the page's contents)."""
-    rows = [[text(c["status"]), f"{code(short_id(c))}\n\n{text(c['provenance'])}, {c['kind']}",
-             text(c["statement"]), f"{text(c['measured'])}\n\n*expected* {text(c['expected'])}"
-             + (f"\n\n*{text(claims_mod.stability_text(c).strip(' []'))}*"
-                if claims_mod.stability_text(c) else "")]
+    def stability(c: dict) -> str:
+        said = claims_mod.stability_text(c).strip(" []")
+        return f"*{text(said)}*" if said else ""
+    rows = [[status_cell(c), f"{code(short_id(c))}\n\n{text(c['provenance'])}, {c['kind']}",
+             text(c["statement"]),
+             paragraphs(text(c["measured"]), f"*expected* {text(c['expected'])}", stability(c))]
             for c in claims]
     return list_table(BESIDE_COLUMNS, rows, "claims claims-beside")
 
@@ -355,11 +400,15 @@ def claims_page(row: PaperRow) -> str:
     rows = []
     for c in claims:
         stem = Path(c["notebook"]).stem
-        rows.append([text(c["status"]), code(c["id"]), text(c["kind"]), text(c["provenance"]),
+        rows.append([status_cell(c),
+                     f"{code(c['id'])}\n\n{filterable('kind', c['kind'])} · "
+                     f"{filterable('provenance', c['provenance'])}",
                      text(c["statement"]), text(c["expected"]), text(c["measured"]),
-                     text(c["tolerance"] + claims_mod.stability_text(c)), text(c["source"]),
-                     notebook_link(stem)])
+                     text(c["tolerance"] + claims_mod.stability_text(c)),
+                     paragraphs(text(c["source"]),
+                                f"[{filterable('notebook', stem)}](notebooks/{stem}.ipynb)")])
     return "\n".join([
+        "---", "html_theme.sidebar_secondary.remove: true", "---", "",
         f"# {text(row.paper.short)}: the claims ledger", "",
         f"{len(claims)} claims: {text(counts_line(claims))}. The selects filter the table; the "
         "filter is kept in the address (`claims.html#status=fail&provenance=paper`), so a "
@@ -480,30 +529,42 @@ def stage_cost_section(name: str, doc: dict) -> list[str]:
             list_table(header, rows, "bench"), ""]
 
 
+def overview_caption(panels: tuple[bool, bool]) -> str:
+    """The overview figure's caption, naming only the panels it has (stage times, ratios)."""
+    times = ("each paper's summed stage wall times of its last run, on two cores, against its "
+             "budget and allowance (the papers covered in depth have none)")
+    ratios = ("how many times faster each benchmarked kernel is than its naive reference at "
+              "the largest size both ran")
+    if all(panels):
+        said = f"Top: {times}. Bottom: {ratios}"
+    else:
+        one = times if panels[0] else ratios
+        said = one[0].upper() + one[1:]
+    axes = "Both axes are" if all(panels) else "The axis is"
+    return f"{said}. {axes} logarithmic; the legend names the colours; the tables below hold " \
+           "the numbers."
+
+
 def performance_page(stages: list[tuple[str, dict | None]], totals: dict[str, dict],
                      bench: list[tuple[str, dict]], tables: list[tuple[str, list[list[str]]]],
-                     figures: dict[str, str], overview: str | None = None) -> str:
-    """A figure first (each paper's stage times against its budget, the benchmarks' ratios),
-    then each notebook stage's last wall time, the paper totals against their budgets, the
-    benchmarks' cost curves (a figure each, a summary table) and the notebooks' own timing
-    tables."""
-    lines = ["# Performance", ""]
+                     figures: dict[str, str], overview: str | None = None,
+                     panels: tuple[bool, bool] = (True, True)) -> str:
+    """A figure first (each paper's stage times against its budget, the benchmarks' ratios:
+    `panels` says which it has), then each notebook stage's last wall time, the paper totals
+    against their budgets, the benchmarks' cost curves (a figure each, a summary table) and
+    the notebooks' own timing tables."""
+    lines = ["---", "html_theme.sidebar_secondary.remove: true", "---", "", "# Performance", ""]
     if overview:
         lines += [f"```{{figure}} {overview}", ":name: fig-performance-overview",
-                  ":width: 100%", "",
-                  "Top: each paper's summed stage wall times (last run) against its budget "
-                  "(the black mark, a bar past it in the second colour; the papers covered in "
-                  "depth have none). Bottom: how many times "
-                  "faster each benchmarked kernel is than its naive reference at the largest "
-                  "size both ran. Both axes are logarithmic; the tables below hold the "
-                  "numbers.", "```", ""]
+                  ":width: 100%", "", overview_caption(panels), "```", ""]
     else:
         lines += ["*No stage times or benchmarks measured yet: the overview figure appears "
                   "once `make repro` or `make bench` has run.*", ""]
     lines += ["## Stage wall times (last run)", "",
              "From `results/timings/` (the runner writes one record per run; wall-clock values "
              "are kept out of every DVC output). Runs under nbval (`make test`) are not timed. "
-             "`make repro` prints the same table at its end (`python -m lib.companion.timings`).",
+             "`python -m lib.companion.timings` prints this table; `make repro` ends with the "
+             "rows of the stages it ran.",
              "", list_table(("stage", "profile", "wall time (s)", "finished"),
                             stage_rows(stages), "timings"),
              "### Against the budgets", "",

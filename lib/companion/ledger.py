@@ -80,11 +80,30 @@ def decided_claim(claim: dict) -> dict:
             **({"precondition": d.precondition} if d.precondition else {})}
 
 
+# why a claim is inconclusive, as lib.companion.claims (an unstable decision, an unmet
+# precondition) and lib.companion.codepaths (a second CPU code path decides otherwise) word it
+WHY_INCONCLUSIVE = re.compile(r"unstable: [^;]*?\(< [\d.]+\)|requires (?:(?!requires ).)*?: NOT met"
+                              r"|status on a second CPU code path: \w+ \(here: \w+\)")
 ALL = "all"                      # the summary's row of every paper's counts added up
 
 RECORD_KEYS = ("id", "paper", "notebook", "statement", "source", "provenance", "kind", "expected",
                "measured", "tolerance", "status")
 ID_IN_TEXT = re.compile(r'"id":\s*"([^"\\]{1,300})"')
+
+
+def why_inconclusive(claim: dict) -> str:
+    """Why an inconclusive claim is: the clauses of its tolerance that made it so (all of it
+    when none is found); "" for any other status."""
+    if claim.get("status") != "inconclusive":
+        return ""
+    tolerance = str(claim.get("tolerance") or "")
+    return "; ".join(WHY_INCONCLUSIVE.findall(tolerance)) or tolerance or "not recorded"
+
+
+def status_text(claim: dict) -> str:
+    """A claim's status as the ledger shows it: an inconclusive one with its reason beside."""
+    why = why_inconclusive(claim)
+    return f"{claim['status']}: {why}" if why else claim["status"]
 
 
 def shown_path(path) -> str:
@@ -232,7 +251,7 @@ def render_markdown(docs: list[dict], carried: dict[str, dict] | None = None) ->
                   "| stability |",
                   "|---|---|---|---|---|---|---|---|"]
         for c in rows:
-            cells = [c["status"], f"`{c['id']}`", c["kind"], c["provenance"], c["statement"],
+            cells = [status_text(c), f"`{c['id']}`", c["kind"], c["provenance"], c["statement"],
                      c["expected"], c["measured"], stability_text(c).strip(" []")]
             lines.append("| " + " | ".join(str(x).replace("|", "\\|").replace("\n", " ")
                                          for x in cells) + " |")

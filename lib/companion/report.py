@@ -337,52 +337,84 @@ def bench_ratios(bench: list[tuple[str, dict]]) -> list[tuple[str, float]]:
     return out
 
 
+# the overview's colours, named once so that the bars, the marks and the legend agree
+WITHIN, OVER, BUDGET, ALLOWANCE, SLOWER = "#0072b2", "#d55e00", "black", "#7f7f7f", "#d55e00"
+WITHIN_LABEL = "within its allowance, or none"    # the papers covered in depth have none
+
+
+def overview_panels(totals: dict[str, dict], bench: list[tuple[str, dict]]) -> tuple[bool, bool]:
+    """Which panels the performance overview has: (stage times by paper, benchmark ratios)."""
+    return any(t["measured"] for t in totals.values()), bool(bench_ratios(bench))
+
+
 def performance_figure(totals: dict[str, dict], bench: list[tuple[str, dict]],
                        dst: Path) -> str | None:
-    """The performance page's opening figure: each paper's stage times on two cores against
-    its budget and allowance, and the benchmarks' ratios over their naive references; None when
-    neither was measured."""
-    measured = {k: t for k, t in totals.items() if t["measured"]}
-    ratios = bench_ratios(bench)
-    if not measured and not ratios:
+    """The performance page's opening figure (`overview_figure`) saved to `dst`; None when
+    nothing was measured."""
+    fig = overview_figure(totals, bench)
+    if fig is None:
         return None
     import matplotlib.pyplot as plt
-
-    from lib.companion import plotting
-    # one panel above the other, each as tall as its bars need (fits the article's width)
-    heights = [0.22 * n + 0.9 for n in (len(measured), len(ratios)) if n]
-    fig, axes = plotting.figure(len(heights), 1, width=7.0, height=sum(heights) + 0.3,
-                                squeeze=False, gridspec_kw={"height_ratios": heights},
-                                layout="constrained")
-    axes = list(axes.flat)
-    blue, red, grey = plotting.palette(3)
-    if measured:
-        ax = axes.pop(0)
-        names = list(measured)[::-1]                       # first paper at the top
-        walls = [max(measured[n]["cores_s"], 0.1) for n in names]
-        over = [timings.verdict(measured[n]) == "over" for n in names]
-        ax.barh(names, walls, color=[red if o else blue for o in over])
-        for i, n in enumerate(names):
-            if measured[n]["budget_s"]:
-                ax.plot([measured[n]["budget_s"]] * 2, [i - 0.4, i + 0.4], color="black", lw=2)
-                ax.plot([measured[n]["allowance_s"]] * 2, [i - 0.4, i + 0.4], color=grey, lw=2)
-            if measured[n]["measured"] < measured[n]["stages"]:
-                ax.text(walls[i], i, f"  {measured[n]['measured']}/{measured[n]['stages']} "
-                        "stages", va="center", fontsize=7)
-        ax.set(xscale="log", xlabel="wall time of the paper's stages on two cores (s), last run",
-               title="stage time by paper (black: budget; grey: allowance; red: over it)")
-    if ratios:
-        ax = axes.pop(0)
-        labels, values = [r[0] for r in ratios][::-1], [r[1] for r in ratios][::-1]
-        ax.barh(labels, values, color=[blue if v >= 1 else red for v in values])
-        ax.axvline(1, color=grey, lw=1, ls=":")
-        ax.set(xscale="log", xlabel="naive reference time over kernel time (x)",
-               title="benchmarks: naive time over kernel time")
     dst.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(dst, metadata={"Software": None})
     plt.close(fig)
     return dst.relative_to(dst.parent.parent).as_posix() if dst.parent.name == "_static" \
         else dst.name
+
+
+def overview_figure(totals: dict[str, dict], bench: list[tuple[str, dict]]):
+    """Each paper's stage times on two cores against its budget and allowance, and the
+    benchmarks' ratios over their naive references (each panel only when measured; None when
+    neither was); each panel's legend names the colours it draws."""
+    measured = {k: t for k, t in totals.items() if t["measured"]}
+    ratios = bench_ratios(bench)
+    if not measured and not ratios:
+        return None
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    from lib.companion import plotting
+    # one panel above the other, each as tall as its bars need (fits the article's width)
+    heights = [0.22 * n + 1.2 for n in (len(measured), len(ratios)) if n]
+    fig, axes = plotting.figure(len(heights), 1, width=7.0, height=sum(heights) + 0.3,
+                                squeeze=False, gridspec_kw={"height_ratios": heights},
+                                layout="constrained")
+    axes = list(axes.flat)
+    if measured:
+        ax = axes.pop(0)
+        names = list(measured)[::-1]                       # first paper at the top
+        walls = [max(measured[n]["cores_s"], 0.1) for n in names]
+        over = [timings.verdict(measured[n]) == "over" for n in names]
+        ax.barh(names, walls, color=[OVER if o else WITHIN for o in over])
+        for i, n in enumerate(names):
+            if measured[n]["budget_s"]:
+                ax.plot([measured[n]["budget_s"]] * 2, [i - 0.4, i + 0.4], color=BUDGET, lw=2)
+                ax.plot([measured[n]["allowance_s"]] * 2, [i - 0.4, i + 0.4], color=ALLOWANCE,
+                        lw=2, ls="--")
+            if measured[n]["measured"] < measured[n]["stages"]:
+                ax.text(walls[i], i, f"  {measured[n]['measured']}/{measured[n]['stages']} "
+                        "stages", va="center", fontsize=7)
+        ax.set(xscale="log", xlabel="wall time of the paper's stages on two cores (s), last run",
+               title="stage time by paper")
+        ax.legend(handles=[Patch(color=WITHIN, label=WITHIN_LABEL),
+                           Patch(color=OVER, label="over its allowance"),
+                           Line2D([], [], color=BUDGET, lw=2,
+                                  label=f"budget ({timings.BUDGET_S // 60} min)"),
+                           Line2D([], [], color=ALLOWANCE, lw=2, ls="--",
+                                  label=f"allowance ({timings.ALLOWANCE_S // 60} min)")],
+                  fontsize=7, loc="lower right", framealpha=0.9)
+    if ratios:
+        ax = axes.pop(0)
+        labels, values = [r[0] for r in ratios][::-1], [r[1] for r in ratios][::-1]
+        ax.barh(labels, values, color=[WITHIN if v >= 1 else SLOWER for v in values])
+        ax.axvline(1, color=ALLOWANCE, lw=1, ls=":")
+        ax.set(xscale="log", xlabel="naive reference time over kernel time (x)",
+               title="benchmarks: naive time over kernel time")
+        ax.legend(handles=[Patch(color=WITHIN, label="kernel faster"),
+                           Patch(color=SLOWER, label="kernel slower"),
+                           Line2D([], [], color=ALLOWANCE, lw=1, ls=":", label="equal time")],
+                  fontsize=7, loc="lower right", framealpha=0.9)
+    return fig
 
 
 def load_verdicts(ledger: dict) -> tuple[dict[str, verdicts.Verdict | None], set[str]]:
@@ -411,10 +443,12 @@ def write_sources(src: Path, now: dt.datetime) -> Path:
     rows = []
     for p in papers.all_papers():
         chapters = [chapter(n, ledger, src, raw) for n in p.notebook_ids()]
+        carried = (ledger.get("summary", {}).get(p.short)
+                   if p.short in ledger.get("carried", []) else None)
         rows.append(book.PaperRow(p, chapters, results_time(p.notebook_ids()),
                                   spec=spec_page(p.short, src / p.short / "spec.md"),
                                   verdict=found.get(p.short),
-                                  verdict_checked=p.short in checked))
+                                  verdict_checked=p.short in checked, carried=carried))
     for row in rows:
         (src / row.paper.short / "index.md").write_text(book.chapter_page(row), encoding="utf-8")
         (src / row.paper.short / "claims.md").write_text(book.claims_page(row), encoding="utf-8")
@@ -426,7 +460,7 @@ def write_sources(src: Path, now: dt.datetime) -> Path:
     overview = performance_figure(totals, bench, src / "_static" / "performance.png")
     (src / "performance.md").write_text(
         book.performance_page(read_timings(built), totals, bench, read_timing_tables(), figures,
-                              overview), encoding="utf-8")
+                              overview, overview_panels(totals, bench)), encoding="utf-8")
     made = read_json(paths.ledger_files()["fingerprints"]) or {}
     verify_report = verify.REPORT.read_text() if verify.REPORT.exists() else None
     (src / "provenance.md").write_text(book_provenance.provenance_page(

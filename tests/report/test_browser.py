@@ -13,10 +13,11 @@ a link would carry them (both at once on every paper, each alone on the largest 
 search for a claim id finds its ledger page; a notebook page's mathematics is typeset by the
 local MathJax, without errors and without raw `$...$` left in its text; nothing is loaded
 from the network; the index shows a verdict line per headline of every paper
-(notebooks/<paper>/verdict.yaml) and each chapter opens with them; no table is wider than the
-article at 1280 px (a wide one scrolls inside its own container); the guide's index page renders
-with its heading and links every guide page, and no guide table is wider than the article.
-Screenshots go to <report-dir>/../screenshots/.
+(notebooks/<paper>/verdict.yaml), in one table of a row per paper that starts in the first
+screen, and each chapter opens with them; no table is wider than the article at 1280 px, none
+scrolls sideways and no cell's text runs out of it; the guide's index page renders with its
+heading and links every guide page, and no guide table is wider than the article. Screenshots
+of whole pages go to <report-dir>/../screenshots/.
 """
 from __future__ import annotations
 
@@ -341,8 +342,10 @@ def test_index_shows_a_verdict_line_per_paper(report, ledger, rendered):
     missing = [p for p in papers.names() if p not in declared]
     assert not missing, f"no notebooks/<paper>/verdict.yaml for {missing}"
     assert check["verdicts"] == declared, "index: verdict lines per paper vs verdict.yaml"
-    assert dom.index("verdicts-index") < dom.index("papers table"), \
-        "index: the verdicts must come before the counts table"
+    assert dom.index("verdicts-index") < dom.index("verdicts-detail"), \
+        "index: the one-row-per-paper table must come before every headline in full"
+    assert check["verdicts_table_top"] is not None and check["verdicts_table_top"] < 900, \
+        f"index: the verdicts table starts below the first screen ({check['verdicts_table_top']})"
     for paper in built_papers(ledger):
         chapter, _ = checked(rendered, f"{paper}/index.html")
         first = book.anchor(paper, papers.paper(paper).notebooks[0].stem)
@@ -366,11 +369,12 @@ def test_screenshots_show_each_page_whole(report, ledger):
 
 
 def test_no_table_overflows_the_article(report, ledger, rendered):
-    """At 1280 px no table's visible box passes the article's right edge: the index, the
-    performance page, every chapter and every claims ledger."""
+    """At 1280 px no table passes the article's right edge (none scrolls, hiding columns) and no
+    cell's text runs out of it: the index, the performance and provenance pages, every chapter
+    and every claims ledger."""
     built = built_papers(ledger)
     wide = {}
-    for page in ["index.html", "performance.html", *chapter_pages(ledger),
+    for page in ["index.html", "performance.html", "provenance.html", *chapter_pages(ledger),
                  *(f"{p}/claims.html" for p in built)]:
         _, check = checked(rendered, page)
         if check["tables_overflowing"]:

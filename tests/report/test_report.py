@@ -71,7 +71,7 @@ def test_counts_list_every_status_with_zeros():
 def test_list_table_has_a_row_per_item_and_the_classes():
     table = book.list_table(("a", "b"), [["1", "2"], ["3", ""]], "claims x")
     rendered = myst_html(table)          # without Sphinx the directive is a fenced block
-    assert table.startswith("```{list-table}") and ":class: claims x" in table
+    assert table.startswith("```{list-table}") and ":class: book-table claims x" in table
     assert table.count("\n* - ") == 3 and "  - " in table and "{list-table}" in rendered
 
 
@@ -180,12 +180,10 @@ def test_a_failed_run_shows_its_claims_as_error_on_the_chapter_and_in_the_totals
     index = (src / "index.md").read_text()
     assert book.text("The last run of 01_a failed in cell 7: ValueError: bad.") in chapter
     assert book.text("01_a failed") in chapter and book.text("01_a failed") in index
-    counts_table = index[index.index("## Claims per paper"):]       # after the verdicts
-    row = next(line for line in counts_table.split("* - ")
-               if line.startswith("[alpha]"))
-    cells = [c.strip() for c in row.split("  - ")]
-    statuses = dict(zip(("pass", "fail", "error"), cells[2:5]))
-    assert statuses == {"pass": "1", "fail": "0", "error": "1"}        # f2.other: not reached
+    row = next(line for line in index.split("* - ") if line.startswith("[alpha]"))
+    cells = [c.strip() for c in row.split("  - ")]                # paper, verdicts, claims, runs
+    assert cells[2] == book.text("1 pass · 1 error")                 # f2.other: not reached
+    assert book.text("01_a failed (smoke)") in cells[3]
     assert "all papers" in index and book.text("1 unfinished, 0 stale") in index
 
 
@@ -379,7 +377,9 @@ def test_verdicts_open_the_index_and_the_chapter(tree):
         "  verdict: not attempted\n  reason: no data offline\n")
     src = report.write_sources(report.source_dir(), NOW)
     index = (src / "index.md").read_text()
-    assert index.index("verdicts-index") < index.index("## Claims per paper")
+    assert index.index("verdicts-index") < index.index("## Every headline")
+    assert ('class="verdict verdict-reproduced verdict-pill" title="The count holds">'
+            'reproduced</span>') in index                       # one label per headline
     assert 'class="verdict verdict-reproduced">reproduced</span> The count holds' in index
     assert ('class="verdict verdict-decided-against-here">decided against</span> The effect '
             'flips') in index
@@ -405,6 +405,49 @@ def test_performance_page_opens_with_its_figure(tree):
     perf = (src / "performance.md").read_text()
     assert (src / "_static" / "performance.png").is_file()
     assert perf.index("_static/performance.png") < perf.index("## Stage wall times")
+    assert book.overview_caption((True, False)) in perf and "Bottom" not in perf
+
+
+def test_the_overview_caption_names_only_its_panels():
+    both, times, ratios = (book.overview_caption(p) for p in
+                           ((True, True), (True, False), (False, True)))
+    assert both.startswith("Top: each paper's") and "Bottom: how many times faster" in both
+    assert times.startswith("Each paper's") and "faster" not in times
+    assert ratios.startswith("How many times faster") and "paper's summed" not in ratios
+
+
+def test_the_overview_legend_names_the_colours_of_its_bars():
+    """Every bar's colour is one the panel's legend names, and the over-budget paper's bar is
+    the colour its legend calls over the allowance."""
+    from matplotlib.colors import to_hex
+    totals = {"a": {"measured": 2, "stages": 2, "wall_s": 100.0, "cores_s": 60.0,
+                    "budget_s": 180, "allowance_s": 300},
+              "b": {"measured": 1, "stages": 2, "wall_s": 500.0, "cores_s": 500.0,
+                    "budget_s": 180, "allowance_s": 300}}
+    curve = {"reference": "naive", "ratio_at_largest_common": {"naive_over_fast": 4.0,
+                                                               "naive_over_slow": 0.5}}
+    fig = report.overview_figure(totals, [("k", {"curves": {"c": curve}})])
+    for ax in fig.axes:
+        named = {to_hex(h.get_facecolor()): t.get_text() for h, t in
+                 zip(ax.get_legend().legend_handles, ax.get_legend().get_texts())
+                 if hasattr(h, "get_facecolor")}
+        bars = [to_hex(p.get_facecolor()) for p in ax.patches]
+        assert bars and set(bars) <= set(named), (bars, named)
+    times, ratios = fig.axes
+    assert named_of(times, "b") == "over its allowance" and named_of(times, "a") == \
+        report.WITHIN_LABEL
+    assert sorted(to_hex(p.get_facecolor()) for p in ratios.patches) == \
+        sorted([report.WITHIN, report.SLOWER])
+
+
+def named_of(ax, label: str) -> str:
+    """The legend's name of the colour of the bar labelled `label` (a horizontal bar chart)."""
+    from matplotlib.colors import to_hex
+    names = [t.get_text() for t in ax.get_yticklabels()]
+    colour = to_hex(ax.patches[names.index(label)].get_facecolor())
+    return {to_hex(h.get_facecolor()): t.get_text() for h, t in
+            zip(ax.get_legend().legend_handles, ax.get_legend().get_texts())
+            if hasattr(h, "get_facecolor")}[colour]
 
 
 # ---------------------------------------------------------------- the guide

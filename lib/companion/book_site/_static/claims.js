@@ -1,5 +1,6 @@
-// The claims ledger's filter. Above each table.claims-ledger it puts one select per column
-// status, kind, provenance and notebook; the choice lives in the address
+// The claims ledger's filter. Above each table.claims-ledger it puts one select per key status,
+// kind, provenance and notebook, each read from the element marked data-filter="<key>" in a row
+// (else from the column of that name); the choice lives in the address
 // (claims.html#status=fail&provenance=paper), so a link can carry a filter.
 (function () {
   "use strict";
@@ -17,11 +18,16 @@
   function setup(table) {
     const head = [...table.tHead.rows[0].cells].map((c) => c.textContent.trim());
     const rows = [...table.tBodies[0].rows];
-    const cell = (row, key) => row.cells[head.indexOf(key)].textContent.trim();
+    const cell = (row, key) => {
+      const marked = row.querySelector(`[data-filter="${key}"]`);
+      return (marked || row.cells[head.indexOf(key)]).textContent.trim();
+    };
+    const present = (key) => rows.length > 0 && (head.includes(key) ||
+      rows[0].querySelector(`[data-filter="${key}"]`) !== null);
     const bar = document.createElement("div");
     bar.className = "claims-filter";
     const selects = {};
-    for (const key of KEYS.filter((k) => head.includes(k))) {
+    for (const key of KEYS.filter(present)) {
       const counts = new Map();
       rows.forEach((r) => counts.set(cell(r, key), (counts.get(cell(r, key)) || 0) + 1));
       const select = document.createElement("select");
@@ -59,12 +65,15 @@
     apply();
   }
 
-  // every claims table (the ledger and those beside figures): colour the status cells
+  // every claims table (the ledger and those beside figures): colour the status cells (the
+  // status is the cell's data-filter="status" element, its reason below it)
   function badges(table) {
     const col = [...table.tHead.rows[0].cells].findIndex((c) => c.textContent.trim() === "status");
     if (col < 0) return;
     for (const row of table.tBodies[0].rows) {
-      row.cells[col].classList.add("claim-status", `status-${row.cells[col].textContent.trim()}`);
+      const status = (row.cells[col].querySelector('[data-filter="status"]') || row.cells[col])
+        .textContent.trim();
+      row.cells[col].classList.add("claim-status", `status-${status}`);
     }
   }
 

@@ -1,26 +1,25 @@
 // Fills a hidden <pre id="selfcheck"> once the page and its mathematics are ready, for
 // tests/report/test_browser.py, which reads it from headless Chromium's DOM: images loaded,
 // claims rows present and shown, formulas typeset and typeset without error, the verdict lines of
-// each paper on the index, and the tables whose visible box is wider than the article.
+// each paper on the index, and the tables wider than the article or with a cell its text
+// runs out of.
 (function () {
   "use strict";
-  // the box a table shows in: its nearest scrolling container inside the article, else itself
-  function visibleBox(table, article) {
-    for (let el = table.parentElement; el && el !== article; el = el.parentElement) {
-      const overflow = getComputedStyle(el).overflowX;
-      if (overflow === "auto" || overflow === "scroll") return el;
-    }
-    return table;
+  // the tables wider than the article (a table in a scrolling container hides the columns
+  // past the article's edge, so it counts as much as one that spills over), and those with a
+  // cell whose text runs out of it (over the next column)
+  function spilling(table) {
+    return [...table.querySelectorAll("td, th")].find((c) => c.scrollWidth > c.clientWidth + 1);
   }
   function overflowing() {
     const article = document.querySelector(".bd-article") || document.querySelector("main");
     if (!article) return [];
     const right = article.getBoundingClientRect().right;
     return [...article.querySelectorAll("table")].filter((t) => {
-      const box = visibleBox(t, article).getBoundingClientRect();
-      return box.width > 0 && box.right > right + 1;
-    }).map((t) => ({ classes: t.className, right: visibleBox(t, article)
-      .getBoundingClientRect().right, article: right }));
+      const box = t.getBoundingClientRect();
+      return box.width > 0 && (box.right > right + 1 || spilling(t));
+    }).map((t) => ({ classes: t.className, right: t.getBoundingClientRect().right,
+      article: right, cell: (spilling(t) || {}).textContent?.trim().slice(0, 80) }));
   }
   function verdictLines() {
     const out = {};
@@ -43,6 +42,10 @@
       math_errors: document.querySelectorAll("mjx-merror, [data-mjx-error]").length,
       height: document.documentElement.scrollHeight,
       verdicts: verdictLines(),
+      verdicts_table_top: (() => {
+        const table = document.querySelector("table.verdicts-index");
+        return table ? table.getBoundingClientRect().top + window.scrollY : null;
+      })(),
       tables_overflowing: overflowing(),
     };
     const pre = document.createElement("pre");
