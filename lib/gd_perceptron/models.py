@@ -3,7 +3,10 @@
 Axes: R runs (seeds x step parameters x d), n points, d features, m neurons. Data may be shared,
 B of shape (n, d), or per run, B of shape (R, n, d) (the span-reduced engine stacks a different
 reduced data set per d). `direction(theta, B, coef)` returns sum_i coef[:, i] * grad h(b_i; theta),
-the only thing GD and the generalized perceptron need (spec §1.3, §2.1).
+the only thing GD and the generalized perceptron need (spec §1.3, §2.1). The linear and two-layer
+models also take `pre`, their `project(theta, B)` when the caller has it: a step needs the
+projection for the outputs and (two-layer) for the direction, and computing it once saves one
+of a two-layer step's three products (bench/profiles/gd_perceptron_07_real_data.txt).
 """
 from __future__ import annotations
 
@@ -34,10 +37,16 @@ class Linear:
     degree: int = 1
     name: str = "linear"
 
-    def output(self, theta: torch.Tensor, B: torch.Tensor) -> torch.Tensor:
+    def project(self, theta: torch.Tensor, B: torch.Tensor) -> torch.Tensor:
         return _project(theta, B)                                               # (R, n)
 
-    def direction(self, theta: torch.Tensor, B: torch.Tensor, coef: torch.Tensor) -> torch.Tensor:
+    def output(self, theta: torch.Tensor, B: torch.Tensor,
+               pre: torch.Tensor | None = None) -> torch.Tensor:
+        return _project(theta, B) if pre is None else pre                       # (R, n)
+
+    def direction(self, theta: torch.Tensor, B: torch.Tensor, coef: torch.Tensor,
+                  pre: torch.Tensor | None = None) -> torch.Tensor:
+        """The gradient of v^T x is x whatever v: `pre` is not needed (taken for the interface)."""
         return _combine(coef, B)                                                # (R, d)
 
 
@@ -96,12 +105,17 @@ class TwoLayer:
     def _dphi(self, z: torch.Tensor) -> torch.Tensor:
         return 2 * z if self.activation == "quadratic" else (z > 0).to(z.dtype)
 
-    def output(self, theta: torch.Tensor, B: torch.Tensor) -> torch.Tensor:
-        pre = _project(theta, B)                                                # (R, m, n)
+    def project(self, theta: torch.Tensor, B: torch.Tensor) -> torch.Tensor:
+        return _project(theta, B)                                               # (R, m, n)
+
+    def output(self, theta: torch.Tensor, B: torch.Tensor,
+               pre: torch.Tensor | None = None) -> torch.Tensor:
+        pre = _project(theta, B) if pre is None else pre                        # (R, m, n)
         return torch.einsum("m,rmn->rn", self._s(theta), self._phi(pre))        # (R, n)
 
-    def direction(self, theta: torch.Tensor, B: torch.Tensor, coef: torch.Tensor) -> torch.Tensor:
-        pre = _project(theta, B)                                                # (R, m, n)
+    def direction(self, theta: torch.Tensor, B: torch.Tensor, coef: torch.Tensor,
+                  pre: torch.Tensor | None = None) -> torch.Tensor:
+        pre = _project(theta, B) if pre is None else pre                        # (R, m, n)
         c = coef[:, None, :] * self._s(theta)[None, :, None] * self._dphi(pre)  # (R, m, n)
         return _combine(c, B)                                                    # (R, m, d)
 
