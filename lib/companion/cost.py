@@ -88,7 +88,10 @@ def committed(notebook: str) -> dict | None:
 def committed_estimate_s(notebook: str, raw: dict) -> float | None:
     """A notebook stage's wall seconds here: its committed time (docs/timings.json) scaled by
     its sizes in the params files' profile (`raw`); None without a committed time."""
-    row = plan_row(notebook, raw.get("profile", "default"), raw, committed(notebook))
+    doc = committed(notebook)
+    if doc is None:                   # never timed: no estimate (and no schema read for it)
+        return None
+    row = plan_row(notebook, raw.get("profile", "default"), raw, doc)
     return None if row.wall_h is None else row.wall_h * 3600
 
 
