@@ -72,11 +72,7 @@ def run_arm(cfg: Comparison, arm: str, u_ref: np.ndarray) -> ArmRun:
     def res_jac(th: torch.Tensor, pts: residuals.Points) -> tuple[torch.Tensor, torch.Tensor]:
         return residuals.residual_and_jacobian(model, th, pts, nu, cfg.lam_ic, cfg.lam_bc)
 
-    def res_val(th: torch.Tensor, pts: residuals.Points) -> torch.Tensor:
-        with torch.enable_grad():
-            return res(th, pts).detach()
-
-    theta, hist = lm.train_lm(model.init(cfg.seed), res_jac, res_val, sample, evaluate,
+    theta, hist = lm.train_lm(model.init(cfg.seed), res_jac, res, sample, evaluate,
                               cfg.lm_steps, cfg.eval_every, lm.Damping(mu_min=cfg.mu_min),
                               cfg.resample_every, cfg.rcond_min)
     return ArmRun(theta.numpy(), hist)

@@ -46,19 +46,30 @@ def next_mu(mu: float, step: int, losses: list[float], rule: Damping) -> float:
     return mu
 
 
+def normal_matrix(jac: torch.Tensor) -> torch.Tensor:
+    """J^T J (P, P), by numpy, which takes a matrix times its own transpose as one symmetric
+    rank-k update (BLAS syrk): half the products of a general J^T @ J, which torch computes in
+    full. A non-finite J gives a non-finite result, so checking this (P, P) matrix checks J."""
+    j = jac.detach().numpy()
+    return torch.from_numpy(j.T @ j)
+
+
 def lm_step(jac: torch.Tensor, r: torch.Tensor, mu: float,
             rcond_min: float = 1e-15) -> torch.Tensor:
     """Solve (J^T J + mu I) delta = -J^T r by Cholesky; refuse (SingularSystemError, saying why)
     a system that is not positive definite or whose estimated reciprocal condition is below
-    rcond_min, and a non-finite input, before returning a NaN step."""
-    if not (torch.isfinite(jac).all() and torch.isfinite(r).all()):
-        raise NonFiniteError(f"LM input not finite: {int((~torch.isfinite(r)).sum())} residual and "
-                             f"{int((~torch.isfinite(jac)).sum())} Jacobian entries")
+    rcond_min, and a non-finite input (NonFiniteError, via J^T J and J^T r: a NaN or inf in J or
+    r reaches them), before returning a NaN step."""
     if not mu >= 0:
         raise ValueError(f"mu = {mu!r}; allowed: mu >= 0")
     p = jac.shape[1]
-    a = jac.T @ jac + mu * torch.eye(p, dtype=jac.dtype)
-    chol, info = torch.linalg.cholesky_ex(a)
+    gram = normal_matrix(jac)
+    grad = jac.T @ r
+    if not (torch.isfinite(gram).all() and torch.isfinite(grad).all()):
+        raise NonFiniteError(f"LM input not finite: {int((~torch.isfinite(r)).sum())} residual and "
+                             f"{int((~torch.isfinite(jac)).sum())} Jacobian entries (or J^T J "
+                             "overflowed)")
+    chol, info = torch.linalg.cholesky_ex(gram + mu * torch.eye(p, dtype=jac.dtype))
     if info.item() != 0:
         raise SingularSystemError(f"LM system J^T J + mu I (P = {p}, mu = {mu:g}, rows = "
                                   f"{jac.shape[0]}) is not positive definite (pivot {info.item()}"
@@ -69,8 +80,7 @@ def lm_step(jac: torch.Tensor, r: torch.Tensor, mu: float,
         raise SingularSystemError(f"LM system J^T J + mu I (P = {p}, mu = {mu:g}) is numerically "
                                   f"singular: reciprocal condition ~ {rcond:.2e} < rcond_min = "
                                   f"{rcond_min:g}; J has (nearly) dependent columns, raise mu")
-    delta = torch.cholesky_solve((-jac.T @ r)[:, None], chol)[:, 0]
-    return delta
+    return torch.cholesky_solve(-grad[:, None], chol)[:, 0]
 
 
 def should_resample(val_loss: float, train_loss: float, ratio: float = 5.0) -> bool:
@@ -105,9 +115,7 @@ def train_lm(theta: torch.Tensor, res_jac: Callable, res: Callable, sample: Call
         delta = lm_step(jac, r, mu, rcond_min)
         theta = theta + delta
         if resample_every and k % resample_every == 0:
-            with torch.enable_grad():
-                vr = res(theta, val)
-                tr = res(theta, pts)
+            vr, tr = res(theta, val), res(theta, pts)
             if should_resample(float(vr @ vr), float(tr @ tr)):
                 pts = sample("train")
                 hist.resamples += 1

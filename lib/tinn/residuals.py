@@ -5,9 +5,9 @@ their lambda (as coded, spec §1.4), so that loss = ||r||^2:
   PDE  u_t + u u_x - nu u_xx at collocation points,
   IC   u(x, 0) + sin(pi x),
   BC   u(-1, t), u(1, t).
-Input derivatives by autograd on the batch (each point's output depends only on its own input);
-the Jacobian by one backward pass of r.sum() into per-point copies of theta (rows of the batch
-depend only on their own copy), so the gradient of the sum is the (N, P) Jacobian.
+Input derivatives by forward propagation through the model (`Model.jet`, no autograd); the
+Jacobian by one backward pass of r.sum() into per-point copies of theta (rows of the batch depend
+only on their own copy), so the gradient of the sum is the (N, P) Jacobian.
 """
 from __future__ import annotations
 
@@ -43,36 +43,54 @@ def sample_points(rng: np.random.Generator, n_col: int, n_ic: int, n_bc: int) ->
 def pde_residual(model: Model, theta: torch.Tensor, x: torch.Tensor, t: torch.Tensor,
                  nu: float) -> torch.Tensor:
     """u_t + u u_x - nu u_xx at (x, t), differentiable in theta (shared or per point)."""
-    x = x.detach().clone().requires_grad_(True)
-    t = t.detach().clone().requires_grad_(True)
-    u = model.u(theta, x, t)
-    ux, ut = torch.autograd.grad(u.sum(), (x, t), create_graph=True)
-    uxx, = torch.autograd.grad(ux.sum(), x, create_graph=True)
+    u, ux, ut, uxx = model.jet(theta, x, t).unbind(1)
     return ut + u * ux - nu * uxx
 
 
 def residual(model: Model, theta: torch.Tensor, pts: Points, nu: float, lam_ic: float,
              lam_bc: float) -> torch.Tensor:
     """The stacked residual vector (rows,). theta (P,) or (rows, P) in the same row order."""
+    sizes = group_rows(pts)
+    if theta.dim() == 1:
+        return _stacked(model, [theta] * 3, pts, nu, lam_ic, lam_bc)
+    return _stacked(model, list(theta.split(sizes)), pts, nu, lam_ic, lam_bc)
+
+
+def group_rows(pts: Points) -> list[int]:
+    """Rows of the PDE, initial and boundary groups, in the residual's order."""
+    return [pts.xr.numel(), pts.x0.numel(), 2 * pts.tb.numel()]
+
+
+def _stacked(model: Model, params: list, pts: Points, nu: float, lam_ic: float,
+             lam_bc: float) -> torch.Tensor:
+    """The residual from each group's parameters (theta, per-row theta or split blocks)."""
     nr, n0, nb = pts.xr.numel(), pts.x0.numel(), pts.tb.numel()
-    split = theta.dim() == 2
-    th = (lambda a, b: theta[a:b]) if split else (lambda a, b: theta)
-    r = pde_residual(model, th(0, nr), pts.xr, pts.tr, nu) / np.sqrt(nr)
+    r = pde_residual(model, params[0], pts.xr, pts.tr, nu) / np.sqrt(nr)
     zeros0 = torch.zeros_like(pts.x0)
-    r0 = (model.u(th(nr, nr + n0), pts.x0, zeros0) + torch.sin(np.pi * pts.x0)) * (
+    r0 = (model.u(params[1], pts.x0, zeros0) + torch.sin(np.pi * pts.x0)) * (
         lam_ic / np.sqrt(n0))
     xb = torch.cat([-torch.ones_like(pts.tb), torch.ones_like(pts.tb)])
-    rb = model.u(th(nr + n0, nr + n0 + 2 * nb), xb, torch.cat([pts.tb, pts.tb])) * (
-        lam_bc / np.sqrt(2 * nb))
+    rb = model.u(params[2], xb, torch.cat([pts.tb, pts.tb])) * (lam_bc / np.sqrt(2 * nb))
     return torch.cat([r, r0, rb])
 
 
 def residual_and_jacobian(model: Model, theta: torch.Tensor, pts: Points, nu: float,
                           lam_ic: float, lam_bc: float) -> tuple[torch.Tensor, torch.Tensor]:
-    """r (rows,) and J = dr/dtheta (rows, P) by one backward pass into per-row copies."""
-    rep = theta.detach().expand(pts.rows, -1).clone().requires_grad_(True)   # (rows, P)
-    r = residual(model, rep, pts, nu, lam_ic, lam_bc)
-    jac, = torch.autograd.grad(r.sum(), rep)
+    """r (rows,) and J = dr/dtheta (rows, P) by one backward pass into per-row copies of
+    theta's blocks (`Layout.leaves`), assembled group by group and block by block."""
+    sizes = group_rows(pts)
+    leaves = [model.layout.leaves(theta, n) for n in sizes]
+    r = _stacked(model, leaves, pts, nu, lam_ic, lam_bc)
+    grads = iter(torch.autograd.grad(r.sum(), [v for g in leaves for v in g.values()]))
+    jac = torch.empty(sum(sizes), model.size, dtype=theta.dtype)       # (rows, P)
+    row = 0
+    for n, group in zip(sizes, leaves):                 # copied in place: torch.cat along the
+        col = 0                                         # columns of narrow blocks is ~7x slower
+        for block in group.values():
+            width = block[0].numel()
+            jac[row:row + n, col:col + width] = next(grads).reshape(n, width)
+            col += width
+        row += n
     return r.detach(), jac
 
 

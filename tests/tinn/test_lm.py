@@ -21,6 +21,15 @@ def test_lm_step_matches_dense():
     assert np.allclose(step, naive.lm_step_dense(jac, r, 0.3), atol=1e-13)
 
 
+def test_normal_matrix_is_jtj():
+    """numpy's symmetric rank-k J^T J equals torch's general product (float64 rounding) and is
+    exactly symmetric."""
+    jac = torch.as_tensor(np.random.default_rng(2).standard_normal((53, 11)))
+    gram = lm.normal_matrix(jac)
+    assert torch.equal(gram, gram.T)
+    assert (gram - jac.T @ jac).abs().max() < 1e-12
+
+
 def test_singular_refused():
     jac = torch.ones((6, 3), dtype=torch.float64)
     with pytest.raises(lm.SingularSystemError, match="singular|positive definite"):
