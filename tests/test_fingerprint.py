@@ -55,3 +55,11 @@ def test_measured_once_then_read_from_its_cache(tmp_path, monkeypatch):
         raise AssertionError("measured again although this environment's fingerprint is cached")
     monkeypatch.setattr(subprocess, "run", no_process)
     assert fingerprint.of_environment() == first
+
+
+def test_summary_of_a_run_made_before_fingerprints_says_so():
+    """Run records older than the fingerprint carry none: the book's line says the machine was
+    not recorded instead of a row of None."""
+    from lib.companion import fingerprint
+    assert "None" not in fingerprint.summary({})
+    assert "not recorded" in fingerprint.summary({})

@@ -150,6 +150,8 @@ def summary(doc: dict) -> str:
     """One line: CPU, environment, libraries, the MKL pin."""
     if "error" in doc:
         return doc["error"]
+    if not doc:
+        return "a machine not recorded (runs made before run records carried a fingerprint)"
     c = doc.get("cpu", {})
     return (f"{c.get('model')} ({c.get('vendor')} {c.get('family_model_stepping')}); lock "
             f"{doc.get('lock')} ({doc.get('environment')}); Python {doc.get('python')}; torch "
