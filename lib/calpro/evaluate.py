@@ -115,3 +115,22 @@ def conditional_error(results: list[Result], data: dict[int, dict[str, Chains]],
         rows.append({"seed": r.seed, "arm": r.arm, "bins": int(keep.sum()),
                      "error": float(np.abs(k[keep] / n[keep] - (1 - a)).mean())})
     return pd.DataFrame(rows)
+
+
+def by_seed(cov: pd.DataFrame, seeds: list[int], region: str = "all",
+            value: str = "coverage") -> pd.DataFrame:
+    """One column of the coverage table in one region as one row per seed (in `seeds` order)
+    and one column per (arm, split): what a claim decided on the seeds records."""
+    rows = cov[cov.region == region]
+    return rows.pivot_table(index="seed", columns=["arm", "split"], values=value).loc[seeds]
+
+
+def id_variance(cov: pd.DataFrame, cal_sizes: dict[int, int], seeds: list[int],
+                a: float) -> pd.DataFrame:
+    """Per seed (rows) and arm (columns), the variance of the ID coverage over both random draws
+    of split conformal: the calibration set's (the Beta law over its m scores) plus the
+    binomial spread of the n ID test residues."""
+    c = by_seed(cov, seeds).xs("id", axis=1, level="split")
+    n = by_seed(cov, seeds, value="n").xs("id", axis=1, level="split")
+    beta = np.array([conformal.calibration_var(cal_sizes[s], a) for s in seeds])[:, None]
+    return c * (1 - c) / n + beta
