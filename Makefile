@@ -64,7 +64,7 @@ else
   SMOKE_ARGS :=
 endif
 
-.PHONY: setup lock environment data repro verify codepaths plan status test checks path lint generated unit nbval report-smoke browser chromium report lab bench sync clean
+.PHONY: setup lock environment data repro verify codepaths plan exps status test checks path lint generated unit nbval report-smoke browser chromium report restore screenshots lab bench sync clean
 
 setup: $(STAMP)
 
@@ -100,7 +100,7 @@ repro: data
 	$(if $(PROFILE),@$(PY) -m lib.companion.params --set-profile $(PROFILE))
 	@$(PY) -m lib.companion.timings run make_repro$(if $(filter-out default,$(PROFILE)),_$(PROFILE))$(if $(PAPER),_$(PAPER)) --rebuild-on-failure -- $(PY) -m lib.companion.parallel --jobs $(JOBS) $(STAGES)
 	$(if $(PAPER),$(PY) -m lib.companion.ledger && $(PY) -m lib.companion.report)
-	@$(PY) -m lib.companion.timings
+	@$(PY) -m lib.companion.timings --ran make_repro$(if $(filter-out default,$(PROFILE)),_$(PROFILE))$(if $(PAPER),_$(PAPER))
 	@echo "book: results/report/index.html   claims: results/CLAIMS.md"
 
 # Re-run the pipeline (or one paper's part) in a fresh clone of HEAD on JOBS workers and say what
@@ -125,6 +125,12 @@ plan: setup
 	@test -z "$(PAPER)" -o -n "$(STAGES)" || { echo "PAPER=$(PAPER) is not a declared paper (notebooks/<paper>/paper.yaml)"; exit 2; }
 	@$(if $(PROFILE),$(PY) -m lib.companion.cost --profile $(PROFILE) $(if $(PAPER),--paper $(PAPER)),$(PY) -m lib.companion.plan $(STAGES))
 
+# The experiments of `dvc exp run` beside the workspace and the commit, in a table that fits a
+# terminal: the parameters that differ between them, the claim counts over all papers
+# (results/claims_summary.json's `all`) and any paper's counts that differ; no file hashes
+exps: setup
+	@$(DVC) exp show --no-pager --only-changed --drop '/|Created' --keep '^all\.(pass|fail|inconclusive)$$'
+
 status: setup
 	@test -z "$(PAPER)" -o -n "$(STAGES)" || { echo "PAPER=$(PAPER) is not a declared paper (notebooks/<paper>/paper.yaml)"; exit 2; }
 	@$(DVC) status $(STAGES)
@@ -147,8 +153,9 @@ path: setup
 lint: setup
 	$(BIN)/ruff check .
 
-# the params and dvc.yaml files (root and per paper), the README's tables and the parameters cells
-# are derived, and no dvc.lock may hold a stage its dvc.yaml lacks: stale means `make sync`
+# the params and dvc.yaml files (root and per paper), the README's and the guide's (docs/guide/)
+# tables and the parameters cells are derived, and no dvc.lock may hold a stage its dvc.yaml
+# lacks: stale means `make sync`
 generated: setup
 	$(PY) -m lib.companion.generate --check
 
@@ -183,6 +190,19 @@ chromium:
 report: setup
 	$(PY) -m lib.companion.ledger && $(PY) -m lib.companion.report
 	@echo "book: results/report/index.html"
+
+# Back to the last commit's parameters and their outputs after `dvc exp run -S` (refused or not) or
+# an edit: the params and lock files checked out, each output restored from DVC's cache, kept
+# when made here from the committed inputs, or run again; nothing deleted that cannot come back
+# (lib/companion/restore.py)
+restore: setup
+	@$(PY) -m lib.companion.restore
+
+# The README's screenshots of the built book (results/report) into docs/: the index, a chapter,
+# its ledger, a notebook page and the performance page, 1280 px wide and whole
+# (lib/companion/screenshots.py)
+screenshots: setup chromium
+	$(PY) -m lib.companion.screenshots
 
 # A double-click opens a notebook's .py as a notebook (.jupyter/labconfig sets jupytext as the
 # default viewer of .py files; a module of lib/ opens with right-click, Open With, Editor)

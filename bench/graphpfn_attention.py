@@ -1,6 +1,6 @@
-"""Benchmark: GraphPFN's neighbourhood attention (GA, spec §1.3) and the prior's largest
-component (spec §1.1 step 4), each against its plain-loop reference, as cost curves over the
-node count n.
+"""Benchmark: GraphPFN's neighbourhood attention (GA, spec §1.3), the prior's largest
+component (spec §1.1 step 4) and its second-level node map (step 2), each against its plain-loop
+reference, as cost curves over the node count n.
 
     python bench/graphpfn_attention.py [--n 16 32 ... 1024] [--degree 5] [--heads 4] [--d 64]
                                        [--repeats 5] [--cap 2.0]
@@ -13,6 +13,10 @@ node count n.
 - "lcc": `prior_structure.largest_component` (scipy's connected_components on a COO matrix)
   against `naive.largest_component_naive` (union-find with path halving), the same graphs;
   the node lists must be identical.
+- "merge": `prior_structure.second_level_map` (plain counts per pool, one gather at the end)
+  against `naive.second_level_map_naive` (the code's pool-by-pool walk), on n nodes in groups of
+  1-12 (first level) and 1-6 (second level), the prior's sizes at scale 0.05; both from one seed,
+  the maps must be identical (the same draws, call for call).
 
 Bound (one thread): attention does 2E heads dh (score) + 2E heads dh (weighted values) + a few
 per-edge exponentials, 4 E d flops for E undirected edges, and must read q, k, v and write the
@@ -35,7 +39,8 @@ from lib.graphpfn import naive, prior_structure, tiny_pfn
 
 BOUND = ("attention: 4 E d flops (scores and weighted sums over the 2E directed edges, d = "
          "heads * dh) and 32 n d + 48 E d bytes (q, k, v, output; the per-edge gathers), "
-         "float64; lcc: 16 E bytes (the edge ends); E undirected edges, one thread")
+         "float64; lcc: 16 E bytes (the edge ends); merge: 24 n bytes (the map and both group "
+         "ids); E undirected edges, one thread")
 
 
 def random_graph(n: int, degree: float) -> np.ndarray:
@@ -86,6 +91,22 @@ def lcc_curve(args: argparse.Namespace) -> dict:
                            repeats=args.repeats, cap_s=args.cap, bound=work, label="lcc")
 
 
+def merge_curve(args: argparse.Namespace) -> dict:
+    """second_level_map against the pool-by-pool walk, over n."""
+    def prepare(n: int) -> dict[str, benchmark.Run]:
+        rng = np.random.default_rng(n)
+        group1 = np.repeat(np.arange(n // 6), prior_structure.group_sizes(n, n // 6, 1, 12, rng))
+        group2 = np.repeat(np.arange(n // 3), prior_structure.group_sizes(n, n // 3, 1, 6, rng))
+        return {side: lambda f=f: f(group1, group2, np.random.default_rng(0)).tolist()
+                for side, f in (("naive", naive.second_level_map_naive),
+                                ("second_level_map", prior_structure.second_level_map))}
+
+    def work(n: int, side: str) -> benchmark.Bound:
+        return benchmark.Bound(bytes=24 * n, dtype="float64")     # the map and both group ids
+    return benchmark.curve("n", [4 * n for n in args.n], prepare, lambda a, b: a == b,
+                           repeats=args.repeats, cap_s=args.cap, bound=work, label="merge")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--n", type=int, nargs="+", default=[16 * 2 ** k for k in range(7)])
@@ -97,9 +118,11 @@ def main() -> None:
                         "stops")
     args = parser.parse_args()
     torch.set_num_threads(1)
-    curves = {"attention": attention_curve(args), "lcc": lcc_curve(args)}
-    benchmark.write_curves("graphpfn_attention", "graphpfn neighbourhood attention and largest "
-                           "component: per-node loop / union-find vs vectorised", BOUND, curves,
+    curves = {"attention": attention_curve(args), "lcc": lcc_curve(args),
+              "merge": merge_curve(args)}
+    benchmark.write_curves("graphpfn_attention", "graphpfn neighbourhood attention, largest "
+                           "component and second-level map: per-node loop / union-find / "
+                           "pool-by-pool walk vs vectorised", BOUND, curves,
                            degree=args.degree, heads=args.heads, d=args.d)
 
 

@@ -115,10 +115,33 @@ def test_merge_writes_json_markdown_and_summary(ledger):
                        holds=False, rests_on="one run")
     ledger.write()
     summary = ledger_stage.merge()["summary"]
-    assert summary == {"gd_perceptron": {"pass": 1, "fail": 1, "error": 0, "deviation": 0,
-                                         "inconclusive": 0, "skipped": 0}}
+    counts = {"pass": 1, "fail": 1, "error": 0, "deviation": 0, "inconclusive": 0, "skipped": 0}
+    assert summary == {"gd_perceptron": counts, "all": counts}
     md = paths.ledger_files()["markdown"].read_text()
     assert "| pass | `gd_perceptron.a` |" in md and "## gd_perceptron" in md
+
+
+def test_merge_keeps_the_summary_rows_of_papers_with_no_results_here(ledger):
+    """A one-paper run in a fresh clone: the other papers' rows of the summary (the committed
+    ones) stay byte for byte, and claims.json and CLAIMS.md name them as carried; a paper with
+    results here gets its row from them."""
+    committed = {"gd_perceptron": {"pass": 9, "fail": 0, "error": 0, "deviation": 0,
+                                   "inconclusive": 0, "skipped": 0},
+                 "caffnet": {"pass": 30, "fail": 4, "error": 0, "deviation": 0,
+                             "inconclusive": 1, "skipped": 0},
+                 "nonesuch": {"pass": 1}}                         # not a declared paper: dropped
+    summary_file = paths.ledger_files()["summary"]
+    summary_file.write_text(json.dumps(committed, indent=1, sort_keys=True) + "\n")
+    ledger.exact("a", "x", source="s", provenance="derived", expected=1, measured=1)
+    ledger.write()
+    doc = ledger_stage.merge()
+    assert doc["carried"] == ["caffnet"]
+    written = json.loads(summary_file.read_text())
+    assert written["caffnet"] == committed["caffnet"] and "nonesuch" not in written
+    assert written["gd_perceptron"]["pass"] == 1                 # from its results here
+    md = paths.ledger_files()["markdown"].read_text()
+    assert "## caffnet" in md and "not run in this workspace" in md and "pass 30" in md
+    assert json.loads(paths.ledger_files()["json"].read_text())["carried"] == ["caffnet"]
 
 
 def test_a_statistical_claim_says_what_it_rests_on(ledger):

@@ -1,8 +1,9 @@
 """The project agrees with its declarations: notebooks, schemas, and the files derived from them.
 
-The params.yaml and dvc.yaml files (the root's and each paper's), the README's tables and every
-parameters cell are generated from the papers' declarations (notebooks/<paper>/paper.yaml) and
-schemas (lib/<paper>/schema.py); a stale copy fails here with the command that regenerates it.
+The params.yaml and dvc.yaml files (the root's and each paper's), the tables of the README and the
+guide (docs/guide/) and every parameters cell are generated from the papers' declarations
+(notebooks/<paper>/paper.yaml) and schemas (lib/<paper>/schema.py); a stale copy fails here with
+the command that regenerates it.
 Papermill must be able to parse every line of a parameters cell (it cannot read comments
 containing '=').
 """
@@ -17,7 +18,7 @@ import nbformat
 import papermill
 import pytest
 
-from lib.companion import generate, papers, params, paths, runner, timings
+from lib.companion import generate, guide, papers, params, paths, runner, timings
 
 NOTEBOOKS = papers.all_notebooks()
 
@@ -28,32 +29,97 @@ def test_generated_files_are_current():
                        "run `make sync` (python -m lib.companion.generate --write)")
 
 
-def test_readme_tables_keep_their_columns():
-    # a caption or citation holding | (as in max |u|) must not split its cell
-    for table in (generate.papers_table(), generate.figures_table()):
-        lines = table.splitlines()
+def documents() -> list:
+    """The README and the guide's pages: the prose a reader gets, checked alike."""
+    return [paths.ROOT / "README.md", *(guide.page(stem) for stem in guide.pages())]
+
+
+def markdown_tables(text: str) -> list[list[str]]:
+    """Every Markdown table of a text: its runs of lines that start with |."""
+    tables, run = [], []
+    for line in [*text.splitlines(), ""]:
+        if line.startswith("|"):
+            run.append(line)
+        elif run:
+            tables.append(run)
+            run = []
+    return tables
+
+
+def test_tables_keep_their_columns():
+    # a caption or citation holding | (as in max |u|) must not split its cell: the generated
+    # tables, and every table of the README and the guide as written (the cost plan too)
+    tables = [t for text in (generate.papers_table(), generate.figures_table(),
+                             generate.times_table(), generate.times_in_brief(),
+                             *(doc.read_text() for doc in documents()))
+              for t in markdown_tables(text)]
+    for lines in tables:
         widths = {line.replace("\\|", "").count("|") for line in lines}
-        assert len(widths) == 1, table
+        assert len(widths) == 1, "\n".join(lines)
 
 
-def test_readme_speaks_of_the_project_not_of_how_it_was_built():
+def test_the_readme_and_the_guide_speak_of_the_project_not_of_how_it_was_built():
     """A reader cannot follow an issue number, nor a word about what the builders were lent."""
-    text = (paths.ROOT / "README.md").read_text()
-    found = re.findall(r"(?i)\bissues? #?\d+|\bGPU was lent\b", text)
-    assert not found, f"README.md speaks of how the work was organised: {found}"
+    for doc in documents():
+        found = re.findall(r"(?i)\bissues? #?\d+|\bGPU was lent\b", doc.read_text())
+        assert not found, f"{doc.name} speaks of how the work was organised: {found}"
 
 
-def test_readme_states_only_times_the_timing_table_holds():
-    # issue 19: a time in the README is one the committed measurement holds, in its format
+def test_the_readme_and_the_guide_state_only_times_the_timing_table_holds():
+    # a time in the README or the guide is one the committed measurement holds, in its format
     snap = json.loads(timings.SNAPSHOT.read_text())
     held = [t[k] for t in snap["papers"].values() for k in ("wall_s", "cores_s")] + \
         [t[k] for t in snap["papers"].values() if t["budget_s"]
          for k in ("budget_s", "allowance_s")] + \
         [snap["all_stages_s"]] + [c["wall_s"] for c in snap["commands"].values()]
     held = {timings.fmt_time(v) for v in held}
-    stated = timings.stated_times((paths.ROOT / "README.md").read_text())
-    assert stated and set(stated) <= held, f"README states {sorted(set(stated) - held)}, which " \
-        "docs/timings.json does not hold: re-measure (`python -m lib.companion.timings --write`)"
+    for doc in documents():
+        stated = timings.stated_times(doc.read_text())
+        assert set(stated) <= held, f"{doc.relative_to(paths.ROOT)} states " \
+            f"{sorted(set(stated) - held)}, which docs/timings.json does not hold: re-measure " \
+            "(`python -m lib.companion.timings --write`)"
+    assert timings.stated_times((paths.ROOT / "README.md").read_text()), \
+        "the README states no measured time"
+
+
+def test_the_times_table_says_measured_once():
+    # the note names the machine; the table's first line puts the date before it, once
+    first = generate.times_table().splitlines()[0]
+    assert first.count("Measured") == 1, first
+
+
+LINK = re.compile(r"!?\[[^\]\n]*\]\(([^)\s]+)\)")
+
+
+def slug(heading: str) -> str:
+    """A heading's anchor as GitHub and the book's MyST make it (lower case, punctuation
+    dropped, spaces to hyphens)."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def test_the_readme_and_the_guide_link_only_what_exists():
+    """Read from the repository, every relative link and image of the README and the guide
+    reaches a file, and a fragment into a guide page one of its headings."""
+    broken = []
+    for doc in documents():
+        for target in LINK.findall(doc.read_text()):
+            if target.startswith(("http:", "https:", "mailto:", "#")):
+                continue
+            path, _, fragment = target.partition("#")
+            found = (doc.parent / path).resolve()
+            if not found.is_file():
+                broken.append(f"{doc.name}: {target} (no file)")
+            elif fragment and found.parent == guide.guide_dir().resolve():
+                headings = re.findall(r"^#{1,6} (.+)$", found.read_text(), re.M)
+                if fragment not in {slug(h) for h in headings}:
+                    broken.append(f"{doc.name}: {target} (no such heading)")
+    assert not broken, broken
+
+
+def test_the_readme_links_every_guide_page():
+    readme = (paths.ROOT / "README.md").read_text()
+    missing = [stem for stem in guide.pages() if f"(docs/guide/{stem}.md)" not in readme]
+    assert guide.pages() and not missing, f"the README does not link the guide's {missing}"
 
 
 def test_every_notebook_file_is_declared():

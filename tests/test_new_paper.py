@@ -3,10 +3,12 @@
 In a temporary copy of the project we write a paper `toy` with one notebook, touching only
 notebooks/toy/, lib/toy/ and nothing else, run `make sync`'s generator, and check that the only
 other files that changed are the derived ones; then `dvc repro` runs the new stage, and the
-paper's README row, smoke entry and report page appear with no further edit.
+paper's name in the README, its rows in the guide, its smoke entry and report page appear with no
+further edit.
 """
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -66,10 +68,11 @@ ledger.exact("line.rise", "rise over a unit run equals the slope", source="toy",
 nb.finish()
 '''
 # what the generator writes for a new paper: its own params and pipeline files, its notebook's
-# parameters cell, and the README's tables; the root dvc.yaml gains its declaration, schema and
-# notebook as inputs of the params, claims and report stages (which span papers)
+# parameters cell, the README's list of papers and the guide's tables (the papers, the figure
+# map); the root dvc.yaml gains its declaration, schema and notebook as inputs of the params,
+# claims and report stages (which span papers)
 DERIVED = {"notebooks/toy/params.yaml", "notebooks/toy/dvc.yaml", "notebooks/toy/01_hello.py",
-           "README.md", "dvc.yaml"}
+           "README.md", "docs/guide/papers.md", "docs/guide/figures.md", "dvc.yaml"}
 STAGE = "notebooks/toy/dvc.yaml:toy-01_hello"
 PARAMS = "notebooks/toy/params.yaml"
 
@@ -124,9 +127,11 @@ def test_new_paper_touches_only_its_places(copy):
     assert changed == DERIVED, f"the generator changed {sorted(changed)}"
     cell = (copy / "notebooks" / "toy" / "01_hello.py").read_text()
     assert 'slope = 2.0  # the line\'s slope' in cell
-    readme = (copy / "README.md").read_text()
-    assert "| `toy` | Nobody, *A Toy Paper* (arXiv 0000.00000) | 1 |" in readme
-    assert "`figures/01_hello/01_hello.png` | a straight line" in readme
+    assert "`toy`" in (copy / "README.md").read_text()
+    assert "| `toy` | Nobody, *A Toy Paper* (arXiv 0000.00000) | 1 |" in \
+        (copy / "docs/guide/papers.md").read_text()
+    assert "`figures/01_hello/01_hello.png` | a straight line" in \
+        (copy / "docs/guide/figures.md").read_text()
     run([sys.executable, "-m", "lib.companion.generate", "--check"], copy)
 
 
@@ -163,6 +168,7 @@ def test_new_paper_stage_runs_and_appears_everywhere(copy):
     chapter = (copy / "results/report/toy/index.html").read_text()
     ledger = (copy / "results/report/toy/claims.html").read_text()
     assert "A Toy Paper" in chapter and "line.rise" in chapter and "toy.line.rise" in ledger
+    assert "a straight line" in (copy / "results/report/guide/figures.html").read_text()
 
 
 def test_new_paper_sweeps_with_dvc_experiments(copy):
@@ -177,6 +183,22 @@ def test_new_paper_sweeps_with_dvc_experiments(copy):
     assert "seed" in diff and "toy.hello.slope" in diff and "3.5" in diff, diff
     claims = json.loads((copy / "results/toy/claims/01_hello.json").read_text())
     assert [float(c["measured"]) for c in claims["claims"]] == [3.5]
+
+
+def test_the_experiments_table_fits_a_terminal(copy):
+    """`make exps` (its very command, from the Makefile): the experiment above beside the
+    workspace and its baseline within 100 columns, with the parameters it changed and the claim
+    counts over all papers, and no column of file hashes (dvc exp show alone has thousands)."""
+    recipe = next(line for line in (paths.ROOT / "Makefile").read_text().splitlines()
+                  if " exp show " in line and line.startswith("\t"))
+    args = shlex.split(recipe.strip().lstrip("@").replace("$(DVC) ", "").replace("$$", "$"))
+    done = subprocess.run([sys.executable, "-m", "dvc", *args], cwd=copy, capture_output=True,
+                          text=True, env={**os.environ, "COLUMNS": "100"})
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines and all(len(line) <= 100 for line in lines), done.stdout
+    assert "toy.hello.slope" in done.stdout and "seed" in done.stdout, done.stdout
+    assert "all.pass" in done.stdout and "/" not in lines[1], done.stdout
 
 
 def test_checks_use_the_committed_defaults_after_an_experiment(copy):

@@ -48,9 +48,37 @@ def test_collect_reads_the_runner_records_and_marks_missing_stages(results):
     target.parent.mkdir(parents=True)
     target.write_text(json.dumps({"notebook": nid, "profile": "default", "wall_s": 12.5}))
     doc = timings.collect()
-    assert doc["stages"][nid] == {"profile": "default", "wall_s": 12.5}
+    assert doc["stages"][nid] == {"profile": "default", "wall_s": 12.5, "sizes": None,
+                                  "finished": None}
     assert all(doc["stages"][n] is None for n in papers.all_notebooks()[1:])
     assert "not run" in timings.table(doc) and "12.5" in timings.table(doc)
+
+
+def test_the_end_of_a_run_shows_the_stages_it_ran(results, capsys):
+    """`make repro`'s end table (`--ran NAME`): the stages whose last run finished while the
+    command NAME ran, and their papers' totals, not a row for every stage of the project."""
+    def stage(nid: str, finished: str) -> None:
+        target = timings.stage_file(nid)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps({"notebook": nid, "profile": "default", "wall_s": 7.0,
+                                      "finished": finished}))
+    caffnet = papers.paper("caffnet").notebook_ids()
+    stage(caffnet[0], "2026-01-01T10:00:30Z")                   # during the run
+    stage(caffnet[1], "2026-01-01T10:01:00Z")
+    stage(papers.paper("bsnp").notebook_ids()[0], "2026-01-01T09:00:00Z")   # an earlier run
+    command = timings.command_file("make_repro_caffnet")
+    command.parent.mkdir(parents=True)
+    command.write_text(json.dumps({"command": "x", "exit": 0, "wall_s": 90.0,
+                                   "finished": "2026-01-01T10:01:05Z"}))
+    assert timings.main(["--ran", "make_repro_caffnet"]) == 0
+    out = capsys.readouterr().out
+    assert "the 2 notebook stage(s) make_repro_caffnet ran" in out
+    assert caffnet[0] in out and caffnet[1] in out and "not run" not in out
+    assert "bsnp" not in out and "gd_perceptron" not in out and "caffnet " in out
+    command.write_text(json.dumps({"command": "x", "exit": 0, "wall_s": 5.0,
+                                   "finished": "2026-01-01T11:00:00Z"}))
+    assert timings.main(["--ran", "make_repro_caffnet"]) == 0
+    assert "no notebook stage ran in make_repro_caffnet" in capsys.readouterr().out
 
 
 def test_run_records_wall_time_and_exit_status(results):

@@ -44,7 +44,7 @@ class Guarantee(NotebookParams):
 
 class Piecewise(sweep.SweepParams):
     """02_piecewise_fit: soft NN, post-hoc projection, HardNet and CAffNet on the 1-D bounds;
-    one sweep run per (learning rate, seed)."""
+    per learning rate its seeds as sweep runs (`seed_groups`)."""
 
     COST = ("seeds", "epochs")
 
@@ -86,9 +86,18 @@ class Piecewise(sweep.SweepParams):
         "log_every": (1000, "log every 1000 epochs"),
     }
 
+    def seed_groups(self) -> list[tuple[int, ...]]:
+        """The seeds of one learning rate as sweep runs: one run of all of them in the kernel
+        (inline, debug: one ensemble, one batched product per layer for every seed), else split
+        into `workers` runs of consecutive seeds (as even as possible) that run at once. A run's
+        members compute as in the whole ensemble, so the split never changes a number."""
+        runs = 1 if self.executor in ("inline", "debug") else min(self.workers, self.seeds)
+        bounds = [round(i * self.seeds / runs) for i in range(runs + 1)]
+        return [tuple(range(a, b)) for a, b in zip(bounds, bounds[1:])]
+
     def jobs(self) -> int:
-        """One sweep run per seed at lr, and per seed at the paper's lr when that run is on."""
-        return self.seeds * (2 if self.paper_lr_run else 1)
+        """The seed groups at lr, and again at the paper's lr when that run is on."""
+        return len(self.seed_groups()) * (2 if self.paper_lr_run else 1)
 
 
 class Optimisation(sweep.SweepParams):

@@ -35,8 +35,11 @@ class EnsembleMLP(torch.nn.Module):
         super().__init__()
         self.W = torch.nn.ParameterList(torch.nn.Parameter(W) for W in weights)
         self.b = torch.nn.ParameterList(torch.nn.Parameter(b) for b in biases)
+        total = int(weights[0].shape[0])
+        if keep is not None and list(keep) == list(range(total)):
+            keep = None                  # every member, in order: no gather, no scattered grads
         self.keep = None if keep is None else torch.as_tensor(list(keep))
-        self.members = int(weights[0].shape[0]) if keep is None else len(keep)
+        self.members = total if keep is None else len(keep)
 
     @classmethod
     def drawn(cls, members: int, d_in: int, d_out: int, width: int, depth: int,

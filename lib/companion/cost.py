@@ -2,7 +2,7 @@
 hours, scaled from the default profile's measured time by the sizes its schema declares (COST).
 
     python -m lib.companion.cost [--profile paper] [--paper P ...]   # `make plan PROFILE=paper`
-    python -m lib.companion.cost --profile paper --readme             # the README's table
+    python -m lib.companion.cost --profile paper --guide              # the guide's table
 
 A stage's estimate is its last default-profile wall time (results/timings/<paper>__<stem>.json)
 times the cores that run kept busy (its `workers` when its grid ran on local processes), times
@@ -17,13 +17,14 @@ hours over min(jobs, workers) for a sweep.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 from dataclasses import dataclass
 
-from lib.companion import generate, papers, params, paths
+from lib.companion import generate, guide, papers, params
 
-WRITER = "python -m lib.companion.cost --profile paper --readme"   # the README block's marker
+WRITER = "python -m lib.companion.cost --profile paper --guide"   # the guide block's marker
 
 
 @dataclass
@@ -63,9 +64,39 @@ def timed(notebook: str) -> dict | None:
     return doc if doc.get("profile") == "default" and "wall_s" in doc else None
 
 
-def plan_row(notebook: str, profile: str, raw: dict | None = None) -> Row:
+@functools.lru_cache(maxsize=1)
+def schema_defaults() -> dict:
+    """The parameters as the schemas give them (what the committed times were measured with)."""
+    return generate.defaults()
+
+
+def committed(notebook: str) -> dict | None:
+    """The notebook's time in docs/timings.json (the committed default-profile measurement),
+    with the sizes it was measured at: recorded there, else the schema's default ones."""
+    from lib.companion import runner, timings
+    try:
+        entry = json.loads(timings.SNAPSHOT.read_text())["stages"][notebook]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if not isinstance(entry, dict) or entry.get("profile") != "default":
+        return None
+    sizes = entry.get("sizes") or runner.sizes(params.validate(
+        notebook, params.merge(schema_defaults(), notebook, "default")))
+    return {**entry, "sizes": sizes}
+
+
+def committed_estimate_s(notebook: str, raw: dict) -> float | None:
+    """A notebook stage's wall seconds here: its committed time (docs/timings.json) scaled by
+    its sizes in the params files' profile (`raw`); None without a committed time."""
+    row = plan_row(notebook, raw.get("profile", "default"), raw, committed(notebook))
+    return None if row.wall_h is None else row.wall_h * 3600
+
+
+def plan_row(notebook: str, profile: str, raw: dict | None = None,
+             doc: dict | None = None) -> Row:
     """The plan of one stage in `profile` (its values as the params files hold them; `raw`: the
-    params files already read)."""
+    params files already read), scaled from `doc` (a timed default-profile run; default: the
+    last one on this machine)."""
     from lib.companion import runner
     raw = params.read_all() if raw is None else raw
     cfg, base = (params.validate(notebook, params.merge(raw, notebook, p, None))
@@ -73,7 +104,7 @@ def plan_row(notebook: str, profile: str, raw: dict | None = None) -> Row:
     kind, workers = executor_of(cfg)
     n_jobs = jobs(cfg)
     row = Row(notebook, n_jobs, kind, workers, None, None, None, None, "")
-    doc = timed(notebook)
+    doc = timed(notebook) if doc is None else doc
     if doc is None:
         row.note = "no default-profile timing (run the stage once: make repro)"
         return row
@@ -132,12 +163,14 @@ def table(rows: list[Row], profile: str, markdown: bool = False) -> str:
                      for x in [head, *body]).rstrip()
 
 
-def write_readme(text: str) -> None:
-    """Replace the table between the README's cost-plan markers."""
-    readme = paths.ROOT / "README.md"
+def write_guide(text: str) -> None:
+    """Replace the table between the cost-plan markers of the guide's page on sweeps
+    (docs/guide/sweeps.md)."""
+    page = guide.page("sweeps")
     try:
-        readme.write_text(generate.with_block(readme.read_text(), "cost-plan", text, by=WRITER))
-    except ValueError as err:
+        page.write_text(generate.with_block(page.read_text(), "cost-plan", text, by=WRITER,
+                                            where=generate.rel(page)))
+    except (OSError, ValueError) as err:
         raise SystemExit(str(err)) from None
 
 
@@ -147,15 +180,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", default="paper", choices=params.PROFILES)
     parser.add_argument("--paper", action="append", default=None,
                         help="a declared paper (repeatable; default: all)")
-    parser.add_argument("--readme", action="store_true",
-                        help="write the Markdown table into README.md between its markers")
+    parser.add_argument("--guide", action="store_true",
+                        help="write the Markdown table into docs/guide/sweeps.md between its "
+                             "markers")
     args = parser.parse_args(argv)
     for name in args.paper or []:
         if name not in papers.names():
             parser.error(f"--paper {name!r}: allowed: one of {', '.join(papers.names())}")
     rows = plan(args.profile, args.paper)
-    if args.readme:
-        write_readme(table(rows, args.profile, markdown=True))
+    if args.guide:
+        write_guide(table(rows, args.profile, markdown=True))
     print(table(rows, args.profile))
     return 0
 

@@ -72,8 +72,12 @@ def compare(lock: dict[str, str], have: dict[str, str]) -> dict[str, list[str]]:
 
 
 def digest(path: Path = LOCK) -> str:
-    """The lock's sha256 (first 16 hex digits): which locked environment a run used."""
-    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    """The lock's sha256 (first 16 hex digits): which locked environment a run used ("none"
+    where there is no lock, e.g. a copy of the code without it)."""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    except FileNotFoundError:
+        return "none"
 
 
 def matches() -> bool:

@@ -6,7 +6,8 @@
 Derived: the root `params.yaml` and `dvc.yaml` (what spans papers), each paper's
 `notebooks/<paper>/params.yaml` (from its schema's defaults, profile overrides and reasons) and
 `notebooks/<paper>/dvc.yaml` (its notebook stages and plots), every notebook's parameters cell, and
-the tables of `README.md` between their markers; `--write` also prunes dvc.lock entries of stages
+the blocks between markers in `README.md` and the guide's pages (docs/guide/: the papers, the
+figure map, the measured times); `--write` also prunes dvc.lock entries of stages
 no dvc.yaml has. Adding a notebook is: write it, add its schema class, declare it in its
 paper.yaml, run `make sync`.
 """
@@ -26,6 +27,7 @@ from lib.companion import (
     codepaths,
     datafiles,
     declared,
+    guide,
     infra,
     papers,
     params,
@@ -175,7 +177,7 @@ def paper_params_yaml(paper: papers.Paper) -> str:
                           for k, (v, why) in over.items()]
     text = "\n".join(lines) + "\n"
     if yamlio.load(text, f"notebooks/{paper.short}/params.yaml")[paper.short] != want:
-        for value in (v for section in want.values() for v in leaves(section).values()):
+        for value in (v for section in want.values() for v in yamlio.leaves(section).values()):
             yaml_value(value)                     # raises naming the value that does not survive
         raise ValueError(f"notebooks/{paper.short}/params.yaml does not read back as the values "
                          f"of lib/{paper.short}/schema.py")
@@ -370,8 +372,11 @@ def dvc_stages() -> dict:
                         "outs": [rel(ledger["json"]), rel(ledger["markdown"]),
                                  rel(ledger["fingerprints"])],
                         # in git, not the cache: `dvc metrics diff` and `dvc exp show` read it at
-                        # any commit of a fresh clone, with no results pulled
-                        "metrics": [{rel(ledger["summary"]): {"cache": False}}]}
+                        # any commit of a fresh clone, with no results pulled; persistent, so
+                        # the ledger keeps the rows of papers with no results here
+                        # (lib.companion.ledger.previous_summary)
+                        "metrics": [{rel(ledger["summary"]): {"cache": False,
+                                                              "persist": True}}]}
     # A paper's dvc.lock holds the hash of every output of its notebook stages, so the report
     # depends on the 19 locks instead of hashing those outputs a second time on every
     # `dvc status` (DVC re-runs a stage whose output changed first, which rewrites its lock).
@@ -380,9 +385,11 @@ def dvc_stages() -> dict:
     # lib/companion/verdicts.py), so editing one rebuilds the book and nothing else
     verdict_files = [rel(verdicts.verdict_file(p.short)) for p in all_papers
                      if verdicts.verdict_file(p.short).exists()]
+    # the guide's pages (docs/guide/) are the book's too: editing one rebuilds the book only
+    guide_pages = [rel(guide.guide_dir())] if guide.pages() else []
     stages["report"] = {"cmd": "python -m lib.companion.report",
                         "deps": [*REPORT_INFRA, "lib/companion/book_site", *declarations,
-                                 *verdict_files,
+                                 *verdict_files, *guide_pages,
                                  *(rel(paths.notebook_source(n)) for n in papers.all_notebooks()),
                                  rel(ledger["json"]), *locks],
                         "outs": [{"results/report": {"cache": False}}]}
@@ -438,20 +445,34 @@ def pipeline_files() -> dict[Path, str]:
     return out
 
 
-# ---------------------------------------------------------------- README tables
+# ---------------------------------------------------------------- README and guide tables
 def cell(text: str) -> str:
     """Text for a Markdown table cell: a bare | would end the cell."""
     return text.replace("|", "\\|")
 
 
 def papers_table() -> str:
+    """The guide's list of papers (docs/guide/papers.md): short name, citation, notebooks."""
     rows = ["| short name | paper | notebooks |", "|---|---|---|"]
     rows += [f"| `{p.short}` | {cell(p.citation)} | {len(p.notebooks)} |"
              for p in papers.all_papers()]
     return "\n".join(rows)
 
 
+def papers_in_brief() -> str:
+    """The README's one paragraph on which papers: those in depth, then the miniatures."""
+    from lib.companion import timings
+    names = papers.names()
+    deep = [n for n in names if n in timings.IN_DEPTH]
+    small = [n for n in names if n not in timings.IN_DEPTH]
+    return (f"A notebook-first, reproducible companion to {len(names)} ICML 2026 papers: "
+            f"{len(deep)} theory papers in depth ({', '.join(f'`{n}`' for n in deep)}) and "
+            f"{len(small)} miniature companions ({', '.join(f'`{n}`' for n in small)}); their "
+            "titles, authors and arXiv ids are in [the papers](docs/guide/papers.md).")
+
+
 def figures_table() -> str:
+    """The guide's figure -> notebook -> stage map (docs/guide/figures.md)."""
     rows = ["| paper | figure | what it shows | notebook | DVC stage |", "|---|---|---|---|---|"]
     for nid in papers.all_notebooks():
         paper, stem = paths.split_notebook(nid)
@@ -461,24 +482,39 @@ def figures_table() -> str:
     return "\n".join(rows)
 
 
-def with_block(text: str, name: str, body: str, by: str = GENERATED) -> str:
-    """`text` with the lines between <!-- <name>:begin --> and <!-- <name>:end --> replaced
-    (`by`: what the begin marker says writes the block)."""
+def with_block(text: str, name: str, body: str, by: str = GENERATED,
+               where: str = "README.md") -> str:
+    """`text` (the file `where`) with the lines between <!-- <name>:begin --> and
+    <!-- <name>:end --> replaced (`by`: what the begin marker says writes the block)."""
     begin, end = f"<!-- {name}:begin ({by}) -->", f"<!-- {name}:end -->"
     pattern = re.compile(re.escape(f"<!-- {name}:begin") + r".*?" + re.escape(end), re.S)
     if not pattern.search(text):
-        raise ValueError(f"README.md lacks the markers <!-- {name}:begin ... --> / {end}")
+        raise ValueError(f"{where} lacks the markers <!-- {name}:begin ... --> / {end}")
     return pattern.sub(lambda _: f"{begin}\n{body}\n{end}", text)
+
+
+def snapshot() -> dict | None:
+    """docs/timings.json, the committed measurement (None before the first)."""
+    from lib.companion import timings
+    return json.loads(timings.SNAPSHOT.read_text()) if timings.SNAPSHOT.exists() else None
+
+
+def measured_line(snap: dict) -> str:
+    """'Measured <date>: <the machine and load>.' (a note that names the date itself is not
+    prefixed with it a second time)."""
+    note = snap["note"].rstrip(".")
+    return f"{cell(note)}." if note.startswith("Measured") else \
+        f"Measured {snap['measured']}: {cell(note)}."
 
 
 def times_table() -> str:
     """The measured times (docs/timings.json, `python -m lib.companion.timings --write`): each
     paper's stages against its budget, then `make repro` and `make test` end to end."""
     from lib.companion import timings
-    if not timings.SNAPSHOT.exists():
+    snap = snapshot()
+    if snap is None:
         return "*Not measured yet (`python -m lib.companion.timings --write`).*"
-    snap = json.loads(timings.SNAPSHOT.read_text())
-    rows = [f"Measured {snap['measured']}: {cell(snap['note'])}.", "",
+    rows = [measured_line(snap), "",
             "| what | stages | one core | two cores | budget (allowance) |",
             "|---|---|---|---|---|"]
     for short, t in snap["papers"].items():
@@ -490,17 +526,60 @@ def times_table() -> str:
                     f"{budget}{f': {said}' if said else ''} |")
     rows.append(f"| all stages | {len(snap['stages'])} | "
                 f"{timings.fmt_time(snap['all_stages_s'])} | | |")
-    for name, what in (("make_repro", "`make repro` end to end (DVC, ledger, book)"),
-                       ("make_test", "`make test` end to end")):
+    for name, what in COMMANDS:
         if name in snap["commands"]:
             rows.append(f"| {what} | | | {timings.fmt_time(snap['commands'][name]['wall_s'])} "
                         "| |")
     return "\n".join(rows)
 
 
-def readme(text: str) -> str:
-    text = with_block(with_block(text, "papers", papers_table()), "figures", figures_table())
-    return with_block(text, "times", times_table())
+COMMANDS = (("make_repro", "`make repro` end to end (DVC, ledger, book)"),
+            ("make_test", "`make test` end to end"))
+
+
+def times_in_brief() -> str:
+    """The README's times: the quickest paper's stages, `make repro` and `make test`, each as
+    docs/timings.json holds it (or that it does not)."""
+    from lib.companion import timings
+    snap = snapshot()
+    if snap is None:
+        return "*Not measured yet (`python -m lib.companion.timings --write`).*"
+    quick, t = min(snap["papers"].items(), key=lambda item: item[1]["cores_s"])
+    ran = snap["commands"]
+    not_held = "not in the current measurement"
+    repro = (timings.fmt_time(ran["make_repro"]["wall_s"]) if "make_repro" in ran else
+             f"{not_held}; its {len(snap['stages'])} stages summed: "
+             f"{timings.fmt_time(snap['all_stages_s'])} on one core")
+    test = timings.fmt_time(ran["make_test"]["wall_s"]) if "make_test" in ran else not_held
+    stages = "its notebook stage" if t["stages"] == 1 else f"its {t['stages']} notebook stages"
+    return "\n".join([
+        "| command | what it runs | measured |", "|---|---|---|",
+        f"| `make repro PAPER={quick}` | the quickest paper: {stages}, then the claims ledger "
+        f"and the book | {stages}: {timings.fmt_time(t['cores_s'])} |",
+        f"| `make repro` | every paper's stages on every core, then the ledger and the book | "
+        f"{repro} |",
+        f"| `make test` | lint, unit tests, every notebook in the smoke profile, the smoke book "
+        f"in a browser | {test} |",
+        "", f"{measured_line(snap)} Each paper's times: [running the pipeline]"
+        "(docs/guide/running.md#how-long-it-takes)."])
+
+
+def documents() -> dict[Path, tuple[tuple[str, Any], ...]]:
+    """Each markdown file holding generated blocks, with its blocks: (marker name, the function
+    that writes the block). The cost plan's block (docs/guide/sweeps.md) is written by
+    `python -m lib.companion.cost --guide` from this machine's timings, not here."""
+    return {paths.ROOT / "README.md": (("papers", papers_in_brief), ("times", times_in_brief)),
+            guide.page("papers"): (("papers", papers_table),),
+            guide.page("figures"): (("figures", figures_table),),
+            guide.page("running"): (("times", times_table),)}
+
+
+def with_blocks(path: Path, blocks: tuple[tuple[str, Any], ...]) -> str:
+    """The file's text with every generated block rewritten."""
+    text = path.read_text() if path.exists() else ""
+    for name, write in blocks:
+        text = with_block(text, name, write(), where=rel(path))
+    return text
 
 
 # ---------------------------------------------------------------- all of it
@@ -508,8 +587,7 @@ def derived() -> dict[Path, str]:
     """Every derived file and the content it should have (each source file is parsed, and each
     declaration read, once per version of the file)."""
     out = {**params_files(), **pipeline_files()}
-    readme_path = paths.ROOT / "README.md"
-    out[readme_path] = readme(readme_path.read_text())
+    out.update({path: with_blocks(path, blocks) for path, blocks in documents().items()})
     for nid in papers.all_notebooks():
         source = paths.notebook_source(nid)
         out[source] = with_kernel_header(with_parameters_cell(source.read_text(), nid))
@@ -526,14 +604,6 @@ def defaults() -> dict:
     return doc
 
 
-def leaves(doc: Any, prefix: str = "") -> dict[str, Any]:
-    """Every key path of a nested mapping with its value ("a.b.c": value); lists are values."""
-    if not isinstance(doc, dict):
-        return {prefix: doc}
-    return {k: v for key, sub in doc.items()
-            for k, v in leaves(sub, f"{prefix}.{key}" if prefix else str(key)).items()}
-
-
 def committed(path: Path) -> str | None:
     """The file as the checked-out commit holds it (None outside git or when untracked)."""
     done = subprocess.run(["git", "show", f"HEAD:{rel(path)}"], cwd=paths.ROOT,
@@ -548,7 +618,7 @@ def experiment_values(path: Path, text: str, want: str) -> list[str] | None:
     if committed(path) != want:
         return None
     try:
-        now, then = leaves(yamlio.load(text, rel(path))), leaves(yamlio.load(want))
+        now, then = yamlio.leaves(yamlio.load(text, rel(path))), yamlio.leaves(yamlio.load(want))
     except yamlio.YamlError:
         return None
     if now.keys() != then.keys():
@@ -630,8 +700,8 @@ def main(argv: list[str] | None = None) -> int:
         locks = stale_locks(pipelines)
         if values:
             print(f"note: the params files hold an experiment's values ({'; '.join(values)}); "
-                  "the checks use the committed defaults. Back to them: `git checkout "
-                  "params.yaml 'notebooks/*/params.yaml' '*dvc.lock' && dvc checkout`",
+                  "the checks use the committed defaults. Back to them and their outputs: "
+                  "`make restore`",
                   file=sys.stderr)
         for p in changed:
             print(f"stale: {rel(p)}", file=sys.stderr)

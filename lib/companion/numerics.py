@@ -15,10 +15,10 @@ path, which there does not follow the instruction sets (MKL_ENABLE_INSTRUCTIONS=
 SSE4_2 gave the same bytes on an AMD EPYC). MKL's COMPATIBLE branch, the one both vendors take, was
 pinned for a while and did not make them agree: an Intel Xeon and an AMD EPYC running the same lock
 on it still wrote different bytes for every torch-training stage, at 2-5x the time of a matrix
-product (numbers: README, *The same results on every machine*). So MKL is held at AVX2 again:
-Intel CPUs share one MKL path, AMD CPUs another, and the verdicts are held to the CPU by a second
-code path instead (lib.companion.codepaths). What no setting pins (another CPU architecture: ARM,
-Apple silicon; another build of torch or numpy) is in the README.
+product (numbers: docs/guide/machines.md). So MKL is held at AVX2 again: Intel CPUs share one MKL
+path, AMD CPUs another, and the verdicts are held to the CPU by a second code path instead
+(lib.companion.codepaths). What no setting pins (another CPU architecture: ARM, Apple silicon;
+another build of torch or numpy) is in that guide page.
 
 `COMPANION_NUMERICS=native` leaves the machine's own choices: for measuring what the pinning
 changes and costs, never for results to commit. `COMPANION_NUMERICS=alternative` takes the pinned

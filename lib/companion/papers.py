@@ -3,7 +3,7 @@
 Each declares its short name, title, authors, arXiv id and its notebooks in reading order, with
 the schema class of each notebook's parameters, the data it reads, the figures it saves (one
 caption line each) and the tables DVC may plot. Everything that spans papers is derived from
-these files: the notebook stages of dvc.yaml, params.yaml, the README's figure table, the
+these files: the notebook stages of dvc.yaml, params.yaml, the guide's figure table, the
 report's paper list, the smoke list (see `lib.companion.generate`).
 
 A declaration is checked when it is read, before anything runs: each `params:` names a schema
@@ -45,7 +45,7 @@ class Strict(BaseModel):
 
 
 class Figure(Strict):
-    """One saved figure: <stem>[_<panel>].png and .pdf, the caption line the README and the book
+    """One saved figure: <stem>[_<panel>].png and .pdf, the caption line the guide and the book
     show, and the claims the book sets beside it (the notebook checks it recorded each)."""
 
     name: str = Field(description="file stem: the notebook stem, or <stem>_<panel>")

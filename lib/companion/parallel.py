@@ -14,13 +14,18 @@ each one that succeeds is recorded at once with `dvc commit` (one at a time): th
 parameters and outputs. The ledger and the book follow
 (`dvc repro --single-item claims report`, or, for a paper, their modules). Each run's output goes
 to results/logs/<paper>__<stem>.log; a failed stage's tail is printed and the stages reading it
-are skipped; the rest go on.
+are skipped; the rest go on. Meanwhile a status line says which stages run, the cell of each
+(of its code cells), the runs of its grid done and the time left, estimated from its committed
+time (docs/timings.json, scaled by its sizes: lib.companion.cost); it updates in place on a
+terminal, and is a plain line every PLAIN_EVERY_S seconds elsewhere (a CI log). It reads
+lib.companion.progress; no time it shows reaches an output.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -29,10 +34,12 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lib.companion import papers, paths
+from lib.companion import papers, paths, progress
 
 ROOT_STAGES = ("params", "infra", "data")
 LEDGER_STAGES = ("claims", "report")
+STATUS_EVERY_S = 1.0        # how often the status line is redrawn on a terminal
+PLAIN_EVERY_S = 30.0        # how often it is printed as a plain line elsewhere
 
 
 @dataclass
@@ -130,12 +137,84 @@ def run_one(stage: Stage, commit_lock: threading.Lock) -> tuple[bool, float]:
     return True, time.perf_counter() - start
 
 
-def run_all(stages: dict[str, Stage], jobs: int) -> list[str]:
-    """Run the stages on `jobs` workers, each after those it waits for; the notebooks that failed
-    or were skipped because what they read failed."""
+def seconds(value: float) -> str:
+    return f"{value:.0f} s" if value < 120 else f"{value / 60:.0f} min"
+
+
+def describe(notebook: str, elapsed: float, estimate: float | None) -> str:
+    """One running stage: its cell of its code cells, its grid's runs done, the time left (from
+    its committed time) or, without a grid, the time so far of the time expected."""
+    state = progress.state(notebook)
+    parts = [notebook]
+    if state.get("cells"):
+        parts.append(f"cell {state.get('cell', 0)}/{state['cells']}")
+    if state.get("runs"):
+        done, total = state.get("runs_done", 0), state["runs"]
+        parts.append(f"runs {done}/{total}")
+        if estimate:
+            parts.append(f"~{seconds(estimate * (total - done) / total)} left")
+    elif estimate:
+        parts.append(f"{seconds(elapsed)} of ~{seconds(estimate)}")
+    return " ".join(parts)
+
+
+class StatusLine:
+    """The stages running now, on one line that updates in place on a terminal, or as a plain
+    line every `every` seconds on anything else (a CI log)."""
+
+    def __init__(self, stream=None, every: float = PLAIN_EVERY_S) -> None:
+        self.stream = stream or sys.stdout
+        self.tty = self.stream.isatty()
+        self.every, self.last, self.drawn = every, time.monotonic(), False
+
+    def show(self, running: dict[str, tuple[float, float | None]]) -> None:
+        """`running`: notebook -> (when it started, monotonic; its estimated seconds)."""
+        now = time.monotonic()
+        text = "running: " + " | ".join(describe(n, now - t0, est)
+                                        for n, (t0, est) in running.items())
+        if self.tty:
+            width = shutil.get_terminal_size().columns - 1
+            cut = text if len(text) <= width else text[:width - 1] + "…"
+            self.stream.write(f"\r\x1b[K{cut}")
+            self.stream.flush()
+            self.drawn = True
+        elif now - self.last >= self.every:
+            print(text, file=self.stream, flush=True)
+            self.last = now
+
+    def say(self, text: str) -> None:
+        """A line of its own (a stage started or ended), the status line cleared first."""
+        if self.drawn:
+            self.stream.write("\r\x1b[K")
+            self.drawn = False
+        print(text, file=self.stream, flush=True)
+
+
+def estimates(notebooks: list[str]) -> dict[str, float | None]:
+    """Each notebook's expected seconds from its committed time (None when there is none)."""
+    from lib.companion import cost, params  # deferred: the schemas of every paper
+    try:
+        raw = params.read_all()
+    except params.ParamsError:
+        return dict.fromkeys(notebooks)
+    out = {}
+    for notebook in notebooks:
+        try:
+            out[notebook] = cost.committed_estimate_s(notebook, raw)
+        except params.ParamsError:
+            out[notebook] = None
+    return out
+
+
+def run_all(stages: dict[str, Stage], jobs: int, status: StatusLine | None = None) -> list[str]:
+    """Run the stages on `jobs` workers, each after those it waits for, the status line drawn
+    meanwhile; the notebooks that failed or were skipped because what they read failed."""
     commit_lock = threading.Lock()
     waiting = dict(stages)
     running: dict[Future, Stage] = {}
+    started: dict[str, tuple[float, float | None]] = {}
+    expected = estimates(list(stages))
+    status = status or StatusLine()
     failed: list[str] = []
     total, finished = len(stages), 0
     longest_first = sorted(waiting, key=lambda n: -last_wall_s(n))
@@ -147,22 +226,27 @@ def run_all(stages: dict[str, Stage], jobs: int) -> list[str]:
                     del waiting[notebook]
                     failed.append(notebook)
                     finished += 1
-                    print(f"[{finished}/{total}] skipped {stage.target}: it reads a failed stage",
-                          flush=True)
+                    status.say(f"[{finished}/{total}] skipped {stage.target}: it reads a "
+                               "failed stage")
                 elif not stage.after & (set(waiting) | {s.notebook for s in running.values()}) \
                         and len(running) < jobs:
                     del waiting[notebook]
+                    progress.clear(notebook)                  # a killed run's, if any
                     running[pool.submit(run_one, stage, commit_lock)] = stage
-                    print(f"      start {stage.target}", flush=True)
+                    started[notebook] = (time.monotonic(), expected.get(notebook))
+                    status.say(f"      start {stage.target}")
             if not running:
                 continue
-            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            done, _ = wait(running, timeout=STATUS_EVERY_S, return_when=FIRST_COMPLETED)
+            if not done:
+                status.show({s.notebook: started[s.notebook] for s in running.values()})
+                continue
             for future in done:
                 stage = running.pop(future)
-                ok, seconds = future.result()
+                ok, took = future.result()
                 finished += 1
-                print(f"[{finished}/{total}] {'ok    ' if ok else 'FAILED'} {stage.target} "
-                      f"({seconds:.0f} s)", flush=True)
+                status.say(f"[{finished}/{total}] {'ok    ' if ok else 'FAILED'} {stage.target} "
+                           f"({took:.0f} s)")
                 if not ok:
                     failed.append(stage.notebook)
                     tail = log_file(stage.notebook).read_text(errors="replace")[-3000:]

@@ -36,6 +36,7 @@ import argparse
 import difflib
 import json
 import re
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any, ClassVar, Literal, Mapping
@@ -404,6 +405,57 @@ def set_profile(profile: str, path: Path | None = None) -> str:
     return before
 
 
+PARAMS_FILES = ("params.yaml", "notebooks/*/params.yaml")
+
+
+def git_text(*args: str) -> str | None:
+    """A git command's output from the repository root (None outside git, or when it fails)."""
+    try:
+        done = subprocess.run(["git", *args], cwd=paths.ROOT, capture_output=True, text=True,
+                              timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout if done.returncode == 0 else None
+
+
+def changed_values(name: str) -> list[str]:
+    """The values a params file holds that its committed version does not ("key: committed ->
+    now"); one line saying so for a file that cannot be read as YAML."""
+    before = git_text("show", f"HEAD:{name}")
+    try:
+        now = yamlio.leaves(yamlio.load((paths.ROOT / name).read_text(), name) or {})
+        then = yamlio.leaves(yamlio.load(before, name) or {}) if before is not None else {}
+    except (OSError, yamlio.YamlError) as err:
+        return [f"(not readable as YAML: {yamlio.cut(str(err))})"]
+
+    def value(doc: dict, key: str) -> str:
+        return yamlio.shown(doc[key]) if key in doc else "(absent)"
+    return [f"{k}: {value(then, k)} -> {value(now, k)}"
+            for k in sorted(set(now) | set(then)) if now.get(k) != then.get(k)]
+
+
+def uncommitted() -> dict[str, list[str]]:
+    """Each params file that differs from the last commit, with the values it changed ({}
+    outside git)."""
+    names = git_text("diff", "--name-only", "HEAD", "--", *PARAMS_FILES)
+    return {name: changed_values(name) for name in (names or "").split()}
+
+
+def where_held() -> str:
+    """After a refusal: the params files holding values the last commit does not (a `dvc exp
+    run -S` writes its value before the pipeline checks it), and the commands that put the
+    committed ones back; "" when every params file is the committed one."""
+    found = uncommitted()
+    if not found:
+        return ""
+    lines = [f"  {name}: {'; '.join(values) or 'formatting only'}"
+             for name, values in found.items()]
+    return ("\nThe params files that differ from the last commit (`dvc exp run -S` writes its "
+            "value there before the pipeline checks it; nothing ran):\n" + "\n".join(lines)
+            + f"\nUndo: `git checkout {' '.join(found)}`, or `make restore` (every params file, "
+            "and the outputs an experiment changed, back to the last commit)")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m lib.companion.params",
                                      description=__doc__.split("\n")[0])
@@ -428,7 +480,7 @@ def main(argv: list[str] | None = None) -> int:
         raw = read_all()
         checked = check_document(raw)
     except ParamsError as err:
-        print(f"the parameters are invalid:\n{err}", file=sys.stderr)
+        print(f"the parameters are invalid:\n{err}{where_held()}", file=sys.stderr)
         return 2
     if args.stamps:
         write_stamps(args.stamps, raw)

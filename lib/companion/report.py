@@ -4,7 +4,8 @@ disk with no network.
     python -m lib.companion.report             (the `report` stage; `make report`)
 
 Writes a Sphinx project into build/book/ (conf.py and static files from lib/companion/book_site/,
-the MyST pages of `lib.companion.book`, copies of the figures, tables and notebooks) and builds it
+the MyST pages of `lib.companion.book`, copies of the figures, tables and notebooks, the guide's
+pages from docs/guide/ (`lib.companion.guide`)) and builds it
 with warnings as errors into results/report/, swapped in whole at the end so that a failed build
 leaves the previous book. It reads the declarations, results/claims.json (the merged ledger),
 results/<paper>/{figures,tables,executed}/, and, as found, results/timings/ and results/bench/
@@ -28,7 +29,17 @@ import subprocess
 import sys
 from pathlib import Path
 
-from lib.companion import book, book_provenance, codepaths, papers, paths, timings, verdicts, verify
+from lib.companion import (
+    book,
+    book_provenance,
+    codepaths,
+    guide,
+    papers,
+    paths,
+    timings,
+    verdicts,
+    verify,
+)
 
 SITE = Path(__file__).with_name("book_site")
 HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.M)
@@ -114,7 +125,7 @@ def load_ledger() -> tuple[dict, str]:
     else:
         note = ("results/claims.json is missing (run `python -m lib.companion.ledger`): this "
                 "book shows the per-notebook claim files.")
-    return ledger.merged(docs), note
+    return ledger.merged(docs, ledger.previous_summary()), note
 
 
 def notebook_title(cells: list) -> str:
@@ -413,9 +424,10 @@ def write_sources(src: Path, now: dt.datetime) -> Path:
     verify_report = verify.REPORT.read_text() if verify.REPORT.exists() else None
     (src / "provenance.md").write_text(book_provenance.provenance_page(
         made, codepaths.load(), codepaths.stale(), verify_report), encoding="utf-8")
+    guide_pages = guide.write_pages(src)             # docs/guide/, under the index's "Guide"
     (src / "index.md").write_text(book.index_page(
         rows, git_revision(paths.ROOT), now.strftime("%Y-%m-%d %H:%M:%S UTC"), note,
-        book_provenance.made_line(made)), encoding="utf-8")
+        book_provenance.made_line(made)) + "\n" + guide.toctree(guide_pages), encoding="utf-8")
     return src
 
 
@@ -447,7 +459,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.parse_args(argv)
     try:
         index = build()
-    except BookError as err:
+    except (BookError, guide.GuideError) as err:
         print(err, file=sys.stderr)
         return 1
     except OSError as err:                 # a read-only or full results/ (or build/)

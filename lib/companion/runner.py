@@ -40,6 +40,7 @@ from lib.companion import (
     papers,
     params,
     paths,
+    progress,
     runs,
     staging,
     tables,
@@ -366,6 +367,41 @@ def run(source: Path, out: Path | None, profile: str | None, overrides: dict,
         return 1
 
 
+ENGINE = "companion-progress"           # papermill's engine, telling progress which cell runs
+
+
+def grid_runs(cfg: params.NotebookParams) -> int | None:
+    """How many runs the notebook's grid hands to the sweep engine (None: it has no grid)."""
+    count = getattr(cfg, "jobs", None)
+    try:
+        return int(count()) if callable(count) else None
+    except NotImplementedError:
+        return None
+
+
+def register_progress_engine(notebook: str, cfg: params.NotebookParams) -> None:
+    """papermill's nbclient engine, registered as ENGINE, writing the notebook's progress file
+    (lib.companion.progress) as each code cell starts."""
+    from papermill.engines import NBClientEngine, papermill_engines
+    runs_total = grid_runs(cfg)
+
+    class ProgressEngine(NBClientEngine):
+        @classmethod
+        def execute_managed_notebook(cls, nb_man, kernel_name, **kwargs):
+            code = [i for i, c in enumerate(nb_man.nb.cells) if c.cell_type == "code"]
+            number = {index: n + 1 for n, index in enumerate(code)}
+            started = nb_man.cell_start
+
+            def cell_start(cell, cell_index=None, **more):
+                if cell_index in number:
+                    progress.cell(notebook, number[cell_index], len(code), runs_total)
+                return started(cell, cell_index, **more)
+            nb_man.cell_start = cell_start
+            progress.start(notebook, len(code), runs_total)
+            return super().execute_managed_notebook(nb_man, kernel_name, **kwargs)
+    papermill_engines.register(ENGINE, ProgressEngine)
+
+
 def prepare(notebook: str, cfg: params.NotebookParams, out: Path | None) -> int:
     """Write the notebook with its parameters injected and nothing executed (nbval's input)."""
     import papermill
@@ -393,6 +429,8 @@ def execute(notebook: str, cfg: params.NotebookParams, out: Path | None,
     runs.write(notebook, "running", cfg.profile, made_by=made_by)
     os.environ[paths.STAGING_ENV] = f"{notebook}={folder}"
     os.environ["COMPANION_RUNNER_PID"] = str(os.getpid())     # the kernel ends with this process
+    os.environ[progress.ENV] = str(progress.runs_file(notebook))     # its sweeps' progress
+    register_progress_engine(notebook, cfg)
     end_with_parents(watched_ancestors())
     limit = time_limit(timeout_s)
     start = time.perf_counter()
@@ -400,7 +438,7 @@ def execute(notebook: str, cfg: params.NotebookParams, out: Path | None,
         result = papermill.execute_notebook(
             load_notebook(paths.notebook_source(notebook)), str(executed),
             parameters=cfg.model_dump(), kernel_name="python3", language="python",
-            cwd=str(paths.ROOT), progress_bar=True)
+            cwd=str(paths.ROOT), progress_bar=True, engine_name=ENGINE)
     except Exception as err:                  # a cell raised, the kernel died, the disk filled
         limit.cancel()
         failure = (TimeLimit(notebook, cfg.profile, timeout_s, running_cell(executed))
@@ -414,6 +452,8 @@ def execute(notebook: str, cfg: params.NotebookParams, out: Path | None,
     finally:
         limit.cancel()
         os.environ.pop(paths.STAGING_ENV, None)
+        os.environ.pop(progress.ENV, None)
+        progress.clear(notebook)
     nbformat.write(strip_volatile(result), str(executed))
     for kind in ("tables", "plots"):
         tables.round_folder(folder / notebook.split("/")[0] / kind)
@@ -505,7 +545,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return run(args.notebook, args.out, args.profile, parse_overrides(args.pairs),
                    args.prepare_only, args.timeout, args.accept_cost)
-    except (params.ParamsError, papers.DeclarationError) as err:
+    except params.ParamsError as err:
+        print(f"error: {err}{params.where_held()}", file=sys.stderr)
+        return 2
+    except papers.DeclarationError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
 

@@ -2,12 +2,12 @@
 
     python -m lib.companion.smoke build/smoke [--paper PAPER]
 
-Copies lib/, notebooks/, data/ and docs/ into the target with the params files as the schemas
-give them (the root's with `profile: smoke`), then writes each notebook with the smoke parameters
-injected (papermill prepare-only) at the copy's root as <paper>__<stem>.ipynb. The parameters are
-the committed defaults, never the workspace's params files: an experiment's values
-(`dvc exp run -S`) stay out of the checks. nbval
-runs them there, so the kernel imports the copy's `lib` and every result lands under the copy's
+Copies lib/, notebooks/, data/, docs/ and requirements.lock into the target with the params
+files as the schemas give them (the root's with `profile: smoke`), then writes each notebook with
+the smoke parameters injected (papermill prepare-only) at the copy's root as
+<paper>__<stem>.ipynb. The parameters are the committed defaults, never the workspace's params
+files: an experiment's values (`dvc exp run -S`) stay out of the checks. nbval runs them there,
+so the kernel imports the copy's `lib` and every result lands under the copy's
 results/: the workspace's `default` results are never touched.
 """
 from __future__ import annotations
@@ -21,7 +21,9 @@ import yaml
 
 from lib.companion import generate, papers, params, paths, yamlio
 
-COPIED = ("lib", "notebooks", "data", "docs")   # docs: the specs the book links
+COPIED = ("lib", "notebooks", "data", "docs")   # docs: the specs and the guide the book shows
+# the locked environment a run's fingerprint names (lib.companion.fingerprint)
+COPIED_FILES = ("requirements.lock",)
 
 
 def make_copy(target: Path) -> Path:
@@ -33,6 +35,8 @@ def make_copy(target: Path) -> Path:
         shutil.copytree(paths.ROOT / name, target / name,
                         ignore=shutil.ignore_patterns("__pycache__", "*.ipynb",
                                                       ".ipynb_checkpoints"))
+    for name in COPIED_FILES:
+        shutil.copyfile(paths.ROOT / name, target / name)
     for path, text in generate.params_files().items():
         if path == paths.PARAMS_FILE:                 # the root's, with the smoke profile
             text = yaml.safe_dump({**yamlio.load(text), "profile": "smoke"}, sort_keys=False)

@@ -33,6 +33,7 @@ from typing import Annotated, Any, Callable, Literal, Sequence
 from pydantic import Field
 
 from lib.companion import paths as places
+from lib.companion import progress as told
 from lib.companion.params import NotebookParams, param
 
 EXECUTORS = ("inline", "debug", "local", "slurm")
@@ -177,16 +178,20 @@ def run(fn: Callable, grid: Sequence[tuple], folder: Path | str, executor_kind: 
         return labels[i] if labels is not None else f"#{i} {fn.__qualname__}{grid[i]!r}"[:200]
 
     from tqdm.auto import tqdm
+    told.sweep_started(len(grid), len(grid) - len(todo))   # make repro's status line reads it
     with tqdm(total=len(grid), initial=len(grid) - len(todo), desc=f"{name} ({executor_kind})",
               disable=not progress) as bar:
+        def advance() -> None:
+            bar.update(1)
+            told.run_done()
         if executor_kind == "inline":
             for i in todo:
                 results[i] = checked(call_and_save(fn, grid[i], paths[i]), named(i), name)
-                bar.update(1)
+                advance()
         else:
             ex = executor(executor_kind, folder / "jobs", workers, slurm, name)
             _submitted(ex, executor_kind, fn, grid, paths, todo, workers, results, named, name,
-                       bar)
+                       advance)
     shutil.rmtree(store, ignore_errors=True)           # complete: nothing left to resume
     remove_if_empty(folder)                             # and no job logs (inline) to keep
     return results
@@ -208,9 +213,11 @@ def checked(result: Any, run_name: str, name: str) -> Any:
 
 
 def _submitted(ex, kind: str, fn: Callable, grid: list[tuple], paths: list[Path], todo: list[int],
-               workers: int, results: list, named: Callable[[int], str], name: str, bar) -> None:
+               workers: int, results: list, named: Callable[[int], str], name: str,
+               advance: Callable[[], None]) -> None:
     """Submit the runs still to do (at most `workers` local jobs at once; SLURM throttles its own
-    array) and fill `results` as they finish; on a failure cancel the rest and raise."""
+    array) and fill `results` as they finish (`advance` told of each); on a failure cancel the
+    rest and raise."""
     pending, running = list(todo), {}
 
     def collect(i: int, job) -> None:
@@ -223,7 +230,7 @@ def _submitted(ex, kind: str, fn: Callable, grid: list[tuple], paths: list[Path]
                 raise
             raise SweepError(f"{name}: run {named(i)} failed: {type(err).__name__}: "
                              f"{str(err).strip()[-2000:]}") from err
-        bar.update(1)
+        advance()
 
     # a SLURM array throttles itself (slurm_array_parallelism); submitit's local stand-in for it
     # ignores that, so its jobs are held to `workers` here as local ones are

@@ -3,6 +3,8 @@ under results/timings/), the paper totals against the budgets, and the committed
 the README's stated times are generated from.
 
     python -m lib.companion.timings                      # the table of the last runs
+    python -m lib.companion.timings --ran NAME           # only the stages the timed command
+                        # NAME ran (`make repro` ends with this one), their papers' totals
     python -m lib.companion.timings run NAME -- CMD ...  # run CMD, record its wall time as NAME
     python -m lib.companion.timings run NAME --rebuild-on-failure -- CMD ...
                         # and when CMD fails or is interrupted (Ctrl-C), rebuild the ledger and
@@ -53,11 +55,13 @@ def read(path: Path) -> dict | None:
 
 
 def collect() -> dict:
-    """The last runs: {"stages": {notebook: {"profile", "wall_s"} or None}, "commands": {...}}."""
+    """The last runs: {"stages": {notebook: {"profile", "wall_s", "sizes", "finished"} or None},
+    "commands": {...}}."""
     stages = {}
     for nid in papers.all_notebooks():
         doc = read(stage_file(nid))
-        stages[nid] = {"profile": doc["profile"], "wall_s": doc["wall_s"]} \
+        stages[nid] = {"profile": doc["profile"], "wall_s": doc["wall_s"],
+                       "sizes": doc.get("sizes"), "finished": doc.get("finished")} \
             if doc and isinstance(doc.get("wall_s"), (int, float)) else None
     folder = commands_dir()
     commands = {f.stem: {"wall_s": d["wall_s"], "exit": d["exit"]}
@@ -117,20 +121,47 @@ def stated_times(text: str) -> list[str]:
     return [f"{m.group(1)} {units[m.group(2)]}" for m in re.finditer(pattern, text)]
 
 
-def table(doc: dict) -> str:
-    """A plain-text table: every stage, each paper's total against its budget, the commands."""
+def moment(stamp: object) -> float | None:
+    """A record's "finished" time (UTC, to the second) as seconds since the epoch."""
+    import calendar
+    try:
+        return calendar.timegm(time.strptime(str(stamp), "%Y-%m-%dT%H:%M:%SZ"))
+    except ValueError:
+        return None
+
+
+def ran_during(doc: dict, name: str) -> list[str] | None:
+    """The stages whose last run finished while the timed command `name` ran (None when it
+    has no record)."""
+    command = read(command_file(name))
+    end = moment(command.get("finished")) if command else None
+    if end is None or not isinstance(command.get("wall_s"), (int, float)):
+        return None
+    start = end - command["wall_s"] - 1                  # the records' times are to the second
+    return [n for n, rec in doc["stages"].items()
+            if rec and (t := moment(rec.get("finished"))) is not None and start <= t <= end + 1]
+
+
+def table(doc: dict, only: list[str] | None = None) -> str:
+    """A plain-text table: every stage (or those in `only`, with their papers' totals), each
+    paper's total against its budget, the commands."""
+    shown = doc["stages"] if only is None else {n: doc["stages"][n] for n in only}
     lines = [f"{'stage':<48} {'profile':<8} {'wall s':>8}"]
-    for nid, rec in doc["stages"].items():
+    for nid, rec in shown.items():
         lines.append(f"{nid:<48} {rec['profile']:<8} {rec['wall_s']:>8.1f}" if rec
                      else f"{nid:<48} {'':<8} {'not run':>8}")
+    touched = {n.split("/")[0] for n in shown}
     lines += ["", f"{'paper':<16} {'stages':>7} {'1 core s':>9} {f'{CORES} cores s':>10} "
               f"{'budget':>10}"]
     for short, t in paper_totals(doc["stages"]).items():
+        if short not in touched:
+            continue
         budget = f"{t['budget_s']}/{t['allowance_s']} s" if t["budget_s"] else "-"
         lines.append(f"{short:<16} {t['measured']:>3}/{t['stages']:<3} {t['wall_s']:>9.1f} "
                      f"{t['cores_s']:>10.1f} {budget:>10}  {verdict(t)}".rstrip())
-    total = sum(r["wall_s"] for r in doc["stages"].values() if r)
-    lines.append(f"{'all stages':<16} {'':>7} {total:>8.1f} {minutes(total):>6}")
+    total = sum(r["wall_s"] for r in shown.values() if r)
+    lines.append(f"{'all stages' if only is None else 'these stages':<16} {'':>7} "
+                 f"{total:>8.1f} {minutes(total):>6}")
     for name, c in doc["commands"].items():
         lines.append(f"{name:<24} {c['wall_s']:>8.1f} s  {minutes(c['wall_s'])} min"
                      + ("" if c["exit"] == 0 else f"  (exit {c['exit']})"))
@@ -219,8 +250,10 @@ def snapshot(note: str) -> dict:
     if missing:
         raise SystemExit(f"not every stage has a timing (run `make repro` first): {missing}")
     commands = {k: c for k, c in doc["commands"].items() if c["exit"] == 0}   # a failed run's
+    stages = {n: {"profile": r["profile"], "wall_s": r["wall_s"], "sizes": r["sizes"] or {}}
+              for n, r in doc["stages"].items()}        # sizes: what cost.py scales them by
     return {"note": note, "measured": time.strftime("%Y-%m-%d", time.gmtime()),  # time says nothing
-            "stages": doc["stages"], "commands": commands, "papers": paper_totals(doc["stages"]),
+            "stages": stages, "commands": commands, "papers": paper_totals(doc["stages"]),
             "all_stages_s": round(sum(r["wall_s"] for r in doc["stages"].values()), 1)}
 
 
@@ -237,7 +270,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m lib.companion.timings",
                                      description=__doc__.split("\n")[0])
     parser.add_argument("--write", action="store_true", help=f"snapshot into {SNAPSHOT.name}")
-    parser.add_argument("--note", default="", help="the machine and load it was measured on")
+    parser.add_argument("--note", default="",
+                        help="the machine and load it was measured on (the times table's first "
+                             "line reads 'Measured <date>: <note>.')")
+    parser.add_argument("--ran", metavar="NAME",
+                        help="only the stages the timed command NAME ran (make repro's end)")
     args = parser.parse_args(argv)
     if args.write:
         if not args.note:
@@ -245,7 +282,21 @@ def main(argv: list[str] | None = None) -> int:
         SNAPSHOT.parent.mkdir(parents=True, exist_ok=True)
         SNAPSHOT.write_text(json.dumps(snapshot(args.note), indent=1) + "\n")
         print(f"wrote {SNAPSHOT.relative_to(paths.ROOT)}")
-    print(table(collect()))
+    doc = collect()
+    if args.ran:
+        ran = ran_during(doc, args.ran)
+        if ran is None:
+            print(f"{args.ran} has no timed run: the table of every stage's last run follows")
+        elif not ran:
+            print(f"no notebook stage ran in {args.ran}: its outputs were up to date "
+                  "(`python -m lib.companion.timings` lists every stage's last run)")
+            return 0
+        else:
+            print(f"the {len(ran)} notebook stage(s) {args.ran} ran (`python -m "
+                  "lib.companion.timings` lists every stage's last run):")
+        print(table(doc, ran))
+        return 0
+    print(table(doc))
     return 0
 
 

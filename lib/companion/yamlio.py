@@ -135,3 +135,11 @@ def load(text: str, source: str = "<string>") -> Any:
     if deep:
         raise YamlError(f"{source}: {deep}")
     return doc
+
+
+def leaves(doc: Any, prefix: str = "") -> dict[str, Any]:
+    """Every key path of a nested mapping with its value ("a.b.c": value); lists are values."""
+    if not isinstance(doc, dict):
+        return {prefix: doc}
+    return {k: v for key, sub in doc.items()
+            for k, v in leaves(sub, f"{prefix}.{key}" if prefix else str(key)).items()}

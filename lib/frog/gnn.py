@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from lib.frog import decisions, roles
+from lib.frog import choices, roles
 from lib.frog.rdb import ITEM_FEATURES, TX_FEATURES, USER_FEATURES, Database
 
 MODES = ("node", "edge", "gate")
@@ -183,10 +183,10 @@ def forward(st: Stacked, w: dict[str, torch.Tensor], depth: int, mode: str,
 
 def fd_penalty(st: Stacked, w: dict[str, torch.Tensor], out: Forward) -> torch.Tensor:
     """(R,) the functional-dependency regulariser over the tx states the users read (layers 1 ..
-    depth - 1; spec §1.1 [RECON], the formula in `decisions.fd_residual`)."""
+    depth - 1; spec §1.1 [RECON], the formula in `choices.fd_residual`)."""
     read = out.states
     if not read:
         return out.logits.new_zeros(out.logits.shape[0])
-    return torch.stack([decisions.fd_residual(
+    return torch.stack([choices.fd_residual(
         lin(torch.cat([gather(hu, st.tx_user), gather(hi, st.tx_item)], -1), w, "fd"), htx)
         for hu, hi, htx in read]).mean(0)

@@ -1,7 +1,7 @@
 """Parameters of the frog notebooks: the one place each is declared (type, range, default,
 reason, profile overrides); params.yaml and the parameters cells are generated from it. A tx table
 too short to reference every user and item, a test share that leaves no training user and a depth
-sweep without K = 2 and K = 4 are refused by key here, before any compute."""
+sweep without K = 1, 2 and 4 are refused by key here, before any compute."""
 from __future__ import annotations
 
 from typing import Annotated
@@ -96,7 +96,8 @@ class Sweep(Shared):
 
     @model_validator(mode="after")
     def _claim_depths(self):
-        if not {2, 4} <= set(self.depths):
-            raise ValueError(f"depths = {self.depths} lacks 2 or 4; allowed: a list holding "
-                             "both (frog.roles.depth compares the role gap at K = 4 with K = 2)")
+        if not {1, 2, 4} <= set(self.depths):
+            raise ValueError(f"depths = {self.depths} lacks 1, 2 or 4; allowed: a list holding "
+                             "all three (frog.roles.depth compares the role gap at K = 4 with "
+                             "K = 2, frog.roles.direct_k1 the roles at K = 1)")
         return self

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from lib.graphp_fl import decisions, gcn, sbm, topology
+from lib.graphp_fl import choices, gcn, sbm, topology
 
 ARMS = ("local", "fedavg", "fedprox", "frpa", "frpa_topo")
 FRPA_ARMS = ("frpa", "frpa_topo")
@@ -113,7 +113,7 @@ def run_seed(cfg, seed: int) -> SeedResult:
             recv = tuple(g.clone() for g in glob)
             for r, p in zip(recv, params):
                 r[local] = p[local]
-            fisher = decisions.fisher_scale(gcn.fisher(tuple(p[frpa] for p in params),
+            fisher = choices.fisher_scale(gcn.fisher(tuple(p[frpa] for p in params),
                                                        a_hat[frpa], ax[frpa], train[frpa],
                                                        y[frpa]))
             if cfg.frpa_variant == "interpolate":

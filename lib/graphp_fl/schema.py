@@ -77,7 +77,7 @@ class Federated(sweep.SweepParams):
         "interpolate", "spec §1.2: reading 1 (closed-form alignment on arrival); 'ewc': "
                        "reading 2 (local training against the global Fisher)")
     frpa_lambda: Annotated[float, Field(gt=0.0, le=1e4)] = param(
-        1.0, "reconstructed: lambda_g against the mean-normalised Fisher (decisions.fisher_scale)")
+        1.0, "reconstructed: lambda_g against the mean-normalised Fisher (choices.fisher_scale)")
     embed: Annotated[int, Field(ge=1, le=256)] = param(8, "reconstructed: scorer embedding size")
     tau: Annotated[float, Field(gt=0.0, le=100.0)] = param(1.0, "spec §1.1: temperature tau")
     topo_lr: Annotated[float, Field(gt=0.0, le=1.0)] = param(0.05, "reconstructed: scorer Adam")

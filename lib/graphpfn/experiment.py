@@ -1,10 +1,13 @@
-"""Notebook 02's training runs, one per arm (graph-PFN, tab-PFN), run by the sweep engine.
+"""Notebook 02's training runs (graph-PFN, tab-PFN), run by the sweep engine.
 
 A run rebuilds both PFNs from the params seed (`tiny_pfn.pair`, so the graph-PFN starts from
-the tab-PFN's weights), redraws the training episodes from their own stream ([seed, 2]) and
-trains its arm: both arms see the same episodes in the same order, as when they trained side by
-side in one loop (neither model draws from a random stream while training). It returns numpy
-arrays and floats only: the loss per step, the wall seconds and the trained weights.
+the tab-PFN's weights), draws the training episodes from their own stream ([seed, 2]) and
+trains its arms side by side on them: every arm sees the same episodes in the same order
+whichever run trains it (neither model draws from a random stream while training). Drawing an
+episode costs about as much as a step of both arms, so when the runs go one at a time both arms
+share one run and one draw; only an executor that runs them at once gets one run per arm
+(`schema.TinyPfn.split_arms`). A run returns numpy arrays and floats only: the loss per step,
+the wall seconds and the trained weights of each of its arms.
 """
 from __future__ import annotations
 
@@ -44,23 +47,32 @@ def prior(cfg) -> tuple[list[Config], dict]:
     return grid, sizes
 
 
-def train_arm(cfg, arm: str) -> Trained:
-    """Train one arm for cfg.steps steps on the episodes of stream [seed, 2] (one torch
-    thread)."""
+def train_arms(cfg, arms: tuple[str, ...]) -> dict[str, Trained]:
+    """Train `arms` side by side for cfg.steps steps on one draw of the episodes of stream
+    [seed, 2] (one torch thread), by arm name."""
     tab, graph = tiny_pfn.pair(cfg.n_features, cfg.classes[1], cfg.d, cfg.depth, cfg.heads,
                                cfg.seed)
-    model = {"graph_pfn": graph, "tab_pfn": tab}[arm]
+    models = {arm: {"graph_pfn": graph, "tab_pfn": tab}[arm] for arm in arms}
     grid, sizes = prior(cfg)
     rng = np.random.default_rng([cfg.seed, 2])
     losses, seconds = train.train_side_by_side(
-        {arm: model}, lambda: train.episode(grid, rng, rng.uniform(*cfg.train_frac), **sizes),
+        models, lambda: train.episode(grid, rng, rng.uniform(*cfg.train_frac), **sizes),
         cfg.steps, cfg.lr, cfg.warmup, cfg.clip)
-    weights = {k: v.detach().numpy().copy() for k, v in model.state_dict().items()}
-    return Trained(losses[arm], seconds[arm], weights)
+    return {arm: Trained(losses[arm], seconds[arm],
+                         {k: v.detach().numpy().copy() for k, v in model.state_dict().items()})
+            for arm, model in models.items()}
+
+
+def arm_runs(cfg) -> list[tuple[str, ...]]:
+    """The arms of each sweep run: one run per arm where the executor runs them at once, else
+    both in one run (one draw of the episodes)."""
+    return [(arm,) for arm in ARMS] if cfg.split_arms() else [ARMS]
 
 
 def run_arms(cfg: sweep.SweepParams, notebook: str) -> dict[str, Trained]:
-    """Both arms, one sweep run each on the notebook's `executor`, by arm name in ARMS order."""
-    runs = sweep.run_params(train_arm, [(cfg, arm) for arm in ARMS], cfg, notebook,
-                            labels=list(ARMS))
-    return dict(zip(ARMS, runs))
+    """Both arms on the notebook's `executor` (`arm_runs`), by arm name in ARMS order."""
+    groups = arm_runs(cfg)
+    runs = sweep.run_params(train_arms, [(cfg, arms) for arms in groups], cfg, notebook,
+                            labels=["+".join(arms) for arms in groups])
+    trained = {arm: t for run in runs for arm, t in run.items()}
+    return {arm: trained[arm] for arm in ARMS}

@@ -63,6 +63,33 @@ def propensities_naive(sizes: list[int], divisor: float, rng: np.random.Generato
     return [[v / divisor for v in row] for row in lam], [v / divisor for v in all_degs]
 
 
+def second_level_map_naive(group1: np.ndarray, group2: np.ndarray,
+                           rng: np.random.Generator) -> np.ndarray:
+    """merge_sbm_graphs' node map, pool by pool: each part of a second-level group takes nodes
+    from the shuffled first-level pools in a random order until it is full."""
+    k1 = group1.max() + 1
+    pools = [list(rng.permutation(np.flatnonzero(group1 == g))) for g in range(k1)]
+    out: list[int] = []
+    for g in range(group2.max() + 1):
+        size = int((group2 == g).sum())
+        if rng.integers(2, 4) == 2:
+            b = int(rng.integers(0, size + 1))
+            parts = [b, size - b]
+        else:
+            b1, b2 = sorted(int(v) for v in rng.integers(0, size + 1, size=2))
+            parts = [b1, b2 - b1, size - b2]
+        for part in parts:
+            ids = rng.permutation(k1)
+            j = 0
+            while part > 0:
+                take = min(part, len(pools[ids[j]]))
+                out += pools[ids[j]][:take]
+                pools[ids[j]] = pools[ids[j]][take:]
+                part -= take
+                j += 1
+    return np.array(out, dtype=np.int64)
+
+
 def dcsbm_pairs_naive(groups: np.ndarray, lam: np.ndarray, theta: np.ndarray,
                       rng: np.random.Generator) -> np.ndarray:
     """The same Poisson DC-SBM drawn pair by pair: edges between i < j (r != s) ~ Poisson(

@@ -29,9 +29,11 @@ class Graph:
         return np.bincount(self.edges.ravel(), minlength=self.n)
 
 
-def uniform(rng: np.random.Generator, low: float, high: float) -> float:
-    """The code's random_float: one rng.random() mapped linearly onto [low, high)."""
-    return rng.random() * (high - low) + low
+def random_float(u: float | np.ndarray, low: float | np.ndarray,
+                 high: float | np.ndarray) -> float | np.ndarray:
+    """The code's random_float: a draw u of rng.random() mapped linearly onto [low, high)
+    (floats or arrays alike)."""
+    return u * (high - low) + low
 
 
 def group_sizes(n: int, k: int, lo: int, hi: int, rng: np.random.Generator) -> np.ndarray:
@@ -50,25 +52,35 @@ def group_sizes(n: int, k: int, lo: int, hi: int, rng: np.random.Generator) -> n
 def _propensity_rows(sizes: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Rows of the block propensity matrix, group by group (mean degree, intra share, the rest
     split over later groups by successive U(0, 0.8 left) draws); unscaled, before hubs. The
-    successive draws in closed form: share j is 0.8 r_j left_0 prod_{t<j} (1 - 0.8 r_t), one
-    rng.random(k - i - 1) for the stream the code's scalar draws take."""
+    successive draws in closed form: share j is 0.8 r_j left_0 prod_{t<j} (1 - 0.8 r_t). The
+    code's draws are all doubles, so all k (k + 3) / 2 come from one rng.random call (group i's:
+    mean degree, intra, then its k - i - 1 shares), and what does not depend on the earlier
+    rows is computed for every row at once; the rows stay a loop (row i's first i entries are
+    the earlier rows' i-th)."""
     k = len(sizes)
+    draws = rng.random(k * (k + 3) // 2)
+    i = np.arange(k)
+    first = i * (k + 1) - i * (i - 1) // 2                  # where group i's draws start
+    mean_deg = random_float(draws[first], 2.0, np.minimum(20, sizes // 2))
+    intra = random_float(draws[first + 1], np.maximum(1.0, 0.25 * mean_deg), 0.9 * mean_deg)
+    later = np.triu(np.ones((k, k), dtype=bool), 1)          # row i: columns i+1 .. k-1
+    r = np.zeros((k, k))
+    r[later] = 0.8 * draws[(first + 2 - i - 1)[:, None] + i[None, :]][later]
+    keep = np.cumprod(1 - r, axis=1)           # row i, column j: share of left unspent after j
+    shift = np.ones((k, k))                    # ... and before j
+    shift[:, 1:] = keep[:, :-1]
     lam = np.zeros((k, k))
-    for i, size in enumerate(sizes):
-        mean_deg = uniform(rng, 2.0, min(20, size // 2))
-        intra = uniform(rng, max(1.0, 0.25 * mean_deg), 0.9 * mean_deg)
+    for g, size in enumerate(sizes):
         degs = np.empty(k)
-        degs[:i] = lam[:i, i] / sizes[:i]          # the code divides by the other group's size
-        degs[i] = intra
-        left = mean_deg - degs[: i + 1].sum()
-        r = 0.8 * rng.random(k - i - 1)
-        keep = np.cumprod(1 - r)                   # (k - i - 1,) share of left still unspent
-        if k - i - 1:
-            degs[i + 1:] = r * left * np.concatenate(([1.0], keep[:-1]))
-            left *= keep[-1]
-        degs[i] += left
-        lam[i] = degs * size
-        lam[i, i] *= 2
+        degs[:g] = lam[:g, g] / sizes[:g]          # the code divides by the other group's size
+        degs[g] = intra[g]
+        left = mean_deg[g] - degs[: g + 1].sum()
+        if k - g - 1:
+            degs[g + 1:] = r[g, g + 1:] * left * shift[g, g + 1:]
+            left *= keep[g, -1]
+        degs[g] += left
+        lam[g] = degs * size
+        lam[g, g] *= 2
     return lam
 
 
@@ -76,28 +88,48 @@ def propensities_and_degrees(sizes: np.ndarray, divisor: float, rng: np.random.G
                              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(lam (k, k), expected degrees (n,), hub mask (n,)) as the code's
     get_edge_propensities_and_degs draws them: thirds of each group at m + (u1 + u2) m,
-    m - u1 m, m - u2 m (u ~ U(0, m)), the rest at m, then up to 2 % hubs; all / divisor."""
+    m - u1 m, m - u2 m (u ~ U(0, m)), the rest at m, then up to 2 % hubs; all / divisor.
+    The code's calls, group by group: two rng.random(size // 3), an integer draw of the hub
+    count, a double per hub. A count that can only be 0 draws nothing, so the doubles between
+    two real integer draws come from one call, and every group but a hub's is computed at
+    once."""
     lam = _propensity_rows(sizes, rng)
-    degs, hubs = [], []
-    for i, size in enumerate(sizes):
-        row = lam[i] / size
-        row[i] /= 2
-        m = row.sum()
-        third = size // 3
-        u1 = rng.random(third) * m
-        u2 = rng.random(third) * m
-        d = np.concatenate([m + (u1 + u2) * m, m - u1 * m, m - u2 * m,
-                            np.full(size - 3 * third, m)])
-        hub = np.zeros(size, dtype=bool)
-        for j in range(rng.integers(0, int(0.02 * size) + 1)):
-            extra = uniform(rng, 0.05 * size, min(250, 0.4 * size))
-            d[j] += extra
-            d += extra / size
-            lam[i, i] += 2 * extra
-            hub[j] = True
-        degs.append(d)
-        hubs.append(hub)
-    return lam / divisor, np.concatenate(degs) / divisor, np.concatenate(hubs)
+    k = len(sizes)
+    rows = lam / sizes[:, None]
+    rows[np.arange(k), np.arange(k)] /= 2
+    m = rows.sum(axis=1)                                       # (k,) each group's row sum
+    third = sizes // 3
+    cap = (0.02 * sizes).astype(np.int64)                      # the most hubs a group may get
+    chunks, hubs, done = [], np.zeros(k, dtype=np.int64), 0
+    for g in np.flatnonzero(cap):
+        chunks.append(rng.random(2 * int(third[done:g + 1].sum())))
+        hubs[g] = rng.integers(0, cap[g] + 1)
+        chunks.append(rng.random(hubs[g]))
+        done = g + 1
+    chunks.append(rng.random(2 * int(third[done:].sum())))
+    flat = np.concatenate(chunks)                 # group by group: u1, u2, the hubs' draws
+    at = np.cumsum(2 * third + hubs) - 2 * third - hubs        # group g's draws in flat
+    start = np.cumsum(sizes) - sizes                           # group g's first node
+    step = np.repeat(third, third)
+    within = np.arange(third.sum()) - np.repeat(np.cumsum(third) - third, third)
+    mt = np.repeat(m, third)
+    u1 = flat[np.repeat(at, third) + within] * mt
+    u2 = flat[np.repeat(at, third) + within + step] * mt
+    node = np.repeat(start, third) + within                    # the first third's nodes
+    d = np.repeat(m, sizes)
+    d[node] = mt + (u1 + u2) * mt
+    d[node + step] = mt - u1 * mt
+    d[node + 2 * step] = mt - u2 * mt
+    hub = np.zeros(len(d), dtype=bool)
+    for g in np.flatnonzero(hubs):
+        size, group = sizes[g], d[start[g]:start[g] + sizes[g]]            # a view into d
+        for j, u in enumerate(flat[at[g] + 2 * third[g]:at[g] + 2 * third[g] + hubs[g]]):
+            extra = random_float(u, 0.05 * size, min(250, 0.4 * size))
+            group[j] += extra
+            group += extra / size
+            lam[g, g] += 2 * extra
+            hub[start[g] + j] = True
+    return lam / divisor, d / divisor, hub
 
 
 def sample_dcsbm(groups: np.ndarray, lam: np.ndarray, theta: np.ndarray,
@@ -147,12 +179,18 @@ def second_level_map(group1: np.ndarray, group2: np.ndarray, rng: np.random.Gene
                      ) -> np.ndarray:
     """node_map[i]: the first-level node the i-th second-level vertex lands on. Each
     second-level group is cut into 2 or 3 parts, each filled from the shuffled node pools of
-    first-level groups taken in a random order (the code's merge_sbm_graphs)."""
+    first-level groups taken in a random order (the code's merge_sbm_graphs). The draws are the
+    code's, call for call; the walk over the pools keeps plain counts (what each pool has left,
+    where it starts) and gathers the nodes once at the end (naive.second_level_map_naive: pool
+    by pool, as the code)."""
     k1 = group1.max() + 1
-    pools = [rng.permutation(np.flatnonzero(group1 == g)) for g in range(k1)]
-    out = []
-    for g in range(group2.max() + 1):
-        size = int((group2 == g).sum())
+    size1 = np.bincount(group1, minlength=k1)
+    pools = np.split(np.argsort(group1, kind="stable"), np.cumsum(size1)[:-1])
+    flat = np.concatenate([rng.permutation(p) for p in pools])     # pools end to end
+    head = (np.cumsum(size1) - size1).tolist()                     # each pool's next node
+    left = size1.tolist()
+    starts, takes = [], []                                         # runs of flat, in order
+    for size in np.bincount(group2).tolist():
         if rng.integers(2, 4) == 2:
             b = int(rng.integers(0, size + 1))
             parts = [b, size - b]
@@ -160,15 +198,19 @@ def second_level_map(group1: np.ndarray, group2: np.ndarray, rng: np.random.Gene
             b1, b2 = sorted(int(v) for v in rng.integers(0, size + 1, size=2))
             parts = [b1, b2 - b1, size - b2]
         for part in parts:
-            ids = rng.permutation(k1)
-            j = 0
-            while part > 0:
-                take = min(part, len(pools[ids[j]]))
-                out.append(pools[ids[j]][:take])
-                pools[ids[j]] = pools[ids[j]][take:]
-                part -= take
-                j += 1
-    return np.concatenate(out)
+            for pool in rng.permutation(k1).tolist():
+                if part == 0:
+                    break
+                take = min(part, left[pool])
+                if take:
+                    starts.append(head[pool])
+                    takes.append(take)
+                    head[pool] += take
+                    left[pool] -= take
+                    part -= take
+    takes = np.array(takes, dtype=np.int64)
+    offset = np.repeat(np.cumsum(takes) - takes, takes)            # where each run begins
+    return flat[np.repeat(starts, takes) + np.arange(takes.sum()) - offset]
 
 
 def price_growth(edges: np.ndarray, n: int, ms: list[int], run_nodes: int,

@@ -168,10 +168,16 @@ class TinyPfn(PriorKeys, sweep.SweepParams):
              "n_eval": (200, "the spec's upper end"),
              "depth": (6, "spec paper: 6 layers")}
 
+    def split_arms(self) -> bool:
+        """One sweep run per arm (graph-PFN, tab-PFN) only where the executor runs them at once
+        (local or slurm with workers >= 2); otherwise both arms share one run and its one draw
+        of the training episodes (experiment.arm_runs)."""
+        return self.executor in ("local", "slurm") and self.workers >= 2
+
     def jobs(self) -> int:
-        """One sweep run per arm: graph-PFN and tab-PFN (experiment.ARMS, counted here without
-        importing torch)."""
-        return 2
+        """The sweep's runs: one per arm (experiment.ARMS, counted here without importing torch)
+        when `split_arms`, else one."""
+        return 2 if self.split_arms() else 1
 
     @model_validator(mode="after")
     def _fracs(self):

@@ -1,6 +1,7 @@
 """Prior tasks for the tiny PFNs, their training side by side, and their in-context evaluation
 (spec NB2): every step one fresh prior graph and task, the same one for both models;
-AdamW, no weight decay, linear warm-up, gradient clipping at 1 (pretrain.toml's settings)."""
+AdamW, no weight decay, linear warm-up, gradient clipping at 1 (pretrain.toml's settings), over
+one flat buffer per model (`flat_adamw`)."""
 from __future__ import annotations
 
 import time
@@ -14,6 +15,7 @@ from tqdm.auto import tqdm
 
 from lib.graphpfn import prior_scm, prior_structure
 from lib.graphpfn.configs import Config
+from lib.graphpfn.flat_adamw import FlatAdamW
 from lib.graphpfn.prior_structure import Graph
 
 
@@ -89,23 +91,21 @@ def train_side_by_side(models: dict[str, torch.nn.Module], draw: Callable[[], Ep
                        steps: int, lr: float, warmup: int, clip: float
                        ) -> tuple[dict[str, list], dict[str, float]]:
     """Train every model for `steps` steps on the same episodes: (loss per step per model,
-    wall seconds per model, for the timing table only)."""
-    opts = {k: torch.optim.AdamW(m.parameters(), lr=lr, weight_decay=0.0)
-            for k, m in models.items()}
-    scheds = {k: torch.optim.lr_scheduler.LambdaLR(o, lambda s: min(1.0, (s + 1) / warmup))
-              for k, o in opts.items()}
+    wall seconds per model, for the timing table only). AdamW and clipping as torch's
+    (`flat_adamw`), the learning rate warmed up linearly over `warmup` steps."""
+    opts = {k: FlatAdamW(m.parameters()) for k, m in models.items()}
     losses: dict[str, list] = {k: [] for k in models}
     seconds = dict.fromkeys(models, 0.0)
-    for _ in tqdm(range(steps), desc="training", mininterval=2):
+    for step in tqdm(range(steps), desc="training", mininterval=2):
         ep = draw()
+        rate = lr * min(1.0, (step + 1) / warmup)
         for k, m in models.items():
             start = time.perf_counter()
             loss = step_loss(m, ep)
             opts[k].zero_grad()
             loss.backward()
-            torch.nn.utils.clip_grad_norm_(m.parameters(), clip)
-            opts[k].step()
-            scheds[k].step()
+            opts[k].clip(clip)
+            opts[k].step(rate)
             losses[k].append(loss.item())
             seconds[k] += time.perf_counter() - start
     return losses, seconds

@@ -97,7 +97,7 @@ class KramersKronig(Cabin):
 
 class Fields(Cabin, sweep.SweepParams):
     """02_field_comparison: T, F, F+KK (a lambda sweep) and F+KK+W at held-out microphones; one
-    sweep run per (arm, seed)."""
+    sweep run per arm, its seeds batched."""
 
     COST = ("n_seeds", "steps")
 
@@ -150,9 +150,9 @@ class Fields(Cabin, sweep.SweepParams):
              "kk_lambdas": ([0.1, 1.0, 10.0], "the sweep with the prototype's stopped arm")}
 
     def jobs(self) -> int:
-        """One sweep run per (arm, seed): T, F, F+KK at each lambda of the sweep, F+KK+W."""
+        """One sweep run per arm (its seeds batched): T, F, F+KK at each lambda, F+KK+W."""
         from lib.infer.train import arms
-        return len(arms(self.kk_lambdas, self.kk_lambda)) * self.n_seeds
+        return len(arms(self.kk_lambdas, self.kk_lambda))
 
     @model_validator(mode="after")
     def _consistent(self):

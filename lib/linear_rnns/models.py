@@ -16,15 +16,18 @@ norm -> per-position class logits. Mixers ("families"):
   S_t = S_{t-1} (diag(w_t) - kh_t^T (a_t * kh_t)) + v_t^T k_t (spec §7.1 "optional RWKV-7-lite").
 - `transformer`: causal self-attention with sinusoidal positions.
 
-Every mixer is plain tensor code (loops over time, no fused RNN or attention kernels), so
-`torch.func.vmap` can run the seeds of one family as one batched model (`seeds.py`).
+Every mixer is plain tensor code (no fused RNN or attention kernels), so `torch.func.vmap` can
+run the seeds of one family as one batched model (`seeds.py`). The loops over time (rnn, gru, the
+linear recurrences on CPU) are `recurrences.py`'s, each with a hand-written backward; the plain
+loops that autograd differentiates step by step are `naive.py`'s references.
 
 The linear recurrences are written as affine pairs (A_t, b_t) with h_t = A_t h_{t-1} + b_t
 (column convention, h_0 = 0) and run by `affine_scan`: a Hillis-Steele doubling scan
-(ceil(log2 T) rounds of batched combines) or the sequential loop; tests check they agree with each
-other and with part 1's `scan.scan_hillis_steele`. It is a batch-first copy of that scan whose b may
-be a matrix (DeltaNet's d_k x d_v state), combined by one n x m product per step: part 1's kernel,
-with b's columns as a batch axis, ran DeltaNet's forward 5.5x slower (0.92 s vs 0.17 s, bench).
+(ceil(log2 T) rounds of batched combines) or the sequential loop (`recurrences.AffineSequential`);
+tests check they agree with each other and with part 1's `scan.scan_hillis_steele`. It is a
+batch-first copy of that scan whose b may be a matrix (DeltaNet's d_k x d_v state), combined by
+one n x m product per step: part 1's kernel, with b's columns as a batch axis, ran DeltaNet's
+forward 5.5x slower (0.92 s vs 0.17 s, bench).
 """
 from __future__ import annotations
 
@@ -33,6 +36,8 @@ import math
 import torch
 import torch.nn.functional as F
 from torch import nn
+
+from lib.linear_rnns import recurrences
 
 FAMILIES = ("rnn", "gru", "diag_pos", "diag_neg", "pd", "deltanet", "rwkv7", "transformer")
 
@@ -47,25 +52,22 @@ def _apply(A: torch.Tensor, h: torch.Tensor, diagonal: bool) -> torch.Tensor:
 def affine_sequential(A: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     """h_t = A_t h_{t-1} + b_t, h_0 = 0. A: (B, T, n) diagonal or (B, T, n, n); b: (B, T, n, m).
     Returns (B, T, n, m)."""
-    diagonal = A.dim() == b.dim() - 1
-    h, out = torch.zeros_like(b[:, 0]), []
-    for t in range(b.shape[1]):
-        h = _apply(A[:, t], h, diagonal) + b[:, t]
-        out.append(h)
-    return torch.stack(out, dim=1)
+    return recurrences.AffineSequential.apply(A, b)
 
 
 def affine_scan(A: torch.Tensor, b: torch.Tensor, parallel: bool | None = None) -> torch.Tensor:
     """Same result as `affine_sequential`, by Hillis-Steele doubling when `parallel`: after the
     round with shift s, (A_t, b_t) holds the composition of steps t-2s+1..t. `parallel=None`
-    picks the faster path measured by bench/linear_rnns_scan_forward.py and in training on CPU:
-    the scan for diagonal transitions (forward + backward 1.2x faster at T = 32, 2x at T = 256,
-    one thread; forward alone about even); for dense ones (PD) the loop on CPU
-    (the scan's O(T log T) n x n products cost more than the loop's Python overhead at n = 16)
-    and the scan on GPU for T >= 64 while the (B, T, n, n) tensor stays under 2^30 entries."""
+    picks the faster path measured by bench/linear_rnns_recurrences.py and in training: on CPU
+    the loop with its hand-written backward (`recurrences.AffineSequential`; forward + backward
+    2-5x faster than the scan for diagonal transitions at T = 16-80, one thread: the scan's
+    slices and concatenations cost more going back than the loop's steps; for dense ones (PD)
+    the scan's O(T log T) n x n products cost more than the loop at n = 16); on GPU the scan for
+    diagonal transitions, and for dense ones at T >= 64 while the (B, T, n, n) tensor stays
+    under 2^30 entries."""
     diagonal = A.dim() == b.dim() - 1
     if parallel is None:
-        parallel = diagonal or (A.is_cuda and b.shape[1] >= 64 and A.numel() <= 2 ** 30)
+        parallel = A.is_cuda and (diagonal or (b.shape[1] >= 64 and A.numel() <= 2 ** 30))
     if not parallel:
         return affine_sequential(A, b)
     T, s = b.shape[1], 1
@@ -94,11 +96,8 @@ class ReLURNN(nn.Module):
             self.hh.weight.mul_(hh_shrink)
 
     def forward(self, x: torch.Tensor, parallel: bool | None = None) -> torch.Tensor:
-        u, h, out = self.ih(x), x.new_zeros(x.shape[0], x.shape[2]), []   # u: (B, T, d)
-        for t in range(x.shape[1]):
-            h = torch.clamp(torch.relu(u[:, t] + self.hh(h)), max=self.act_clip)
-            out.append(h)
-        return torch.stack(out, dim=1)                                # (B, T, d)
+        return recurrences.ClampedReLURNN.apply(self.ih(x), self.hh.weight, self.hh.bias,
+                                                self.act_clip)[0]     # (B, T, d)
 
 
 class GRU(nn.Module):
@@ -110,13 +109,7 @@ class GRU(nn.Module):
         self.ih, self.hh = nn.Linear(d, 3 * d), nn.Linear(d, 3 * d)
 
     def forward(self, x: torch.Tensor, parallel: bool | None = None) -> torch.Tensor:
-        u, h, out = self.ih(x), x.new_zeros(x.shape[0], x.shape[2]), []   # u: (B, T, 3d)
-        for t in range(x.shape[1]):
-            (ur, uz, un), (wr, wz, wn) = u[:, t].chunk(3, -1), self.hh(h).chunk(3, -1)
-            r, z = torch.sigmoid(ur + wr), torch.sigmoid(uz + wz)
-            h = (1 - z) * torch.tanh(un + r * wn) + z * h
-            out.append(h)
-        return torch.stack(out, dim=1)                                # (B, T, d)
+        return recurrences.GRU.apply(self.ih(x), self.hh.weight, self.hh.bias)[0]   # (B, T, d)
 
 
 class DiagonalLRNN(nn.Module):
@@ -183,26 +176,15 @@ class DPLRMixer(nn.Module):
         A = torch.diag_embed(diag) - c.unsqueeze(-1) * u.unsqueeze(-2)
         return q, A, e.unsqueeze(-1) * v.unsqueeze(-2)
 
-    @staticmethod
-    def _rank1_loop(q, w, c, u, e, v):
-        """The recurrence as written, O(dk dv) per step: S <- w S - c (u^T S) + e v^T."""
-        S, out = q.new_zeros(q.shape[0], q.shape[-1], v.shape[-1]), []
-        for t in range(q.shape[1]):
-            decayed = S if w is None else w[:, t, :, None] * S
-            S = decayed - c[:, t, :, None] * torch.einsum("zkv,zk->zv", S, u[:, t])[:, None] \
-                + e[:, t, :, None] * v[:, t, None, :]
-            out.append(torch.einsum("zkv,zk->zv", S, q[:, t]))
-        return torch.stack(out, dim=1)                                # (Z, T, dv)
-
     def forward(self, x, parallel: bool | None = None):
         B, T, d = x.shape
-        if parallel is None:            # the rank-1 loop wins on CPU (bench: ~9x at T = 256)
+        if parallel is None:            # the loop wins on CPU (bench: ~9x at T = 256)
             parallel = x.is_cuda and T >= 64 and B * self.h * T * self.dk ** 2 <= 2 ** 30
         if parallel:
             q, A, b = self.pairs(x)
             o = torch.einsum("ztkv,ztk->ztv", affine_scan(A, b, True), q)   # S_t^T q_t
         else:
-            o = self._rank1_loop(*self.terms(x))
+            o = recurrences.DPLR.apply(*self.terms(x))[0]
         return self.out(o.view(B, self.h, T, self.dk).transpose(1, 2).reshape(B, T, d))
 
 

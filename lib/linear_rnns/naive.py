@@ -1,9 +1,14 @@
 """Plain-loop references of the vectorised kernels in lib/linear_rnns (tests and bench only).
 
 Each function copies a definition from the spec with Python lists and exact arithmetic, written
-without numpy broadcasting so that it shares no code path with the kernels it checks.
+without numpy broadcasting so that it shares no code path with the kernels it checks. The last
+section is the exception: notebook 08's time loops in torch, one indexed step at a time, as
+autograd differentiates them (what the models ran before `recurrences.py`'s hand-written
+backwards, whose gradients the tests hold to these).
 """
 from __future__ import annotations
+
+import torch
 
 # --- scans (spec §5) -------------------------------------------------------------------------
 
@@ -112,3 +117,47 @@ def stack_domain(max_depth: int) -> list[dict]:
             row["push_ok"] += sum(int(stacks.push(e, b) == value((b,) + bits)) for b in (0, 1))
         rows.append(row)
     return rows
+
+
+# --- notebook 08's time loops as autograd sees them (references of recurrences.py) -----------
+
+def relu_rnn_loop(u, W, b, clip: float):
+    """h_t = min(relu(u_t + W h_{t-1} + b), clip), h_0 = 0, one indexed step at a time."""
+    h, out = u.new_zeros(u.shape[0], u.shape[2]), []
+    for t in range(u.shape[1]):
+        h = torch.clamp(torch.relu(u[:, t] + h @ W.T + b), max=clip)
+        out.append(h)
+    return torch.stack(out, dim=1)
+
+
+def gru_loop(u, W, b):
+    """torch.nn.GRU's update written out: r, z = sigmoid(u + W h + b) (first two thirds),
+    n = tanh(u_n + r (W_n h + b_n)), h = (1 - z) n + z h."""
+    h, out = u.new_zeros(u.shape[0], W.shape[1]), []
+    for t in range(u.shape[1]):
+        (ur, uz, un), (wr, wz, wn) = u[:, t].chunk(3, -1), (h @ W.T + b).chunk(3, -1)
+        r, z = torch.sigmoid(ur + wr), torch.sigmoid(uz + wz)
+        h = (1 - z) * torch.tanh(un + r * wn) + z * h
+        out.append(h)
+    return torch.stack(out, dim=1)
+
+
+def affine_loop(A, b):
+    """h_t = A_t h_{t-1} + b_t, h_0 = 0; A (B, T, n) diagonal or (B, T, n, n), b (B, T, n, m)."""
+    diagonal = A.dim() == b.dim() - 1
+    h, out = torch.zeros_like(b[:, 0]), []
+    for t in range(b.shape[1]):
+        h = (A[:, t].unsqueeze(-1) * h if diagonal else A[:, t] @ h) + b[:, t]
+        out.append(h)
+    return torch.stack(out, dim=1)
+
+
+def dplr_loop(q, w, c, u, e, v):
+    """S_t = diag(w_t) S_{t-1} - c_t (u_t^T S_{t-1}) + e_t v_t^T (w None: 1), o_t = S_t^T q_t."""
+    S, out = q.new_zeros(q.shape[0], q.shape[-1], v.shape[-1]), []
+    for t in range(q.shape[1]):
+        decayed = S if w is None else w[:, t, :, None] * S
+        S = decayed - c[:, t, :, None] * torch.einsum("zkv,zk->zv", S, u[:, t])[:, None] \
+            + e[:, t, :, None] * v[:, t, None, :]
+        out.append(torch.einsum("zkv,zk->zv", S, q[:, t]))
+    return torch.stack(out, dim=1)

@@ -30,7 +30,8 @@ from tqdm.auto import tqdm
 
 from lib.linear_rnns import models, tasks
 
-CODE_FILES = ("models.py", "tasks.py", "train.py", "seeds.py")   # a change to any of them invalidates checkpoints
+# a change to any of them invalidates checkpoints
+CODE_FILES = ("models.py", "recurrences.py", "tasks.py", "train.py", "seeds.py")
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,7 @@ class RunConfig:
 
 
 def code_digest() -> str:
-    """sha1 of the modules that define a trained model (models, tasks, train)."""
+    """sha1 of the modules that define a trained model (CODE_FILES)."""
     here = Path(__file__).parent
     return hashlib.sha1(b"".join((here / f).read_bytes() for f in CODE_FILES)).hexdigest()
 

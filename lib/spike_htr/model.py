@@ -40,10 +40,10 @@ class Arch:
 
 
 class Fire(nn.Module):
-    """The nonlinearity: LIF over the leading T of a (T*B, ...) tensor, or ReLU; keeps the
-    last firing rate (spikes per neuron and step) for the rate figures and the cost count, and
-    per line (`line_rate`, (T, B): spikes per neuron of each line and step) for the claims
-    resampled over lines."""
+    """The nonlinearity: LIF over the leading T of a (T*B, ...) tensor, or ReLU; in eval mode
+    keeps the last firing rate (spikes per neuron and step) for the rate figures and the cost
+    count, and per line (`line_rate`, (T, B): spikes per neuron of each line and step) for the
+    claims resampled over lines (training reads neither, so it skips the two reductions)."""
 
     def __init__(self, arch: Arch):
         super().__init__()
@@ -55,20 +55,18 @@ class Fire(nn.Module):
         T = self.arch.T
         s = lif_hard_reset(x.reshape(T, -1, *x.shape[1:]), self.arch.tau, self.arch.v_th,
                            self.arch.alpha)
-        self.rate = s.detach().mean(dim=tuple(range(1, s.dim())))      # per step
-        self.line_rate = s.detach().mean(dim=tuple(range(2, s.dim())))  # (T, B)
+        if not self.training:
+            self.rate = s.detach().mean(dim=tuple(range(1, s.dim())))      # per step
+            self.line_rate = s.detach().mean(dim=tuple(range(2, s.dim())))  # (T, B)
         return s.reshape(x.shape)
-
-
-def _pool(x: torch.Tensor, sh: int, sw: int) -> torch.Tensor:
-    """Average pooling by sh x sw as a reshape and mean (faster than avg_pool2d on CPU)."""
-    N, C, H, W = x.shape
-    return x.reshape(N, C, H // sh, sh, W // sw, sw).mean(dim=(3, 5))
 
 
 class Encoder(nn.Module):
     """conv3x3 + BN -> fire -> pool, three times (pools 2, 2, (2, 1)); height flattened into the
-    channels, then a linear map to d: (T*B, 1, 32, W) -> (T*B, L, d)."""
+    channels, then a linear map to d: (T*B, 1, 32, W) -> (T*B, L, d).
+
+    The feature maps are channels-last (the convolutions' weights too): oneDNN's convolutions,
+    batch norm and pooling run about 1.5x faster so on one core, and the LIF keeps the layout."""
 
     POOLS = ((2, 2), (2, 2), (2, 1))
 
@@ -76,14 +74,15 @@ class Encoder(nn.Module):
         super().__init__()
         c = (1, *arch.channels)
         self.convs = nn.ModuleList(nn.Conv2d(c[i], c[i + 1], 3, padding=1, bias=False)
-                                   for i in range(3))
+                                   for i in range(3)).to(memory_format=torch.channels_last)
         self.norms = nn.ModuleList(nn.BatchNorm2d(c[i + 1]) for i in range(3))
         self.fires = nn.ModuleList(Fire(arch) for _ in range(3))
         self.proj = nn.Linear(arch.channels[2] * 4, arch.d)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        for conv, norm, fire, (sh, sw) in zip(self.convs, self.norms, self.fires, self.POOLS):
-            x = _pool(fire(norm(conv(x))), sh, sw)
+        x = x.contiguous(memory_format=torch.channels_last)
+        for conv, norm, fire, pool in zip(self.convs, self.norms, self.fires, self.POOLS):
+            x = F.avg_pool2d(fire(norm(conv(x))), pool)
         N, C, H, L = x.shape
         return self.proj(x.permute(0, 3, 1, 2).reshape(N, L, C * H))
 

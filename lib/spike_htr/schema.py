@@ -61,8 +61,8 @@ class Recognizers(Shared, sweep.SweepParams):
     ann_steps: Annotated[int, Field(ge=1, le=100000)] = param(
         800, "spec §6: the ANN with its aux head, 800 steps")
     # issue 42: train.snn_learns has two thresholds (0.90 at 400 steps, 0.65 at 800); the SNN's
-    # 800 steps run on the second core beside the ANN chain, about 6 min wall in all (over the
-    # 5-minute miniature budget; the headline P4 needs both budgets)
+    # 800 steps run on the second core beside the ANN chain (about 2 CPU-minutes since issue 57;
+    # the headline P4 needs both budgets)
     snn_steps: Annotated[int, Field(ge=1, le=100000)] = param(
         800, "spec NB01: the SNN 800 steps (train.snn_learns's second threshold, 0.65) ...")
     snn_check_at: Annotated[int, Field(ge=1, le=100000)] = param(
@@ -121,7 +121,7 @@ class Streams(Shared, sweep.SweepParams):
                                   min_length=1)
     compare: bool = param(
         False, "spec §6 / Q1: the stream comparison (2 streams x 2 seeds x 1 500 steps, about "
-               "20 min on two cores) runs in the paper profile; the default reads NB01's SNN")
+               "8 min on two cores) runs in the paper profile; the default reads NB01's SNN")
     seeds: Annotated[int, Field(ge=1, le=10)] = param(2, "spec NB02 paper: seeds {0, 1}")
     steps: Annotated[int, Field(ge=1, le=100000)] = param(1500, "spec NB02 paper: 1 500 steps")
     n_train: Annotated[int, Field(ge=32, le=6000)] = param(4000, "as NB01's training lines")

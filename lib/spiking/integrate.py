@@ -113,16 +113,65 @@ def lif_hard_reset(I: torch.Tensor, tau: float = 2.0, v_th: float = 1.0,
 
         v <- v + (I[t] - v) / tau,  s[t] = H(v - v_th),  v <- v (1 - s),  v = 0 before t = 0
 
-    differentiable through the surrogate of sharpness alpha, the reset included."""
-    T = check_steps(I.shape[0])
+    differentiable through the surrogate of sharpness alpha, the reset included. The spikes keep
+    I's memory layout (channels-last stays channels-last)."""
+    check_steps(I.shape[0])
     if not tau >= 1.0:
         raise ValueError(f"tau = {tau!r}: the membrane time constant must be >= 1 "
                          "(tau < 1 overshoots the input)")
-    v = torch.zeros_like(I[0])
-    spikes = []
-    for t in range(T):
-        v = v + (I[t] - v) / tau
-        s = SpikeSurrogate.apply(v - v_th, alpha)
-        v = v * (1.0 - s)
-        spikes.append(s)
-    return torch.stack(spikes)
+    return LifHardReset.apply(I, float(tau), float(v_th), float(alpha))
+
+
+class LifHardReset(torch.autograd.Function):
+    """`lif_hard_reset` as one autograd node: the loop over T in a few whole-tensor passes per
+    step, and back-propagation through time written out, instead of the dozen small autograd
+    nodes per step of the plain expression (memory-bound on a layer of millions of neurons).
+
+    Forward keeps the potentials h[t] before each reset; backward, with the surrogate
+    s'(h) = alpha sigma(alpha (h - v_th)) (1 - sigma(...)) and g_v the gradient reaching v
+    after the reset of step t (0 at the last step):
+
+        g_h[t] = g_v (1 - s[t]) + (g_s[t] - g_v h[t]) s'(h[t]),
+        g_I[t] = g_h[t] / tau,   g_v <- g_h[t] - g_h[t] / tau   (the gradient into step t - 1).
+
+    The spikes are the plain expression's bit for bit (v (1 - s) is written v - v s, equal up to
+    the sign of a zero, which no comparison sees); the gradient equals its autograd gradient up
+    to rounding (tests/spiking/test_integrate.py)."""
+
+    @staticmethod
+    def forward(ctx, I: torch.Tensor, tau: float, v_th: float, alpha: float) -> torch.Tensor:
+        spikes, h = torch.empty_like(I), torch.empty_like(I)
+        divisor = torch.tensor(tau, dtype=I.dtype)
+        v = None                                        # 0 before t = 0
+        for t in range(I.shape[0]):
+            if v is None:                               # v = 0: v + (I - v) / tau is I / tau
+                torch.div(I[0], tau, out=h[0])
+            else:                                       # v + (I - v) / tau
+                torch.addcdiv(v, torch.sub(I[t], v), divisor, out=h[t])
+            torch.ge(h[t], v_th, out=spikes[t])
+            if t + 1 < I.shape[0]:                      # the hard reset, for the next step
+                v = torch.addcmul(h[t], h[t], spikes[t], value=-1.0)
+        ctx.save_for_backward(h, spikes)
+        ctx.tau, ctx.v_th, ctx.alpha = tau, v_th, alpha
+        return spikes
+
+    @staticmethod
+    def backward(ctx, grad: torch.Tensor):
+        h, spikes = ctx.saved_tensors
+        tau, v_th, alpha = ctx.tau, ctx.v_th, ctx.alpha
+        shift = torch.tensor(-alpha * v_th, dtype=h.dtype)
+        grad_I = torch.empty_like(h)
+        g_v = None
+        for t in reversed(range(h.shape[0])):
+            sig = torch.add(shift, h[t], alpha=alpha).sigmoid_()     # sigma(alpha (h - v_th))
+            if g_v is None:
+                g_h = torch.ops.aten.sigmoid_backward(grad[t], sig).mul_(alpha)
+            else:
+                g_s = torch.addcmul(grad[t], g_v, h[t], value=-1.0)
+                # g_v (1 - s) + alpha g_s sigma (1 - sigma), sigmoid's own backward kernel
+                g_h = torch.addcmul(g_v, g_v, spikes[t], value=-1.0).add_(
+                    torch.ops.aten.sigmoid_backward(g_s, sig), alpha=alpha)
+            torch.div(g_h, tau, out=grad_I[t])
+            if t > 0:                                   # into step t - 1
+                g_v = g_h.sub_(grad_I[t])
+        return grad_I, None, None, None

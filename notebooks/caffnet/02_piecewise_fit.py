@@ -78,14 +78,16 @@ x_grid = np.linspace(-2, 2, cfg.n_grid)
 bounds = problems.pwc_bounds(x_grid)                 # (grid, 4), numpy, independent of torch
 target = problems.pwc_target(x_grid)
 lo, hi = bounds[:, :2].max(1), bounds[:, 2:].min(1)
-# one sweep run per (lr, seed), through the sweep engine (`executor`), joined back per lr
+# per lr its seeds as sweep runs (all in one ensemble in the kernel, else one group per worker),
+# through the sweep engine (`executor`), joined back per lr
 setups = [train.PwcSetup(cfg.width, cfg.epochs, lr, cfg.seed, cfg.log_every, cfg.penalty_weight,
                          cfg.penalty_reduction, x_train=x_train, x_grid=x_grid, seeds=cfg.seeds)
           for lr in ([cfg.lr, cfg.paper_lr] if cfg.paper_lr_run else [cfg.lr])]
-grid = [(st, (s,)) for st in setups for s in range(cfg.seeds)]
+groups = cfg.seed_groups()
+grid = [(st, g) for st in setups for g in groups]
 done = sweep.run_params(train.train_pwc, grid, cfg, nb.id,
-                        labels=[f"lr {st.lr:g} seed {s}" for st, (s,) in grid])
-runs = {st.lr: train.joined_seeds(done[i * cfg.seeds:(i + 1) * cfg.seeds])
+                        labels=[f"lr {st.lr:g} seeds {g[0]}-{g[-1]}" for st, g in grid])
+runs = {st.lr: train.joined_seeds(done[i * len(groups):(i + 1) * len(groups)])
         for i, st in enumerate(setups)}
 evals = {lr: train.pwc_evaluate(r, x_grid) for lr, r in runs.items()}
 res, (outs, per_seed) = runs[cfg.lr], evals[cfg.lr]

@@ -37,7 +37,7 @@
 # **Decisions where the spec is open** ([§7](../../docs/specs/frog.md#s7)). One soft gate
 # p = σ(a) per eligible table, shared by all layers, starting at 0.5 (Q1; a Gumbel-hard gate is
 # not built). Edge features are the encoded row attributes, fixed across layers, entering the
-# edge message ψ([h_i, e_tx]) (Q2). The FD term is `decisions.fd_residual`, over the tx states the
+# edge message ψ([h_i, e_tx]) (Q2). The FD term is `choices.fd_residual`, over the tx states the
 # users read, at weight `fd_weight` (Q3). Only two-FK tables become edges (Q4). Training: full
 # batch Adam (`lr`, `gate_lr`), `epochs` steps, `n_seeds` seeds each with its own database; the
 # budget cuts (150 epochs, 3 seeds; [spec §6](../../docs/specs/frog.md#s6)) are the parameters'
@@ -76,9 +76,9 @@ import numpy as np
 import pandas as pd
 import torch
 
-from lib.companion import notebook, plotting, rules
-from lib.frog import decisions, gnn, naive, rdb, roles, train
+from lib.companion import notebook, plotting
 from lib.frog import experiment as ex
+from lib.frog import gnn, naive, rdb, roles, train
 
 nb = notebook.start("frog/01_table_roles", globals())
 cfg, ledger, rng, tables = nb.cfg, nb.ledger, nb.rng, nb.tables
@@ -93,26 +93,18 @@ print(f"seed 0's database: {cfg.n_users} users, {cfg.n_items} items, {cfg.n_tx} 
 # %%
 gap = max(float(np.abs(rdb.TARGETS[t](db) - getattr(naive, f"{t}_target")(db)).max())
           for t in ex.TASKS)
-ledger.close("targets.match_naive", "the vectorised (bincount) direct and co-purchase targets "
-             "equal the per-user loops (worst absolute difference over users and both tasks)",
-             source="spec §3 NB1, §5", provenance="derived", expected=0.0, measured=gap,
-             atol=1e-12, why="float64 sums of the same terms; order may differ")
+ledger.close("targets.match_naive", expected=0.0, measured=gap, atol=1e-12)
 graph = roles.edge_role_graph(db)
 user, item, attr = roles.rebuild_tx(graph)
 same = int(((user == db.tx_user) & (item == db.tx_item) & (attr == db.tx_x).all(1)).sum())
 moved = int((graph.row_id != np.arange(cfg.n_tx)).sum())
 dup = roles.duplicate_edges(graph)
-ledger.exact("lossless.round_trip", f"the edge-role graph (one edge per row, sorted by user, "
-             f"{moved} rows moved by the sort, {dup} multi-edges kept) rebuilds table tx: rows "
-             "equal in both keys and every attribute, and one edge per row",
-             source="spec §1.1, §1.2 [DERIVED]", provenance="derived",
-             expected=(cfg.n_tx, cfg.n_tx), measured=(same, len(graph.row_id)))
+ledger.exact("lossless.round_trip", expected=(cfg.n_tx, cfg.n_tx),
+             measured=(same, len(graph.row_id)))
 bad_item = graph.item.copy()
 bad_item[0] = (bad_item[0] + 1) % cfg.n_items                          # one edge re-pointed
 b_user, b_item, b_attr = roles.rebuild_tx(dataclasses.replace(graph, item=bad_item))
-ledger.exact("control.round_trip_rejects_moved_edge", "negative control: the round-trip check "
-             "rejects an edge-role graph with one edge pointing at the wrong item",
-             source="spec §1.1, §1.2 [DERIVED]", provenance="derived", expected=False,
+ledger.exact("control.round_trip_rejects_moved_edge", expected=False,
              measured=int(((b_user == db.tx_user) & (b_item == db.tx_item)
                            & (b_attr == db.tx_x).all(1)).sum()) == cfg.n_tx)
 pd.DataFrame([{"tx_rows": cfg.n_tx, "edges": len(graph.row_id), "rows_equal": same,
@@ -129,11 +121,7 @@ pd.DataFrame([{"tx_rows": cfg.n_tx, "edges": len(graph.row_id), "rows_equal": sa
 
 # %%
 hops = ex.hop_check(db, probes)
-ledger.exact("hops.copurchase", "hop distance from each probe user to its own items and to its "
-             "co-buyers, (min, max) each, and whether the users within 4 (node) / 2 (edge) hops "
-             "are exactly its co-buyers (a join on the tables): node role, then edge role",
-             source="spec §1.2 [DERIVED]", provenance="derived",
-             expected=((2, 2, 4, 4, True), (1, 1, 2, 2, True)),
+ledger.exact("hops.copurchase", expected=((2, 2, 4, 4, True), (1, 1, 2, 2, True)),
              measured=(hops["node"], hops["edge"]))
 rows, depths = [], range(1, 5)
 for mode in ("node", "edge"):
@@ -144,11 +132,8 @@ for mode in ("node", "edge"):
                   "equal": f == b} for u, f, b in zip(probes, field, ball)]
 receptive = pd.DataFrame(rows)
 receptive.to_csv(tables / "receptive_field.csv", index=False)
-ledger.exact("receptive.matches_hops", "for every probe user, role and K in 1..4, the users its "
-             "initial logit depends on (nonzero autograd rows) are exactly those within K hops "
-             "of it in the role's graph: count of (probe, role, K) cases that agree",
-             source="spec §1.2: a K-layer GNN sees a relation only if K >= its hop count",
-             provenance="derived", expected=len(receptive), measured=int(receptive.equal.sum()))
+ledger.exact("receptive.matches_hops", expected=len(receptive),
+             measured=int(receptive.equal.sum()))
 dist = {role: roles.hop_distances(roles.adjacency(db, role), probes, 8)[:, :cfg.n_users]
         for role in ("node", "edge")}
 
@@ -188,15 +173,9 @@ with torch.no_grad():
     half = gnn.forward(one, w64, cfg.depth, "gate", p=torch.full((1, 1, 1), 0.5,
                                                                    dtype=torch.float64)).logits
     node_logits = gnn.forward(one, w64, cfg.depth, "node").logits
-ledger.exact("control.gate_check_rejects_mid_gate", "negative control: the same comparison "
-             "tells the gated model at p = 0.5 from the node-role model (its largest |logit "
-             "difference| is not 0)", source="spec §5; the gate's definition, spec §1.1",
-             provenance="derived", expected=False,
+ledger.exact("control.gate_check_rejects_mid_gate", expected=False,
              measured=float((node_logits - half).abs().max()) == 0.0)
-ledger.exact("gate.limits", "largest |logit difference| between the gated model at p = 0 and "
-             "the node-role model, and at p = 1 and the edge-role model (shared weights, "
-             "float64)", source="spec §5; the gate's definition, spec §1.1", provenance="derived",
-             expected=(0.0, 0.0), measured=tuple(limits))
+ledger.exact("gate.limits", expected=(0.0, 0.0), measured=tuple(limits))
 
 # %% [markdown]
 # ## The three modes and the FD ablation, trained (K = 2)
@@ -215,89 +194,44 @@ acc = results.pivot_table(index=["task", "seed"], columns="run", values="test_ac
 print(acc.groupby("task").mean().round(3))
 
 # %%
-def paired(task: str, a: str, b: str) -> np.ndarray:
-    """Per-seed accuracy differences a - b on one task."""
-    return (acc.loc[task][a] - acc.loc[task][b]).to_numpy()
-
-
-means = acc.groupby("task").mean()
-learned = {t: (decisions.learned(means.loc[t].tolist()) and cfg.n_seeds >= 2,
-               f"two seeds or more, and some mode's mean {t} accuracy >= "
-               f"{decisions.LEARNED_MIN}") for t in ex.TASKS}
-d_co, d_direct = paired("copurchase", "edge", "node"), paired("direct", "edge", "node")
-mean_co, low_co, high_co = decisions.paired_interval(d_co)
-if cfg.n_seeds >= 2:
-    ledger.statistical(
-        "roles.copurchase", "co-purchase (4 hops as nodes, 2 as edges) at K = 2: test accuracy "
-        "of the edge role minus the node role, paired over seeds, mean and 95% t interval",
-        source="spec §3 NB1 (claim F1, on a planted task)", provenance="reconstructed",
-        expected="mean > 0 with the interval above 0",
-        measured=f"{mean_co:.4f} [{low_co:.4f}, {high_co:.4f}] over {cfg.n_seeds} seeds",
-        samples=d_co, decide=decisions.above_zero, requires=learned["copurchase"])
-else:
-    ledger.skip("roles.copurchase", "co-purchase at K = 2: edge role minus node role, paired "
-                "over seeds, CI above 0", source="spec §3 NB1", provenance="reconstructed",
-                kind="statistical", expected="mean > 0 with the interval above 0",
-                reason=f"{cfg.n_seeds} seed: an interval needs two")
-ledger.statistical(
-    "roles.contrast", "the role gap (edge minus node accuracy, mean over seeds) is larger on the "
-    "4-hop co-purchase task than on the 2-hop direct task, both within reach of the edge role "
-    "at K = 2", source="spec §3 [PROTO] (roles barely matter when both paths fit)",
-    provenance="reconstructed", expected="gap(co-purchase) > gap(direct)",
-    measured=f"co-purchase {d_co.mean():.4f}, direct {d_direct.mean():.4f}",
-    **rules.evidence(np.stack([d_co, d_direct], axis=1),          # (seeds, task)
-                         lambda d: decisions.role_matters_more(float(d[:, 0].mean()),
-                                                               float(d[:, 1].mean())),
-                         "one seed (seed 0)"),
-    requires=(learned["copurchase"][0] and learned["direct"][0],
-              "two seeds or more, and both tasks learned"))
-gate_runs = results[(results.run == "gate") & (results.task == "copurchase")]
-p_co = float(gate_runs.gate_final.mean())
-gate_seeds = np.stack([gate_runs.sort_values("seed").gate_final.to_numpy(),
-                       acc.loc["copurchase"]["gate"].to_numpy(),
-                       acc.loc["copurchase"]["node"].to_numpy()], axis=1)   # (seeds, 3)
-ledger.statistical(
-    "gate.selects", "co-purchase at K = 2: the learned gate's final P(edge role) (mean over "
-    "seeds), and the gated model's accuracy against the fixed node role (means)",
-    source="spec §3 NB1 (claim F2, reconstructed gate)", provenance="reconstructed",
-    expected="p > 0.5 and accuracy(gate) >= accuracy(node)",
-    measured=f"p {p_co:.4f}; gate {means.loc['copurchase', 'gate']:.4f} vs node "
-             f"{means.loc['copurchase', 'node']:.4f}",
-    **rules.evidence(gate_seeds, lambda g: decisions.gate_selects(*g.mean(0)),
-                         "one seed (seed 0)"),
-    requires=learned["copurchase"])
+arms = ["node", "edge", "gate", "gate+FD"]
+by_task = {t: acc.loc[t][arms] for t in ex.TASKS}                     # (seeds, arms) per task
+gap = {t: (a.edge - a.node).to_numpy() for t, a in by_task.items()}  # paired, per seed
+co = by_task["copurchase"]
+gate_co = results[(results.run == "gate") & (results.task == "copurchase")].sort_values("seed")
 gated = results[results.run.str.startswith("gate")].pivot_table(
     index=["task", "seed"], columns="run", values=["fd_r2", "tx_energy"])
-ledger.qualitative(
-    "fd.ablation", "L_FD on the gated model: the tx state's linear recoverability from its user "
-    "and item (R^2, every replica) with and without it, the tx states' scale, and the accuracy "
-    "change it brings (mean over seeds, per task)", source="spec §1.1 [RECON] (claim F3)",
-    provenance="reconstructed",
-    expected="R^2 higher with L_FD on every replica; the accuracy change reported",
-    measured=f"R^2 {gated.fd_r2['gate+FD'].mean():.3f} vs {gated.fd_r2['gate'].mean():.3f}; "
-             f"mean ||h_tx||^2 {gated.tx_energy['gate+FD'].mean():.4g} vs "
-             f"{gated.tx_energy['gate'].mean():.4g}; accuracy change "
-             + ", ".join(f"{t} {means.loc[t, 'gate+FD'] - means.loc[t, 'gate']:+.4f}"
-                         for t in ex.TASKS),
-    **rules.evidence(gated.fd_r2[["gate+FD", "gate"]].to_numpy(),  # (replicas, with/without)
-                         lambda r: decisions.fd_consistent(r[:, 0], r[:, 1]), "one replica"))
-ledger.skip("paper.relbench", "FROG outperforms existing approaches on RelBench tasks and shows "
-            "how table roles affect them (claim F4)", source="abstract [READ]", provenance="paper",
-            kind="statistical", expected="the paper's RelBench numbers (not readable)",
-            reason="relbench downloads its databases at run time and the paper's settings are "
-                   "unknown (spec §8)")
+seeds_text = f"over {cfg.n_seeds} seed(s)"
+ledger.record("roles.copurchase", measured=f"{gap['copurchase'].mean():.4f} {seeds_text} (per "
+              f"seed {np.round(gap['copurchase'], 4).tolist()})",
+              evidence={"edge": co.edge, "node": co.node, "accuracy": co})
+ledger.record("roles.contrast", measured=f"co-purchase {gap['copurchase'].mean():.4f}, direct "
+              f"{gap['direct'].mean():.4f} {seeds_text}",
+              evidence={"gap_far": gap["copurchase"], "gap_near": gap["direct"],
+                        "accuracy_far": co, "accuracy_near": by_task["direct"]})
+ledger.record("gate.selects", measured=f"p {gate_co.gate_final.mean():.4f}; gate "
+              f"{co.gate.mean():.4f} vs node {co.node.mean():.4f} {seeds_text}",
+              evidence={"p_final": gate_co.gate_final, "gate": co.gate, "node": co.node,
+                        "accuracy": co})
+ledger.record("fd.ablation", measured=f"R^2 {gated.fd_r2['gate+FD'].mean():.3f} vs "
+              f"{gated.fd_r2['gate'].mean():.3f}; mean ||h_tx||^2 "
+              f"{gated.tx_energy['gate+FD'].mean():.4g} vs {gated.tx_energy['gate'].mean():.4g}; "
+              "accuracy change " + ", ".join(
+                  f"{t} {(a['gate+FD'] - a.gate).mean():+.4f}" for t, a in by_task.items()),
+              evidence={"r2_with": gated.fd_r2["gate+FD"], "r2_without": gated.fd_r2.gate})
+ledger.skip("paper.relbench", reason="relbench downloads its databases at run time and the "
+            "paper's settings are unknown (spec §8)")
 
 # %%
-order = ["node", "edge", "gate", "gate+FD"]
 fig, axes = plotting.figure(ncols=2, sharey=True)
 for ax, task in zip(axes, ex.TASKS):
-    sub = acc.loc[task][order]
-    ax.bar(range(len(order)), sub.mean(), color=plotting.palette(len(order)), alpha=0.5)
-    for j, run in enumerate(order):
+    sub = by_task[task]
+    ax.bar(range(len(arms)), sub.mean(), color=plotting.palette(len(arms)), alpha=0.5)
+    for j, run in enumerate(arms):
         ax.plot(np.full(len(sub), j), sub[run], "k.", ms=5)
     ax.axhline(0.5, color="0.6", ls=":", lw=0.8)
     hop = ex.HOPS[task]
-    ax.set(xticks=range(len(order)), xticklabels=order, ylim=(0.4, 1.0),
+    ax.set(xticks=range(len(arms)), xticklabels=arms, ylim=(0.4, 1.0),
            title=f"{task} ({hop['node']} hops as nodes, {hop['edge']} as edges)")
 axes[0].set_ylabel(f"test accuracy, K = {cfg.depth}")
 nb.save_figure(fig, "accuracy")

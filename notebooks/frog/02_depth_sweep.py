@@ -56,9 +56,9 @@ depths = [1, 2, 3, 4]  # spec §3 NB1: K in {1, 2, 3, 4}
 # %%
 import numpy as np
 
-from lib.companion import notebook, plotting, rules
-from lib.frog import decisions, train
+from lib.companion import notebook, plotting
 from lib.frog import experiment as ex
+from lib.frog import train
 
 nb = notebook.start("frog/02_depth_sweep", globals())
 cfg, ledger, tables = nb.cfg, nb.ledger, nb.tables
@@ -76,54 +76,21 @@ gap = (acc.edge - acc.node).groupby(["task", "depth"]).mean()
 print(acc.groupby(["task", "depth"]).mean().round(3))
 
 # %%
-best = acc.groupby(["task", "depth"]).mean().groupby("task").max()   # best K per role
-learned = {t: (decisions.learned(best.loc[t].tolist()) and cfg.n_seeds >= 2,
-               f"two seeds or more, and some (role, K) reaches mean {t} accuracy >= "
-               f"{decisions.LEARNED_MIN}") for t in ex.TASKS}
-ledger.statistical(
-    "roles.depth", "co-purchase: the role gap (edge minus node test accuracy, mean over seeds) at "
-    "K = 4, where the node role reaches the 4-hop relation, against K = 2, where it cannot",
-    source="spec §3 NB1 (frog.roles.depth), §1.2", provenance="reconstructed",
-    expected="gap(K = 4) < gap(K = 2)",
-    measured=f"K = 4: {gap.loc[('copurchase', 4)]:.4f}; K = 2: {gap.loc[('copurchase', 2)]:.4f}",
-    **rules.evidence(
-        np.stack([(acc.edge - acc.node).loc[("copurchase", k)].to_numpy() for k in (4, 2)],
-                 axis=1),                                             # (seeds, K = 4 / K = 2)
-        lambda g: decisions.catches_up(float(g[:, 0].mean()), float(g[:, 1].mean())),
-        "one seed (seed 0)"),
-    requires=learned["copurchase"])
-node_gain = (acc.node.loc[("copurchase", 4)] - acc.node.loc[("copurchase", 2)]).to_numpy()
-if cfg.n_seeds >= 2:
-    mean4, low4, high4 = decisions.paired_interval(node_gain)
-    ledger.statistical(
-        "roles.node_catches_up", "co-purchase: the node role's own test accuracy at K = 4 minus "
-        "at K = 2, paired over seeds, mean and 95% t interval (the gap of roles.depth can also "
-        "shrink because the edge role falls)", source="spec §3 NB1 (the node role catches up at "
-        "K = 4); the stricter reading is ours", provenance="reconstructed",
-        expected="mean > 0 with the interval above 0",
-        measured=f"{mean4:.4f} [{low4:.4f}, {high4:.4f}] over {cfg.n_seeds} seeds",
-        samples=node_gain, decide=decisions.above_zero, requires=learned["copurchase"])
-else:
-    ledger.skip("roles.node_catches_up", "co-purchase: node role at K = 4 minus at K = 2, CI "
-                "above 0", source="spec §3 NB1", provenance="reconstructed", kind="statistical",
-                expected="mean > 0 with the interval above 0",
-                reason=f"{cfg.n_seeds} seed: an interval needs two")
-if 1 in cfg.depths and cfg.n_seeds >= 2:
-    d1 = (acc.edge - acc.node).loc[("direct", 1)].to_numpy()
-    mean1, low1, high1 = decisions.paired_interval(d1)
-    ledger.statistical(
-        "roles.direct_k1", "direct (2 hops as nodes, 1 as edges) at K = 1: edge role minus node "
-        "role test accuracy, paired over seeds, mean and 95% t interval",
-        source="spec §1.2 [DERIVED] hop counts; the check is ours", provenance="derived",
-        expected="mean > 0 with the interval above 0",
-        measured=f"{mean1:.4f} [{low1:.4f}, {high1:.4f}] over {cfg.n_seeds} seeds",
-        samples=d1, decide=decisions.above_zero, requires=learned["direct"])
-else:
-    ledger.skip("roles.direct_k1", "direct at K = 1: edge role minus node role, CI above 0",
-                source="spec §1.2 [DERIVED]", provenance="derived", kind="statistical",
-                expected="mean > 0 with the interval above 0",
-                reason=f"needs K = 1 in depths and two seeds (depths {cfg.depths}, "
-                       f"{cfg.n_seeds} seed(s))")
+by_k = {t: acc.loc[t].unstack("depth") for t in ex.TASKS}    # (seeds, (role, K)) per task
+co = by_k["copurchase"]
+node_gain = (co.node[4] - co.node[2]).to_numpy()
+k1 = by_k["direct"].edge[1] - by_k["direct"].node[1]
+seeds_text = f"over {cfg.n_seeds} seed(s)"
+ledger.record("roles.depth", measured=f"K = 4: {gap.loc[('copurchase', 4)]:.4f}; K = 2: "
+              f"{gap.loc[('copurchase', 2)]:.4f} {seeds_text}",
+              evidence={"gap_deep": co.edge[4] - co.node[4], "gap_shallow": co.edge[2]
+                        - co.node[2], "accuracy": co})
+ledger.record("roles.node_catches_up", measured=f"{node_gain.mean():.4f} {seeds_text} (per seed "
+              f"{np.round(node_gain, 4).tolist()})", evidence={"gain": node_gain, "accuracy": co})
+ledger.record("roles.direct_k1", measured=f"{k1.mean():.4f} {seeds_text} (per seed "
+              f"{np.round(k1, 4).tolist()})", evidence={"edge": by_k["direct"].edge[1],
+                                                         "node": by_k["direct"].node[1],
+                                                         "accuracy": by_k["direct"]})
 
 # %%
 fig, axes = plotting.figure(ncols=2, sharey=True)

@@ -65,15 +65,9 @@ clients = [frpa.random_instance(rng, cfg.client_dim, cfg.client_dim, cfg.log_sd)
 closed = [frpa.align(tk, tg, h, cfg.lam) for tk, tg, h in clients]
 solved = [frpa.solve_numerically(tk, tg, h, cfg.lam) for tk, tg, h in clients]
 diff = np.abs(np.array(closed) - np.array(solved))          # (K, dim)
-ledger.close("frpa.closed_form", f"max |closed form - L-BFGS| over {cfg.n_clients} clients x "
-             f"{cfg.client_dim} coordinates of the FRPA objective (F = H log-normal, "
-             f"lambda = {cfg.lam})", source="spec §1.3, NB1", provenance="derived",
-             expected=0.0, measured=float(diff.max()), atol=1e-10,
-             why="spec NB1: 1e-10; float64 L-BFGS on a system of condition up to ~1e3")
+ledger.close("frpa.closed_form", expected=0.0, measured=float(diff.max()), atol=1e-10)
 wrong = np.array([frpa.align(tk, tg, h, 2 * cfg.lam) for tk, tg, h in clients])
-ledger.exact("control.closed_form_rejects_wrong_lambda", "negative control: the comparison with "
-             "L-BFGS rejects the closed form evaluated at 2 lambda (its gap exceeds 1e-10)",
-             source="spec §1.3, NB1", provenance="derived", expected=False,
+ledger.exact("control.closed_form_rejects_wrong_lambda", expected=False,
              measured=float(np.abs(wrong - np.array(solved)).max()) <= 1e-10)
 
 # %% [markdown]
@@ -85,12 +79,9 @@ tk_q = np.array([Fraction(v) for v in tk], dtype=object)
 tg_q = np.array([Fraction(v) for v in tg], dtype=object)
 c, lam_q = Fraction(cfg.iso_c), Fraction(cfg.lam)
 ones = np.array([Fraction(1)] * len(tk), dtype=object)
-ledger.exact("frpa.fedprox_limit", "F = c 1 (exact rationals) gives the isotropic interpolation "
-             "with weight lambda / (c + lambda) on every coordinate", source="spec §1.3",
-             provenance="derived", expected=tuple(frpa.interpolate(tk_q, tg_q, lam_q / (c + lam_q))),
+ledger.exact("frpa.fedprox_limit", expected=tuple(frpa.interpolate(tk_q, tg_q, lam_q / (c + lam_q))),
              measured=tuple(frpa.align(tk_q, tg_q, c * ones, lam_q)))
-ledger.exact("frpa.adopt_limit", "F = 0 (exact rationals) adopts theta_g on every coordinate",
-             source="spec §1.3", provenance="derived", expected=tuple(tg_q),
+ledger.exact("frpa.adopt_limit", expected=tuple(tg_q),
              measured=tuple(frpa.align(tk_q, tg_q, 0 * ones, lam_q)))
 
 # %% [markdown]
@@ -100,18 +91,10 @@ ledger.exact("frpa.adopt_limit", "F = 0 (exact rationals) adopts theta_g on ever
 margins = np.array([frpa.pareto_margins(*frpa.random_instance(rng, cfg.dim_low, cfg.dim_high,
                                                               cfg.log_sd), cfg.weights)
                     for _ in range(cfg.n_instances)])            # (instances, weights)
-ledger.exact("frpa.pareto", f"instances x weights ({cfg.n_instances} x {len(cfg.weights)}) where "
-             "FRPA at the same distance to theta_g raises the local loss more than isotropic "
-             "interpolation (relative margin below -1e-9, the root finder's precision)",
-             source="spec §1.3 (0 / 5000 there), NB1", provenance="derived", expected=0,
-             measured=int((margins < -1e-9).sum()))
+ledger.exact("frpa.pareto", expected=0, measured=int((margins < -1e-9).sum()))
 hess_q = np.array([Fraction(1), Fraction(100)], dtype=object)
 gap_q = np.array([Fraction(1), Fraction(0)], dtype=object)
-ledger.exact("frpa.naive_counterexample", "H = (1, 100), theta_g - theta_k = (1, 0), lambda = 1: "
-             "FRPA's loss increase minus isotropic's at the same MEAN weight (positive: the "
-             "naive version of the claim is false; a documented pitfall, not a failure)",
-             source="spec §1.3 (caution)", provenance="derived",
-             expected=Fraction(1, 8) - Fraction(103, 404) ** 2 / 2,
+ledger.exact("frpa.naive_counterexample", expected=Fraction(1, 8) - Fraction(103, 404) ** 2 / 2,
              measured=frpa.same_mean_weight_gap(hess_q, gap_q, Fraction(1)))
 
 # %% [markdown]

@@ -158,8 +158,9 @@ ledger.exact("control.nonzero_adapter", "the zero-init check rejects a graph-PFN
              measured=bool(broken_gap <= decisions.ZERO_INIT_ATOL))
 
 # %% [markdown]
-# ## Training both on the same prior episodes (the heavy cell): one run per arm, through the
-# sweep engine (`executor`)
+# ## Training both on the same prior episodes (the heavy cell), through the sweep engine
+# (`executor`): both arms side by side in one run on one draw of the episodes, or one run per
+# arm where the executor runs them at once (the paper profile's two workers)
 
 # %%
 trained = experiment.run_arms(cfg, nb.id)

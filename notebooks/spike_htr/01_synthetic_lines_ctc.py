@@ -27,8 +27,8 @@
 # **Decisions where the spec is open** ([spec §7](../../docs/specs/spike_htr.md#s7)). The budget (Q1): the ANNs 800 steps, the
 # SNN 800 steps with its step-400 snapshot, so that `train.snn_learns` is checked at both of the
 # spec's thresholds (0.90 at 400, 0.65 at 800); the SNN runs on one core while the ANN chain
-# and the CTC-only ANN run on the other (about 6 minutes: over the 5-minute miniature budget,
-# because the headline needs both budgets). The auxiliary head (λ_aux = 0.5) trains only with
+# and the CTC-only ANN run on the other (about 300 CPU-seconds in all, two minutes of them the
+# SNN's 800 steps on their core). The auxiliary head (λ_aux = 0.5) trains only with
 # notebook 03's ANN: the spec's thresholds belong to runs without it (its prototype: ANN 0.254
 # without, 0.335 with). The lines are rendered once at build time (the fonts are Debian packages,
 # not pip ones: `tools/build_data_spike_htr.py`) at W = 128, M = 10, with the pixel noise drawn

@@ -21,8 +21,8 @@
 #
 # **Decisions where the spec is open** ([spec §7](../../docs/specs/spike_htr.md#s7) Q1, Q2). InkCoder is only named in the
 # abstract: ours is a fixed resolution pyramid (`residual`, the signed-detail variant, is a
-# parameter value). The comparison (2 streams × 2 seeds × 1 500 steps, about 20 minutes on two
-# cores) does not fit the default budget, and at the budget that fits both streams are still on
+# parameter value). The comparison (2 streams × 2 seeds × 1 500 steps at about 0.15 CPU-seconds
+# each, about 8 minutes on two cores) does not fit the default budget, and at the budget that fits both streams are still on
 # the CTC plateau: the default records `inkcoder.helps` as *skipped* and draws the training
 # panel from notebook 01's static run (`compare` switches it on; then the claim is decided on the
 # per-seed differences). A lower rate at the coarse step than at step 1 would hold for any input
@@ -49,7 +49,7 @@ slurm_time_min = 240  # a SLURM job's time limit in minutes (≤ 14 days, the ru
 n_test = 300  # spec NB01: 300 same-font and 300 held-out-font test lines
 chunk = 100  # test lines per forward pass in evaluation
 streams = ["static", "coarse2fine"]  # spec NB02: the two streams
-compare = False  # spec §6 / Q1: the stream comparison (2 streams x 2 seeds x 1 500 steps, about 20 min on two cores) runs in the paper profile; the default reads NB01's SNN
+compare = False  # spec §6 / Q1: the stream comparison (2 streams x 2 seeds x 1 500 steps, about 8 min on two cores) runs in the paper profile; the default reads NB01's SNN
 seeds = 2  # spec NB02 paper: seeds {0, 1}
 steps = 1500  # spec NB02 paper: 1 500 steps
 n_train = 4000  # as NB01's training lines

@@ -15,3 +15,15 @@ from lib.caffnet import schema
 def test_bad_values_named(cls, values, name):
     with pytest.raises(ValidationError, match=name):
         cls(**values)
+
+
+@pytest.mark.parametrize("executor, workers, seeds, groups", [
+    ("inline", 1, 3, [(0, 1, 2)]),                  # the default: one ensemble of every seed
+    ("debug", 4, 3, [(0, 1, 2)]),                   # in the kernel too
+    ("local", 2, 5, [(0, 1), (2, 3, 4)]),           # the paper profile: one group per worker
+    ("local", 8, 3, [(0,), (1,), (2,)]),            # never an empty run
+])
+def test_pwc_seed_groups_cover_every_seed_once(executor, workers, seeds, groups):
+    cfg = schema.Piecewise(executor=executor, workers=workers, seeds=seeds)
+    assert cfg.seed_groups() == groups
+    assert cfg.jobs() == len(groups) * 2                                  # lr and the paper's lr

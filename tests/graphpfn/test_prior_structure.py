@@ -27,6 +27,32 @@ def test_draws_match_the_transcription_on_one_stream(j):
     assert r1.random() == r2.random()                  # both consumed the same draws
 
 
+@pytest.mark.parametrize("sizes", [[1, 2, 3, 5, 12], [49, 50, 3, 51, 7, 100, 1],
+                                   [150, 2, 60, 4]], ids=["no-hubs", "mixed", "hub-first"])
+def test_hub_draws_between_bulk_draws_match_the_transcription(sizes):
+    # groups that can draw a hub (size >= 50) split the bulk double draws; their integer draw
+    # and hub doubles must land where the code's group-by-group calls put them
+    r1, r2 = np.random.default_rng(5), np.random.default_rng(5)
+    lam1, deg1, _ = prior_structure.propensities_and_degrees(np.array(sizes), 3.0, r1)
+    lam2, deg2 = naive.propensities_naive(sizes, 3.0, r2)
+    assert_close("lambda", np.array(lam2), lam1, rtol=1e-12, atol=1e-12 * np.abs(lam1).max())
+    assert_close("degrees", np.array(deg2), deg1, rtol=1e-12, atol=1e-12 * np.abs(deg1).max())
+    assert r1.random() == r2.random()                  # both consumed the same draws
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_second_level_map_matches_the_pool_by_pool_walk(seed):
+    rng = np.random.default_rng(seed)
+    n = 300
+    group1 = np.repeat(np.arange(40), prior_structure.group_sizes(n, 40, 1, 30, rng))
+    group2 = np.repeat(np.arange(70), prior_structure.group_sizes(n, 70, 1, 12, rng))
+    r1, r2 = np.random.default_rng([seed, 1]), np.random.default_rng([seed, 1])
+    got = prior_structure.second_level_map(group1, group2, r1)
+    want = naive.second_level_map_naive(group1, group2, r2)
+    assert got.tolist() == want.tolist() and sorted(got.tolist()) == list(range(n))
+    assert r1.random() == r2.random()
+
+
 def test_group_sizes_respect_bounds():
     rng = np.random.default_rng(0)
     for _ in range(50):

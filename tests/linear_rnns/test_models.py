@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import torch
 
-from lib.linear_rnns import models, scan
+from lib.linear_rnns import models, recurrences, scan
 
 
 @pytest.mark.parametrize("T", [1, 2, 7, 13, 32])
@@ -94,7 +94,7 @@ def test_deltanet_is_dplr_with_unit_decay():
         k, beta = u[:, t], (c[:, t] / u[:, t])[:, :1]
         S = S + (beta[:, :, None] * k[:, :, None]
                  * (v[:, t] - torch.einsum("zkv,zk->zv", S, k))[:, None])
-    got = dn._rank1_loop(q, w, c, u, e, v)[:, -1]
+    got = recurrences.DPLR.apply(q, w, c, u, e, v)[0][:, -1]
     assert torch.allclose(got, torch.einsum("zkv,zk->zv", S, q[:, -1]), atol=1e-5)
 
 

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 import torch
 
-from lib.musa_pinn import geometry, train
+from lib.musa_pinn import geometry, residuals, train
 from lib.musa_pinn.model import SeedMLP
 from tests.musa_pinn.conftest import assert_close
 
@@ -17,6 +17,26 @@ def test_batched_net_equals_single_nets():
     for i, s in enumerate((3, 5)):
         one = SeedMLP([s], 7, 2, BOX, dtype=torch.float64)
         assert_close(f"seed {s}", one(xy[i:i + 1])[0], out[i], 0, 1e-15)   # same ops, same order
+
+
+@pytest.mark.parametrize("depth", [1, 3])
+def test_jet_equals_autograd(depth):
+    """The forward-propagated values, gradients and Laplacians equal nested autograd's on the
+    same float64 net (two exact routes: rounding only), on an odd point layout (S, 5, 3)."""
+    net = SeedMLP([2, 9], 7, depth, BOX, dtype=torch.float64)
+    xy = torch.rand(2, 5, 3, 2, dtype=torch.float64, generator=torch.Generator().manual_seed(1))
+    values, grads, lap = net.jet(xy, laplacian=True)
+    x = xy.clone().requires_grad_(True)
+    ref_values, ref_grads = residuals.value_and_grad(net, x)
+    assert_close("values", ref_values.detach(), values.detach(), 0, 1e-15)
+    assert_close("gradients", ref_grads.detach(), grads.detach(), 0, 1e-13)
+    ref_lap = residuals.velocity_laplacian(ref_grads, x).detach()
+    assert_close("laplacians", ref_lap, lap[..., :2].detach(), 0, 1e-12)
+    assert_close("no laplacian asked", grads.detach(), net.jet(xy)[1].detach(), 0, 0)
+    direction = torch.tensor([0.6, -0.8], dtype=torch.float64)
+    along_values, along = net.directional(xy, direction)
+    assert_close("directional values", values.detach(), along_values.detach(), 0, 0)
+    assert_close("directional", (ref_grads * direction).sum(-1).detach(), along.detach(), 0, 1e-13)
 
 
 def test_seed_losses_do_not_mix():

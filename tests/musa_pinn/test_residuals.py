@@ -4,6 +4,7 @@ import pytest
 import torch
 
 from lib.musa_pinn import geometry, kovasznay, manufactured, naive, residuals
+from lib.musa_pinn.model import SeedMLP
 from tests.musa_pinn.conftest import assert_close
 
 
@@ -79,3 +80,19 @@ def test_weak_residual_tends_to_conservative_form():
     strong = strong + torch.cat([torch.zeros(1, 1), uv * strong[:, :1]], -1).double()
     weak = residuals.weak_residual(net, c, torch.tensor([1e-3], dtype=torch.float64), 32, 0.05)
     assert_close("small-disc limit", strong, weak, 1e-4, 1e-6)   # O(r^2) = 1e-6 bias
+
+
+def test_seed_net_residuals_equal_autograd_route():
+    """The seed-batched net's residuals by forward propagation (`SeedMLP.jet`, `directional`)
+    equal those of the same net's autograd derivatives (float64, two exact routes: rounding)."""
+    net = SeedMLP([4, 6], 9, 3, geometry.Domain().box, dtype=torch.float64)
+
+    def plain(xy: torch.Tensor) -> torch.Tensor:            # the net as a bare callable
+        return net(xy)
+
+    c, r = discs(13, seed=2)
+    centres, radii = c.expand(2, -1, -1), r.expand(2, -1)
+    assert_close("weak", residuals.weak_residual(plain, centres, radii, 16, 0.05),
+                 residuals.weak_residual(net, centres, radii, 16, 0.05), 0, 1e-12)
+    assert_close("strong", residuals.strong_residual(plain, centres, 0.05),
+                 residuals.strong_residual(net, centres, 0.05), 0, 1e-12)

@@ -14,30 +14,22 @@ search for a claim id finds its ledger page; a notebook page's mathematics is ty
 local MathJax, without errors and without raw `$...$` left in its text; nothing is loaded
 from the network; the index shows a verdict line per headline of every paper
 (notebooks/<paper>/verdict.yaml) and each chapter opens with them; no table is wider than the
-article at 1280 px (a wide one scrolls inside its own container). Screenshots go to
-<report-dir>/../screenshots/.
+article at 1280 px (a wide one scrolls inside its own container); the guide's index page renders
+with its heading and links every guide page, and no guide table is wider than the article.
+Screenshots go to <report-dir>/../screenshots/.
 """
 from __future__ import annotations
 
-import html
 import json
 import re
-import shutil
-import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import quote, unquote, urlsplit
 
 import pytest
 
-from lib.companion import book, papers, verdicts
+from lib.companion import book, chromium, guide, papers, screenshots, verdicts
 
-# --host-resolver-rules and the dead proxy: any attempt to reach a host fails at once
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-         "--no-first-run", "--disable-background-networking", "--disable-component-update",
-         "--disable-sync", "--hide-scrollbars", "--virtual-time-budget=15000",
-         "--host-resolver-rules=MAP * ~NOTFOUND", "--proxy-server=http://127.0.0.1:9"]
-SELFCHECK = re.compile(r'<pre id="selfcheck"[^>]*>(.*?)</pre>', re.S)
 EXTERNAL = ("http:", "https:", "mailto:", "data:", "javascript:")
 RAW_MATH = re.compile(r"\$[^$\s][^$]*\$")
 
@@ -55,11 +47,11 @@ def report(request) -> Path:
 
 
 @pytest.fixture(scope="module")
-def chromium() -> str:
-    found = shutil.which("chromium") or shutil.which("chromium-browser")
-    if not found:
-        pytest.fail("headless Chromium not found: `apt-get install -y chromium` (.ci/run does)")
-    return found
+def browser() -> str:
+    try:
+        return chromium.binary()
+    except chromium.ChromiumError as err:
+        pytest.fail(f"{err} (.ci/run installs it)")
 
 
 @pytest.fixture(scope="module")
@@ -74,43 +66,16 @@ def built_papers(ledger: dict) -> list[str]:
     return [p for p in papers.names() if any(c["paper"] == p for c in ledger["claims"])]
 
 
-def browse(chromium: str, tmp: Path, url: str, *args: str) -> str:
-    """Run Chromium once with a fresh profile; return its stdout."""
-    profile = tmp / f"profile{len(list(tmp.glob('profile*')))}"
-    done = subprocess.run([chromium, *FLAGS, f"--user-data-dir={profile}", *args, url],
-                          capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, f"chromium failed on {url}:\n{done.stderr[-2000:]}"
-    return done.stdout
-
-
 @pytest.fixture(scope="module")
-def rendered(report, chromium, tmp_path_factory):
-    """(page, address suffix) -> (DOM after load, selfcheck dict or None)."""
+def rendered(report, browser, tmp_path_factory):
+    """(page, address suffix) -> (DOM after load at 1280 x 900, selfcheck dict or None)."""
     tmp, cache = tmp_path_factory.mktemp("chromium"), {}
 
     def render(page: str, suffix: str = "") -> tuple[str, dict | None]:
         if (page, suffix) not in cache:
-            dom = browse(chromium, tmp, (report / page).as_uri() + suffix, "--dump-dom",
-                         "--window-size=1280,900")
-            found = SELFCHECK.search(dom)
-            check = json.loads(html.unescape(found.group(1))) if found else None
-            cache[page, suffix] = (dom, check)
+            cache[page, suffix] = chromium.dump(browser, tmp, report / page, suffix=suffix)
         return cache[page, suffix]
     return render
-
-
-@pytest.fixture(scope="module")
-def screenshot(report, chromium, tmp_path_factory):
-    """Save a full-page screenshot of a page as <report>/../screenshots/<name>.png."""
-    tmp, shots = tmp_path_factory.mktemp("shots"), report.parent / "screenshots"
-    shots.mkdir(exist_ok=True)
-
-    def take(page: str, name: str, height: int) -> Path:
-        out = shots / f"{name}.png"
-        browse(chromium, tmp, (report / page).as_uri(), f"--window-size=1280,{height}",
-               f"--screenshot={out}")
-        return out
-    return take
 
 
 def checked(rendered, page: str, suffix: str = "") -> tuple[str, dict]:
@@ -319,19 +284,53 @@ def test_mathematics_is_typeset_offline(report, ledger, rendered, paper):
     assert not raw, f"{page}: raw TeX left in the text: {raw[:5]}"
 
 
-def test_index_lists_every_paper_and_screenshots(report, ledger, rendered, screenshot):
+class TableRows(HTMLParser):
+    """The body rows of the tables whose class holds a given one: each row's links and text."""
+
+    def __init__(self, table_class: str):
+        super().__init__()
+        self.table_class, self.depth, self.rows, self.row = table_class, 0, [], None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "table":
+            self.depth += bool(self.depth) or self.table_class in (attrs.get("class") or
+                                                                   "").split()
+        elif self.depth == 1 and tag == "tr":
+            self.row = {"links": [], "text": []}
+        elif self.row is not None and tag == "a" and attrs.get("href"):
+            self.row["links"].append(unquote(attrs["href"]))
+
+    def handle_endtag(self, tag):
+        if tag == "table" and self.depth:
+            self.depth -= 1
+        elif tag == "tr" and self.depth == 1 and self.row is not None:
+            self.rows.append({"links": self.row["links"], "text": " ".join(self.row["text"])})
+            self.row = None
+
+    def handle_data(self, data):
+        if self.row is not None:
+            self.row["text"].append(data)
+
+
+def paper_rows(dom: str) -> dict[str, str]:
+    """The index's paper table: each paper's row text, by the paper its first link names."""
+    table = TableRows("papers")
+    table.feed(dom)
+    return {r["links"][0].split("/")[0]: " ".join(r["text"].split())
+            for r in table.rows if r["links"]}
+
+
+def test_index_has_a_row_per_paper(report, ledger, rendered):
+    """Every paper has its row in the index's paper table (not a link of the page's head or
+    navigation), and a paper with no results here says it is not yet built."""
     dom, _ = checked(rendered, "index.html")
+    rows = paper_rows(dom)
     for paper in papers.names():
-        assert f'href="{paper}/index.html"' in dom, f"index does not link {paper}"
+        assert paper in rows, f"the index's paper table has no row for {paper}"
         if paper not in built_papers(ledger):
-            row = dom[dom.index(f'href="{paper}/index.html"'):]
-            assert "not yet built" in row[:3000], f"index: {paper} should say 'not yet built'"
-    built = built_papers(ledger)
-    shots = [screenshot("index.html", "index", 900)]
-    if built:
-        shots.append(screenshot(f"{built[0]}/index.html", "chapter", 2200))
-        shots.append(screenshot(math_page(built[0]), "notebook", 1400))
-    assert all(s.stat().st_size > 0 for s in shots)
+            assert "not yet built" in rows[paper], \
+                f"index: {paper}'s row should say 'not yet built': {rows[paper]!r}"
 
 
 def test_index_shows_a_verdict_line_per_paper(report, ledger, rendered):
@@ -352,6 +351,20 @@ def test_index_shows_a_verdict_line_per_paper(report, ledger, rendered):
             f"{paper}/index.html does not open with its verdicts"
 
 
+def test_screenshots_show_each_page_whole(report, ledger):
+    """lib.companion.screenshots (`make screenshots`): the index, a chapter, its ledger, a
+    notebook page and the performance page, each 1280 px wide and as tall as the page, into
+    <report>/../screenshots/."""
+    built = built_papers(ledger)
+    if not built:
+        pytest.skip("no paper built in this run")
+    shots = screenshots.take(report, report.parent / "screenshots", built[0])
+    assert set(shots) == set(screenshots.NAMES)
+    for name, (png, png_height, page_height) in shots.items():
+        assert chromium.png_size(png) == (chromium.WIDTH, png_height)
+        assert png_height >= page_height > 0, f"{name}: the screenshot cuts the page off"
+
+
 def test_no_table_overflows_the_article(report, ledger, rendered):
     """At 1280 px no table's visible box passes the article's right edge: the index, the
     performance page, every chapter and every claims ledger."""
@@ -363,3 +376,25 @@ def test_no_table_overflows_the_article(report, ledger, rendered):
         if check["tables_overflowing"]:
             wide[page] = check["tables_overflowing"]
     assert not wide, f"tables wider than the article at 1280 px: {wide}"
+
+
+def test_the_guide_renders_with_its_heading_and_links(report, rendered):
+    """The guide (docs/guide/) is part of the book: its index page has its heading and a link to
+    every other guide page, each a page of the site; a guide page with a table (the generated
+    ones are wide) keeps it inside the article at 1280 px."""
+    stems = guide.pages()
+    assert stems, "docs/guide/ holds no guide"
+    dom, check = checked(rendered, "guide/index.html")
+    title = guide.page("index").read_text().splitlines()[0].lstrip("#").strip()
+    assert re.search(rf"<h1[^>]*>\s*{re.escape(title)}", dom), \
+        f"guide/index.html does not open with its heading {title!r}"
+    linked = {urlsplit(ref).path for tag, ref in parse(dom).refs if tag == "a"}
+    missing = [s for s in stems[1:]
+               if f"{s}.html" not in linked or not (report / "guide" / f"{s}.html").is_file()]
+    assert not missing, f"guide/index.html does not link a page of the site for {missing}"
+    wide = {}
+    for stem in (s for s in stems if "|---" in guide.page(s).read_text()):
+        _, check = checked(rendered, f"guide/{stem}.html")
+        if check["tables_overflowing"]:
+            wide[stem] = check["tables_overflowing"]
+    assert not wide, f"guide tables wider than the article at 1280 px: {wide}"

@@ -367,3 +367,44 @@ def test_performance_page_opens_with_its_figure(tree):
     perf = (src / "performance.md").read_text()
     assert (src / "_static" / "performance.png").is_file()
     assert perf.index("_static/performance.png") < perf.index("## Stage wall times")
+
+
+# ---------------------------------------------------------------- the guide
+GUIDE_PAGE = ("# Running\n\n## How long\n\nSee [the guide](index.md), "
+              "[its times](running.md#how-long), [alpha's spec](../specs/alpha.md), "
+              "[its §2](../specs/alpha.md#s2), "
+              "[the Makefile](../../Makefile) and [a site](https://example.org).\n")
+
+
+def write_guide(root: Path, **extra: str) -> None:
+    """docs/guide/ with an index linking `running`, and alpha's spec with a section anchor."""
+    folder = root / "docs" / "guide"
+    folder.mkdir(parents=True)
+    (folder / "index.md").write_text("# Guide\n\n- [Running](running.md): how\n")
+    (folder / "running.md").write_text(GUIDE_PAGE)
+    for stem, text in extra.items():
+        (folder / f"{stem}.md").write_text(text)
+    (root / "docs" / "specs").mkdir()
+    (root / "docs" / "specs" / "alpha.md").write_text('# Alpha\n\n<a id="s2"></a>\n## 2. Two\n')
+
+
+def test_the_guide_enters_the_book_with_its_links_made_the_books(tree):
+    write_guide(tree)
+    src = report.write_sources(report.source_dir(), NOW)
+    text = (src / "guide" / "running.md").read_text()
+    assert "[the guide](index.md)" in text and "[its times](running.md#how-long)" in text
+    assert "[alpha's spec](../alpha/spec.md)" in text                    # the spec's page
+    assert '<a href="../alpha/spec.html#s2">its §2</a>' in text         # its raw anchor
+    assert ", the Makefile and [a site](https://example.org)" in text  # no page: its text
+    assert ":caption: Guide\n\nguide/index\nguide/running\n" in (src / "index.md").read_text()
+    report.build(NOW)                      # Sphinx, warnings as errors: every link resolves
+    running = page("guide/running.html")
+    assert "Running" in running and 'href="index.html"' in running
+    assert 'href="../alpha/spec.html#s2"' in running and "Guide" in page("index.html")
+
+
+def test_a_guide_page_the_index_does_not_link_is_refused(tree):
+    from lib.companion import guide
+    write_guide(tree, orphan="# Orphan\n")
+    with pytest.raises(guide.GuideError, match="orphan"):
+        guide.pages()

@@ -1,6 +1,6 @@
 """lib/spiking/integrate.py: the soft-reset IF and the hard-reset LIF neurons against per-neuron
-loops, and the IF's constant-current count N_T = clip(floor(v0 + T c), 0, T) checked in rational
-arithmetic."""
+loops (the LIF's gradient against autograd of its plain expression), and the IF's constant-current
+count N_T = clip(floor(v0 + T c), 0, T) checked in rational arithmetic."""
 from fractions import Fraction
 
 import numpy as np
@@ -8,6 +8,7 @@ import pytest
 import torch
 
 from lib.spiking import integrate, naive
+from lib.spiking.surrogate import SpikeSurrogate
 
 
 @pytest.mark.parametrize("T", [1, 5, 32])
@@ -87,6 +88,41 @@ def test_lif_gradient_is_finite_through_the_reset():
     I = torch.randn(3, 50, dtype=torch.float64, requires_grad=True)
     integrate.lif_hard_reset(2.0 * I).sum().backward()
     assert torch.isfinite(I.grad).all() and I.grad.abs().sum() > 0
+
+
+def lif_autograd(I, tau, v_th, alpha):
+    """The LIF as the plain expression, differentiated by autograd node by node: the reference
+    for the one-node LifHardReset's hand-written back-propagation through time."""
+    v, spikes = torch.zeros_like(I[0]), []
+    for t in range(I.shape[0]):
+        v = v + (I[t] - v) / tau
+        s = SpikeSurrogate.apply(v - v_th, alpha)
+        v = v * (1.0 - s)
+        spikes.append(s)
+    return torch.stack(spikes)
+
+
+@pytest.mark.parametrize("T", [1, 2, 5])
+@pytest.mark.parametrize("tau", [1.0, 2.0, 3.5])
+def test_lif_gradient_equals_autograd_of_the_plain_expression(T, tau):
+    g = torch.Generator().manual_seed(10 * T)
+    I = (0.8 + 1.5 * torch.randn(T, 6, 40, generator=g, dtype=torch.float64)).requires_grad_()
+    upstream = torch.randn(T, 6, 40, generator=g, dtype=torch.float64)
+    S_ref = lif_autograd(I, tau, 1.0, 4.0)
+    (grad_ref,) = torch.autograd.grad((S_ref * upstream).sum(), I)
+    S = integrate.lif_hard_reset(I, tau=tau, v_th=1.0, alpha=4.0)
+    (grad,) = torch.autograd.grad((S * upstream).sum(), I)
+    assert torch.equal(S, S_ref)
+    assert (S.sum() > 0) and (S.sum() < S.numel())           # both branches of the reset taken
+    torch.testing.assert_close(grad, grad_ref, rtol=1e-12, atol=1e-14)
+
+
+def test_lif_keeps_channels_last():
+    I = torch.randn(2, 3, 4, 5, 6).reshape(6, 4, 5, 6).contiguous(
+        memory_format=torch.channels_last).reshape(2, 3, 4, 5, 6)
+    S = integrate.lif_hard_reset(I)
+    assert S.stride() == I.stride()
+    assert torch.equal(S, integrate.lif_hard_reset(I.contiguous()))
 
 
 @pytest.mark.parametrize("bad", [0.5, 0.0, float("nan")])

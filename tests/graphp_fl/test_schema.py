@@ -1,9 +1,9 @@
-"""Parameters refused by key before compute; each decision rule both ways."""
+"""Parameters refused by key before compute; the Fisher scale of choices.py."""
 import pytest
 import torch
 from pydantic import ValidationError
 
-from lib.graphp_fl import decisions
+from lib.graphp_fl import choices
 from lib.graphp_fl.schema import ClosedForm, Federated
 
 
@@ -22,22 +22,9 @@ def test_defaults_validate():
     assert ClosedForm().n_instances == 1000 and Federated().rounds == 30
 
 
-def test_rules_both_ways():
-    assert decisions.denoises([0.7, 0.5], [0.6, 0.4])
-    assert not decisions.denoises([0.7, 0.39], [0.6, 0.4])
-    slope, se = decisions.slope_and_se([0, 1, 2, 3], [0.0, 0.1, 0.21, 0.3])
-    assert decisions.gain_rises(slope, se) and abs(slope - 0.1) < 0.01
-    assert not decisions.gain_rises(*decisions.slope_and_se([0, 1, 2, 3], [0.1, -0.1, 0.1, -0.1]))
-    with pytest.raises(ValueError):
-        decisions.slope_and_se([1, 1, 1], [0, 1, 2])
-    assert decisions.forgets_less([0.1, 0.2], [0.3, 0.2])
-    assert not decisions.forgets_less([0.2], [0.2])
-    assert decisions.at_least([0.8], [0.8]) and not decisions.at_least([0.7], [0.8])
-
-
 def test_fisher_scale_has_unit_mean():
     f = (torch.rand(3, 4, 2) + 0.1, torch.rand(3, 5))
-    scaled = decisions.fisher_scale(f)
+    scaled = choices.fisher_scale(f)
     mean = sum(s.flatten(1).sum(1) for s in scaled) / 13
     assert torch.allclose(mean, torch.ones(3))
 
