@@ -111,6 +111,15 @@ def overfits(off_fixed: Sequence[float], on_fixed: Sequence[float], off_bsnp: Se
             and mean(off_bsnp) / mean(on_bsnp) <= stoch_max)
 
 
+def overfitting_to_prevent(off_fixed: Sequence[float], on_fixed: Sequence[float],
+                           run_mnse: Sequence[float], fixed_min: float = OVERFIT_FIXED_MIN,
+                           mnse_max: float = TRAINED_MNSE_MAX) -> bool:
+    """A5's precondition: the fixed-grid run learned and overfits its grid (its mean residual
+    between its points >= fixed_min times that at them). Without overfitting there is nothing
+    for stochastic collocation to prevent: the claim is untested, not the paper failing."""
+    return trained(run_mnse, mnse_max) and mean(off_fixed) / mean(on_fixed) >= fixed_min
+
+
 def graceful(err: np.ndarray, ref: np.ndarray, noise: Sequence[float],
              growth_max: float = NOISE_GROWTH_MAX) -> bool:
     """N1: the pooled MNSE (one column per noise level) is non-decreasing in the noise and at

@@ -69,7 +69,7 @@ fresh_splits = True  # decision (spec §3): fresh context/target split per draw;
 n_seeds = 3  # spec A2: 3 seeds (the decision's stability and a paired opposite need ≥ 3)
 n_fixed = 8  # decision (spec §7 Q3): the fixed arm's grid; 8 is where overfitting should show
 stress_rho = 0.03  # spec A5: decoder length-scale fixed at 0.03 in the rough setting
-stress_steps = 200  # budget: 200 steps for the two rough-decoder arms (spec §3.1: 400); the overfitting ratio is read after the same schedule for both arms
+stress_steps = 400  # spec §3.1: 400 steps for the two rough-decoder arms (issue 58: a cut to 200 is undone); the overfitting ratio is read after the same schedule for both arms
 high_noise = 0.15  # spec NB2: also evaluated at 15% noise
 sparse_nc = 3  # spec NB2: also evaluated at N_c is 3
 grad_eps = 256  # spec A6: eps samples of the MC loss
@@ -280,8 +280,10 @@ nb.finish()
 # - *Calibration* (A3, `calibration.bsnp_ecp`): BSNP's ECP₉₀ against the spec's band [0.85, 0.97].
 # - *Uncertainty collapse* (P2, A4, `collapse.sample_level`) and *discretisation overfitting* (P1,
 #   A5): one trained seed each, so a failure is recorded as a fail, not as the paper shown wrong.
-#   The spec's prototype saw no collapse and overfitting only with the rough decoder; the rough
-#   pair is barely trained in the prototype too (the precondition names it).
+#   The spec's prototype saw no collapse and overfitting only with the rough decoder (length-scale
+#   0.03, 400 steps: the spec's length, restored from a cut to 200). A5 is decided only where the
+#   fixed grid does overfit its points (off/on >= 2, the precondition): with no overfitting to
+#   prevent, stochastic collocation is untested (inconclusive), not the paper failing.
 # - The data-only arm never trains on any grid, so its residual at the 8 fixed points says nothing
 #   about overfitting.
 # - A6: the closed-form and Monte-Carlo sample-level gradients agree (`sample_level.gradient_mc`).

@@ -3,6 +3,7 @@
 import numpy as np
 
 from lib.bsnp import decisions as d
+from lib.companion import deciding, declared
 
 FLAT = [1.0, 1.0, 0.99, 1.0, 0.99, 1.0, 1.0, 0.99]            # a converged loss tail
 FALLING = [1.0, 0.98, 0.95, 0.9, 0.85, 0.8, 0.75, 0.7]        # still falling by > 5 %
@@ -37,6 +38,39 @@ def test_task_rules_both_ways():
     assert d.overfits([4.0], [1.0], [1.0], [1.0]) and not d.overfits([1.5], [1.0], [1.0], [1.0])
     assert not d.overfits([4.0], [1.0], [2.0], [1.0])
     assert d.sparse_covered([0.85, 0.9]) and not d.sparse_covered([0.6, 0.7])
+
+
+def test_overfitting_precondition_both_ways():
+    # off/on of the fixed grid: mean([3, 1]) / mean([1, 1]) = 2, exactly the threshold
+    assert d.overfitting_to_prevent([3.0, 1.0], [1.0, 1.0], [0.1, 0.2])
+    assert not d.overfitting_to_prevent([2.9, 1.0], [1.0, 1.0], [0.1, 0.2])   # 1.95: no overfit
+    assert not d.overfitting_to_prevent([3.0, 1.0], [1.0, 1.0], [0.1, 0.6])   # not learned
+
+
+def test_no_overfitting_to_prevent_is_inconclusive_not_a_fail():
+    decl = declared.for_paper("bsnp")["bsnp.overfit.learned_decoder"]
+    record = {"evidence": {"off_fixed": [0.9] * 8, "on_fixed": [1.0] * 8,       # ratio 0.9
+                           "off_bsnp": [0.9] * 8, "on_bsnp": [1.0] * 8},
+              "context": {"run_mnse": [0.2, 0.2]}}
+    assert deciding.decide("bsnp", "bsnp.overfit.learned_decoder", decl, record).status \
+        == "inconclusive"
+    record["evidence"] |= {"off_fixed": [3.0] * 8, "off_bsnp": [2.0] * 8}       # 3 and 2
+    assert deciding.decide("bsnp", "bsnp.overfit.learned_decoder", decl, record).status == "fail"
+    record["evidence"] |= {"off_bsnp": [1.2] * 8}                               # 3 and 1.2
+    assert deciding.decide("bsnp", "bsnp.overfit.learned_decoder", decl, record).status == "pass"
+
+
+def test_sparse_claim_needs_the_context_read():
+    decl = declared.for_paper("bsnp")["bsnp.sparse.advantage_small_nc"]
+    ones = np.ones((4, 2))
+    record = {"evidence": {"err": [[0.8, 1.0, 0.9, 1.0]] * 4, "ref": np.ones((4, 4)),
+                           "err_ctx": [[0.1, 0.1]] * 4, "ref_ctx": ones},         # values ignored
+              "context": {"run_mnse": [0.2, 0.2]}}
+    assert deciding.decide("bsnp", "bsnp.sparse.advantage_small_nc", decl, record).status \
+        == "inconclusive"
+    record["evidence"]["err_ctx"] = [[0.1, 0.2]] * 4                              # read: 2x
+    assert deciding.decide("bsnp", "bsnp.sparse.advantage_small_nc", decl, record).status \
+        == "pass"
 
 
 def test_pooled_mnse_is_summed_error_over_summed_reference():
