@@ -10,6 +10,8 @@ from collections.abc import Sequence
 import numpy as np
 from scipy import stats
 
+from lib.companion import rules
+
 ID_SE_FACTOR = 3.0             # id_validity: coverage >= 1 - a - 3 SE (spec §3)
 CLOSED_FORM_TOL = 0.03         # shift.vanilla_closed_form: |measured - C_Q| <= 0.03 (spec §3)
 BASELINE_DROP = (0.15, 0.25)   # the paper's baselines lose 15-25 pp across modalities (C1)
@@ -17,11 +19,31 @@ PRIOR_DROP_MAX = 0.05          # shift.nig_drop: the prior-aware arm loses <= 5 
 BLIND_DROP_MIN = 0.10          # shift.blind_fails: the blind NIG loses >= 10 pp (spec §3)
 ERROR_RATIO_MAX = 0.7          # calibration error reduced by >= 30 % (C2's 30-50 %, low end)
 RANK_MIN = 0.9                 # gap_grows: Spearman(level, gap) >= 0.9 (our threshold)
+CONVERGED_REL = 0.05           # precondition: a loss fell < 5 % over its last quarter
+TREND_LEVELS = 3               # precondition of a trend: a rank correlation over >= 3 levels
 
 
 def seed_mean(values: Sequence[float]) -> np.ndarray:
     """The mean over the seeds (rows) of per-seed values (one column per arm or level)."""
     return np.asarray(values, dtype=float).mean(axis=0)
+
+
+def converged(tail: np.ndarray, rel: float = CONVERGED_REL) -> bool:
+    """The precondition of a comparison: every run it rests on has trained, its full-batch loss
+    no longer falling: over the last quarter of the epochs (`tail`, one per seed and arm, the
+    epochs on the last axis), the median of the second half is not more than `rel` below the
+    first half's (lib.companion.rules.converged); a tail of fewer than 4 epochs is too short to
+    tell, so not converged."""
+    t = np.asarray(tail, dtype=float)
+    runs = t.reshape(-1, t.shape[-1])
+    return runs.shape[1] >= 4 and all(rules.converged(r, share=1.0, rel=rel) for r in runs)
+
+
+def trend_ready(tail: np.ndarray, level: Sequence[float], rel: float = CONVERGED_REL,
+                levels: int = TREND_LEVELS) -> bool:
+    """The precondition of a trend over levels: enough levels for a rank correlation, and every
+    run it rests on converged (`converged`)."""
+    return len(level) >= levels and converged(tail, rel)
 
 
 def covers_every_arm(coverage: np.ndarray, variance: np.ndarray, a: float,

@@ -34,8 +34,9 @@
 # derived ([spec §1.5](../../docs/specs/calpro.md#s1-5)).
 #
 # **Decisions where the spec is open** ([spec §7](../../docs/specs/calpro.md#s7)), each a parameter: the extrapolation design
-# (`design`); 32 hidden units (`hidden`; the spec's 64 is the paper profile's, for the budget);
-# Adam 1e-2 (`lr`); λ_ev = 0.01, λ_p = 1, surrogate weight 1 with no width term (`lam_*`); the
+# (`design`); the spec's 64 hidden units (`hidden`; an earlier cut to 32 for the budget is
+# undone); 300 epochs (`epochs`; at 64 units the spec's 200 left p1's loss still falling, and
+# every comparison requires its arms' losses flat over their last quarter); Adam 1e-2 (`lr`); λ_ev = 0.01, λ_p = 1, surrogate weight 1 with no width term (`lam_*`); the
 # "prior-aware arm" of the C1/C5 claims is p1, fixed before the run (`choices.PRIOR_ARM`);
 # calibration error is the conditional coverage error over 10 bins of d (`cond_bins`); the TV
 # of scores is a 20-bin equal-mass histogram (`tv_bins`). ID validity is the spec's rule
@@ -63,9 +64,9 @@ n_train = 80  # spec §1.6: 80 training chains
 n_cal = 50  # spec §1.6: 50 calibration chains
 n_test = 60  # spec §1.6: 60 chains in each test split (ID and shift)
 contact_radius = 0.0  # spec §3 sizes: sequence edges only; > 0 adds contacts of a random 3-D chain walk closer than this (paper profile)
-hidden = 32  # budget: 32 hidden units (spec §1.6: 64, the paper profile's); 200 epochs of 7 arms x 3 seeds at 64 took 4x the budget on 2 shared cores
+hidden = 64  # spec §1.6: 64 hidden units (issue 58: the budget's cut to 32 is undone; a job costs about 1.8x the CPU of 32's)
 rounds = 2  # spec §1.6: 2 message-passing rounds
-epochs = 200  # spec §1.6: 200 full-batch Adam epochs (100 left the NIG arms' scales untrained)
+epochs = 300  # decision: 300 full-batch Adam epochs (spec §1.6: 200, and 100 left the NIG arms' scales untrained; at 64 hidden units 200 left p1's loss falling 6.7 % over its last quarter on seed 1; the paper profile runs 400)
 lr = 0.01  # decision (spec §1.6 silent): Adam 1e-2
 a = 0.1  # spec §1.6: miscoverage a is 0.1 (90 % intervals)
 lam_ev = 0.01  # decision (spec §1.2 silent): evidential weight lambda_ev is 0.01 (Amini et al.'s order)
@@ -190,13 +191,16 @@ ledger.exact("nig.p2_reduces", expected=True,
 # %%
 # per seed (rows, in seed order): coverage of every arm on the ID and shift tests, their drop,
 # the variance of the ID coverage (calibration draw and test residues), the ordered residues'
-# widths under shift and the conditional coverage error; the claims stage resamples the seeds
+# widths under shift, the conditional coverage error, and the last quarter of each run's loss
+# (the precondition: the arms compared trained); the claims stage resamples the seeds
 C = evaluate.by_seed(cov, seeds)
 cov_id, cov_shift = (C.xs(split, axis=1, level="split") for split in ("id", "shift"))
 drop = cov_id - cov_shift
 var_id = evaluate.id_variance(cov, {s: data[s]["cal"].n for s in seeds}, seeds, cfg.a)
 W = evaluate.by_seed(cov, seeds, "ordered", "width").xs("shift", axis=1, level="split")
 E = cond.pivot_table(index="seed", columns="arm", values="error").loc[seeds]
+tail = {arm: evaluate.loss_tails(results, [arm], seeds) for arm in arms.NAMES}
+with_vanilla = evaluate.loss_tails(results, [P, "vanilla"], seeds)
 one = f"one seed (seed {seeds[0]})"
 NAMES = list(arms.NAMES)
 ledger.record("conformal.id_validity", measured=", ".join(f"{a} {cov_id[a].mean():.3f}"
@@ -204,28 +208,27 @@ ledger.record("conformal.id_validity", measured=", ".join(f"{a} {cov_id[a].mean(
               evidence={"coverage": cov_id[NAMES], "variance": var_id[NAMES]},
               context={"a": cfg.a}, rests_on=one)
 ledger.record("shift.vanilla_closed_form", measured=f"{cov_shift.vanilla.mean():.4f} (C_Q "
-              f"{c_q:.4f})", evidence={"coverage": cov_shift.vanilla},
+              f"{c_q:.4f})", evidence={"coverage": cov_shift.vanilla, "tail": tail["vanilla"]},
               context={"closed_form": c_q}, rests_on=one)
-for cid, arm in (("shift.vanilla_drop", "vanilla"), ("shift.cqr_drop", "cqr")):
-    ledger.record(cid, measured=drop[arm].mean(), evidence={"drop": drop[arm]}, rests_on=one)
-ledger.record("shift.nig_drop", measured=f"{drop[P].mean():.4f} (p0 {drop.p0.mean():.4f}, "
-              f"p1_cal {drop.p1_cal.mean():.4f})", evidence={"drop": drop[P]}, rests_on=one)
-ledger.record("shift.blind_fails", measured=drop.blind.mean(), evidence={"drop": drop.blind},
-              rests_on=one)
+for cid, arm in (("shift.vanilla_drop", "vanilla"), ("shift.cqr_drop", "cqr"),
+                 ("shift.nig_drop", P), ("shift.blind_fails", "blind")):
+    ledger.record(cid, measured=drop[arm].mean(), evidence={"drop": drop[arm], "tail": tail[arm]},
+                  rests_on=one)
 ledger.record("ablation.prior_form", measured=", ".join(f"{a} {v:.3f}" for a, v in
                                                         drop.mean().items())
               + "; p2 learned k " + ", ".join(f"{by['p2', s].k:.2f}" for s in seeds),
               evidence={"drop_p0": drop.p0, "drop_p1": drop.p1, "drop_p2": drop.p2,
-                        "drop_blind": drop.blind},
+                        "drop_blind": drop.blind,
+                        "tail": evaluate.loss_tails(results, ["p0", "p1", "p2", "blind"], seeds)},
               rests_on=one)
 ledger.record("width.informative", measured="per seed " + ", ".join(
-              f"{d:+.4f}" for d in W[P] - W.vanilla), evidence={"width_diff": W[P] - W.vanilla},
-              rests_on=one)
+              f"{d:+.4f}" for d in W[P] - W.vanilla), rests_on=one,
+              evidence={"width_diff": W[P] - W.vanilla, "tail": with_vanilla})
 ledger.record("calibration.conditional_error", measured=f"{P} {E[P].mean():.4f}, vanilla "
-              f"{E.vanilla.mean():.4f}", evidence={"error_prior": E[P],
-                                                   "error_vanilla": E.vanilla}, rests_on=one)
-slack = gaps.gap - (gaps.tv_hist + k * gaps.se)
-ledger.bound("bound.tv", measured=float(slack.max()), upper=0.0)
+              f"{E.vanilla.mean():.4f}", rests_on=one,
+              evidence={"error_prior": E[P], "error_vanilla": E.vanilla, "tail": with_vanilla})
+ledger.bound("bound.tv", measured=float((gaps.gap.abs() - (gaps.tv_hist + gaps.slack)).max()),
+             upper=0.0)
 ledger.skip("paper.protein_coverage",
             reason="needs AlphaFold DB / PDB structures across modalities (spec §8)")
 ledger.skip("paper.docking", reason="needs docking software and ligand sets (spec §8)")

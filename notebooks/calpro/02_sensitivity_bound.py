@@ -32,11 +32,17 @@
 # alternative design (training disorder already in [0.6, 1], `design`), because under the
 # extrapolation design of part 1 the shift puts mass where P has none and KL(Q‖P) is infinite
 # (checked below as `extrapolation.kl_vacuous`); the arms (`arms`); one training seed
-# (`seeds`); the PAC-Bayes prior N(0, 0.1²) and posterior N(w, 0.05²) per weight (`prior_sd`,
+# (`seeds`) for the sweep and `width_seeds` for each width of the vanilla regressor (the
+# complexity trend is decided on them); the PAC-Bayes prior N(0, 0.1²) and posterior N(w, 0.05²) per weight (`prior_sd`,
 # `posterior_sd`), δ = 0.05, n the training residues.
 #
 # **What to look for.** Every measured gap under both bounds; the gaps growing with p; the
-# Pinsker form looser than the TV form at large shifts; the complexity term growing with width.
+# Pinsker form looser than the TV form at large shifts; the complexity term growing with width
+# (by construction) beside the measured gap against the width (`complexity.gap_grows`, on
+# `width_seeds` seeds: what tests C4's "model complexity"); the negative control, a shift of the
+# noise with the covariates unchanged, above the covariate bound (`control.concept_shift`).
+# The gap against the histogram TV of the scores (`bound.sweep`) is a sanity check of the
+# computation, not evidence: on the same samples it holds for any shift.
 
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
@@ -52,9 +58,9 @@ n_train = 80  # spec §1.6: 80 training chains
 n_cal = 50  # spec §1.6: 50 calibration chains
 n_test = 60  # spec §1.6: 60 chains in each test split (ID and shift)
 contact_radius = 0.0  # spec §3 sizes: sequence edges only; > 0 adds contacts of a random 3-D chain walk closer than this (paper profile)
-hidden = 32  # budget: 32 hidden units (spec §1.6: 64, the paper profile's); 200 epochs of 7 arms x 3 seeds at 64 took 4x the budget on 2 shared cores
+hidden = 64  # spec §1.6: 64 hidden units (issue 58: the budget's cut to 32 is undone; a job costs about 1.8x the CPU of 32's)
 rounds = 2  # spec §1.6: 2 message-passing rounds
-epochs = 200  # spec §1.6: 200 full-batch Adam epochs (100 left the NIG arms' scales untrained)
+epochs = 300  # decision: 300 full-batch Adam epochs (spec §1.6: 200, and 100 left the NIG arms' scales untrained; at 64 hidden units 200 left p1's loss falling 6.7 % over its last quarter on seed 1; the paper profile runs 400)
 lr = 0.01  # decision (spec §1.6 silent): Adam 1e-2
 a = 0.1  # spec §1.6: miscoverage a is 0.1 (90 % intervals)
 lam_ev = 0.01  # decision (spec §1.2 silent): evidential weight lambda_ev is 0.01 (Amini et al.'s order)
@@ -71,14 +77,17 @@ widths = [8, 16, 32, 64]  # decision: vanilla regressors of these widths for the
 prior_sd = 0.1  # decision (spec §7 Q3): PAC-Bayes prior N(0, 0.1^2 I) on the last layer ...
 posterior_sd = 0.05  # ... posterior N(w, 0.05^2 I) around the trained weights
 delta = 0.05  # PAC-Bayes confidence 1 - delta is 0.95
+width_seeds = 5  # decision: training seeds of each width's vanilla regressor (complexity.gap_grows is decided on the seeds; 3 left its decision unstable)
+concept_scale = 1.5  # decision: the negative control's noise scale (a shift of y given x that the covariate bound does not cover: 1.5 moves a 90 % band to about 73 %)
 
 # %%
 import math
 
+import numpy as np
 import pandas as pd
 import torch
 
-from lib.calpro import chains, choices, conformal, experiment, shift, train
+from lib.calpro import chains, choices, evaluate, experiment, shift, train
 from lib.companion import notebook, plotting
 
 nb = notebook.start("calpro/02_sensitivity_bound", globals())
@@ -128,30 +137,23 @@ ledger.exact("extrapolation.kl_vacuous", expected=(math.inf, True),
 # %%
 jobs = [experiment.Job(arm, s, design, recipe, tuple(cfg.p_sweep)) for s in seeds
         for arm in cfg.arms]
-wide = [experiment.Job("vanilla", seeds[0], design,
-                       train.Recipe(**{**vars(recipe), "hidden": w})) for w in cfg.widths]
+width_seeds = [cfg.seed + s for s in range(cfg.width_seeds)]
+wide = [experiment.Job("vanilla", s, design, train.Recipe(**{**vars(recipe), "hidden": w}))
+        for s in width_seeds for w in cfg.widths]
 results = experiment.run_jobs(jobs + wide, cfg, nb.id)
-sweep, by_width = results[:len(jobs)], results[len(jobs):]
+sweep, wide_runs = results[:len(jobs)], results[len(jobs):]
+by_width = wide_runs[:len(cfg.widths)]                 # the first seed's: the PAC-Bayes term
 
 # %%
-rows = []
-for s in seeds:
-    d = experiment.make_splits(design, s)
-    tests = {i: experiment.sweep_split(design, s, i, p) for i, p in enumerate(cfg.p_sweep)}
-    for r in (r for r in sweep if r.seed == s):
-        q = conformal.conformal_quantile(conformal.scores(r.bands["cal"], d["cal"].y), cfg.a)
-        s_id = conformal.scores(r.bands["id"], d["id"].y)
-        hit_id = s_id <= q
-        for i, p in enumerate(cfg.p_sweep):
-            s_q = conformal.scores(r.bands[f"p{i}"], tests[i].y)
-            hit_q = s_q <= q
-            rows.append({"seed": s, "arm": r.arm, "p": p,
-                         "gap": hit_id.mean() - hit_q.mean(),
-                         "se": math.hypot(conformal.chain_se(hit_id, d["id"].chain),
-                                          conformal.chain_se(hit_q, tests[i].chain)),
-                         "tv_hist": conformal.histogram_tv(s_id, s_q, cfg.tv_bins)})
-gaps = pd.DataFrame(rows).merge(closed, on="p")
+gaps = evaluate.sweep_gaps(sweep, design, cfg.p_sweep, cfg.a, cfg.tv_bins).merge(closed, on="p")
 gaps.to_csv(tables / "gaps.csv", index=False)
+splits = {s: experiment.make_splits(design, s) for s in sorted({*seeds, *width_seeds})}
+# the negative control: the ID test against itself with the noise scaled (no covariate shift)
+control = evaluate.concept_gaps(sweep, splits, cfg.a, cfg.tv_bins, cfg.concept_scale)
+control.to_csv(tables / "concept_control.csv", index=False)
+by_w = evaluate.gap_table(wide_runs, splits, cfg.a, cfg.tv_bins).assign(
+    width=[w for _ in width_seeds for w in cfg.widths])
+by_w.to_csv(tables / "width_gaps.csv", index=False)
 gaps.pivot_table(index="p", columns="arm", values="gap").round(3)
 
 # %% [markdown]
@@ -168,13 +170,22 @@ else:
     for cid in ("bound.window_tv", "bound.pinsker"):
         ledger.skip(cid, reason="contact edges widen the receptive field beyond the m-segment "
                                 "window")
+no_shift = shift.window_tv_bound(base, base, cfg.rounds)        # 0: the covariates are P's
+ledger.exact("control.concept_shift", expected=True,
+             measured=bool((control.gap > no_shift + k * control.se).all()))
 ledger.bound("bound.sweep", upper=0.0,
-             measured=float((gaps.gap - (gaps.tv_hist + k * gaps.se)).max()))
-# per seed (rows) vanilla's gap at each level (columns): the claims stage resamples the seeds
+             measured=float((gaps.gap.abs() - (gaps.tv_hist + gaps.slack)).max()))
+# per seed (rows) vanilla's gap at each level (columns), and the runs' loss tails: the claims
+# stage resamples the seeds
 G = gaps[gaps.arm == "vanilla"].pivot_table(index="seed", columns="p", values="gap").loc[seeds]
 ledger.record("shift.gap_grows", measured="gaps " + ", ".join(f"{g:.3f}" for g in G.mean()),
-              evidence={"gap": G}, context={"level": list(G.columns)},
-              rests_on=f"one seed (seed {seeds[0]})")
+              evidence={"gap": G, "tail": evaluate.loss_tails(sweep, ["vanilla"], seeds)},
+              context={"level": list(G.columns)}, rests_on=f"one seed (seed {seeds[0]})")
+GW = by_w.pivot_table(index="seed", columns="width", values="gap").loc[width_seeds]
+ledger.record("complexity.gap_grows", measured="gaps " + ", ".join(f"{g:.3f}" for g in GW.mean()),
+              evidence={"gap": GW, "tail": evaluate.tails(wide_runs).reshape(
+                  len(width_seeds), len(cfg.widths), -1)},
+              context={"level": list(GW.columns)}, rests_on=f"one seed (seed {width_seeds[0]})")
 n_train = experiment.make_splits(design, seeds[0])["train"].n
 pb = []
 for w, r in zip(cfg.widths, by_width):
@@ -203,6 +214,10 @@ for arm in cfg.arms:
 ax.plot(closed.p, closed.window_tv, "k--", label=f"1 - (1 - tau)^{m}")
 ax.plot(closed.p, closed.pinsker, "k:", label=f"sqrt({m} KL / 2)")
 ax.axvline(cfg.p_train, color="0.6", lw=0.6)
+for arm in cfg.arms:                     # the control: no covariate shift, the noise scaled
+    c = control[control.arm == arm]
+    ax.plot(np.full(len(c), cfg.p_train), c.gap, "x", color=colours[arm], ms=5)
+ax.plot([], [], "kx", label=f"control: noise x{cfg.concept_scale:g}, bound 0")
 ax.set(xlabel="shift regime: disorder probability p", ylabel="coverage gap (ID - shift)",
        ylim=(-0.05, 1.05), title=f"gap against the bound ({cfg.design} design)")
 ax.legend(fontsize=6)
@@ -221,7 +236,7 @@ ax.legend(fontsize=6)
 nb.save_figure(fig, "scores")
 
 # %%
-fig, ax = plotting.figure()
+fig, (ax, ax3) = plotting.figure(ncols=2, width=8.0)
 ax.plot(pb.width, pb.term, "o-", color="C0", label="PAC-Bayes term")
 ax.set(xlabel="hidden width (last layer: width + 1 weights)", ylabel="complexity term",
        xscale="log", title=f"PAC-Bayes term, n = {n_train}, delta = {cfg.delta:g}")
@@ -232,6 +247,12 @@ ax2.plot(pb.width, pb.kl, "s--", color="C1", label="KL(rho || pi)")
 ax2.set(ylabel="KL(rho || pi)")
 ax2.grid(False)
 ax.legend(handles=[*ax.get_lines(), *ax2.get_lines()], fontsize=6, loc="lower right")
+w = by_w.groupby("width")[["gap", "se"]].mean()
+ax3.errorbar(w.index, w.gap, yerr=k * w.se, fmt="o-", ms=3, color="C0")
+ax3.set(xlabel="hidden width", ylabel="coverage gap (ID - shift)", xscale="log",
+        title=f"measured gap, vanilla, {cfg.width_seeds} seed(s)")
+ax3.set_xticks(w.index, [str(v) for v in w.index])
+ax3.minorticks_off()
 nb.save_figure(fig, "pacbayes")
 
 # %%
@@ -248,4 +269,7 @@ nb.finish()
 # width; at fixed per-weight variances part of KL(ρ‖π) is a plain count of last-layer weights
 # and the rest their squared norm (the pac_bayes table gives the KL and the number of
 # weights), so with this prior the "model complexity" direction of C4 is partly a count of
-# parameters.
+# parameters, and the measured gap against the width (right panel) is what decides the
+# complexity side (`complexity.gap_grows`). The negative control shows the bound check can fail:
+# with the noise scaled and the covariates' law unchanged, every arm's gap exceeds the
+# window bound, which is 0 there, by more than 3 SE.

@@ -53,3 +53,16 @@ def test_grows_both_ways():
 
 def test_docking_rule_both_ways():
     assert d.filtering_helps([0.75], [0.52]) and not d.filtering_helps([0.5], [0.52])
+
+
+FLAT = [1.0, 1.0, 0.99, 1.0, 0.99, 1.0, 1.0, 0.99]            # a converged loss tail
+FALLING = [1.0, 0.98, 0.95, 0.9, 0.85, 0.8, 0.75, 0.7]        # still falling by > 5 %
+
+
+def test_preconditions_both_ways():
+    assert d.converged(np.array([[FLAT, FLAT]] * 3))          # (seeds, arms, epochs)
+    assert not d.converged(np.array([[FLAT, FALLING], [FLAT, FLAT]]))
+    assert not d.converged(np.array([[[1.0, 1.0, 1.0]]]))      # too short to tell
+    assert d.trend_ready(np.array([FLAT] * 2), [0.1, 0.2, 0.3])
+    assert not d.trend_ready(np.array([FLAT] * 2), [0.1, 0.3])           # two levels
+    assert not d.trend_ready(np.array([FALLING] * 2), [0.1, 0.2, 0.3])
