@@ -21,6 +21,7 @@ ERROR_RATIO_MAX = 0.7          # calibration error reduced by >= 30 % (C2's 30-5
 RANK_MIN = 0.9                 # gap_grows: Spearman(level, gap) >= 0.9 (our threshold)
 CONVERGED_REL = 0.05           # precondition: a loss fell < 5 % over its last quarter
 TREND_LEVELS = 3               # precondition of a trend: a rank correlation over >= 3 levels
+CONTROL_SE_FACTOR = 3.0        # control.concept_shift: gap > bound + 3 SE (spec §3's 3 SE)
 
 
 def seed_mean(values: Sequence[float]) -> np.ndarray:
@@ -114,6 +115,14 @@ def grows(gap: np.ndarray, level: Sequence[float], rank_min: float = RANK_MIN) -
     """shift.gap_grows (and the width test): the seed-mean gap (one row per seed, one column
     per level) rises with the level, Spearman's rho >= rank_min."""
     return _spearman(level, gap) >= rank_min
+
+
+def exceeds_bound(gap: Sequence[float], se: Sequence[float], bound: float,
+                  k: float = CONTROL_SE_FACTOR) -> bool:
+    """control.concept_shift: every (seed, arm) gap (one per row) exceeds the bound by more
+    than k standard errors: the bound check rejects a shift the bound does not cover."""
+    g, e = np.asarray(gap, dtype=float), np.asarray(se, dtype=float)
+    return bool(np.all(g > bound + k * e))
 
 
 def filtering_helps(success_filtered: Sequence[float], success_all: Sequence[float]) -> bool:

@@ -66,3 +66,10 @@ def test_preconditions_both_ways():
     assert d.trend_ready(np.array([FLAT] * 2), [0.1, 0.2, 0.3])
     assert not d.trend_ready(np.array([FLAT] * 2), [0.1, 0.3])           # two levels
     assert not d.trend_ready(np.array([FALLING] * 2), [0.1, 0.2, 0.3])
+
+
+def test_control_rule_both_ways():
+    # 0.2 > 0 + 3 * 0.05 = 0.15 on both rows; 0.1 is not (0.15 > 0.1)
+    assert d.exceeds_bound([0.2, 0.2], [0.05, 0.05], 0.0)
+    assert not d.exceeds_bound([0.2, 0.1], [0.05, 0.05], 0.0)
+    assert not d.exceeds_bound([0.2, 0.2], [0.05, 0.05], 0.1)          # 0.1 + 0.15 > 0.2
