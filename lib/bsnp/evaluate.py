@@ -115,3 +115,11 @@ def per_task(model: BSNP, batch: Batch, n_samples: int, seed: int,
                      (np.abs(y - mu) <= z * sd).mean(1),
                      (sd / batch.scale.numpy()[:, None]).mean(1),
                      residual_sq(model, batch, DENSE).mean(1), on], axis=1)
+
+
+def columns(per: dict, keys: list) -> dict[str, np.ndarray]:
+    """The squared errors and squared targets (`err`, `ref`) of the per-task rows of several
+    evaluations side by side, one column per key in order: (tasks, len(keys)) each, what a
+    claim pooling MNSE over resampled tasks records."""
+    return {name: np.stack([per[k][:, PER_TASK.index(name)] for k in keys], axis=1)
+            for name in ("err", "ref")}

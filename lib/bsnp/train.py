@@ -17,7 +17,7 @@ from lib.bsnp import physics
 from lib.bsnp.batches import Batch, sample_batch
 from lib.bsnp.model import BSNP, Sizes
 from lib.bsnp.poisson import Tasks
-from lib.companion import sweep
+from lib.companion import rules, sweep
 
 ARMS = ("data", "fixed", "sample", "bsnp")
 
@@ -184,6 +184,12 @@ def fit_runs(tasks: Tasks, runs: dict[str, Run], cfg: sweep.SweepParams, noteboo
                             labels=list(runs))
     return ({name: restore(run, f) for (name, run), f in zip(runs.items(), done)},
             {name: f.history for name, f in zip(runs, done)})
+
+
+def loss_tail(history: list[dict[str, float]]) -> list[float]:
+    """The last quarter of a run's training loss: what its convergence is decided on (a noisy
+    curve's final value is a statistic of its tail, never its last point)."""
+    return rules.tail([h["loss"] for h in history]).tolist()
 
 
 def initial_model(sizes: Sizes, seed: int, draw: int = 0) -> BSNP:

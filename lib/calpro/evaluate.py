@@ -10,9 +10,10 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from lib.calpro import conformal
+from lib.calpro import conformal, shift
 from lib.calpro.chains import Chains
-from lib.calpro.experiment import Result
+from lib.calpro.experiment import Design, Result, make_splits, sweep_split
+from lib.companion import rules
 
 REGIONS = ("all", "ordered", "disordered")
 RAW = "p0_raw"               # P0's own Student-t interval, no conformal step
@@ -79,22 +80,73 @@ def coverage_table(results: list[Result], data: dict[int, dict[str, Chains]], a:
     return pd.DataFrame(rows)
 
 
+def gap_row(band_p: conformal.Band, p: Chains, band_q: conformal.Band, y_q: np.ndarray,
+            chain_q: np.ndarray, q: float, bins: int) -> dict[str, float]:
+    """The coverage of one arm's band on the ID test minus on another test at its threshold q:
+    the gap, its chain-cluster SE, the histogram TV of the two score samples and the mass of
+    the bin holding q (`conformal.event_slack`: |gap| <= TV + slack on the samples)."""
+    s_p, s_q = conformal.scores(band_p, p.y), conformal.scores(band_q, y_q)
+    hit_p, hit_q = s_p <= q, s_q <= q
+    se = np.hypot(conformal.chain_se(hit_p, p.chain), conformal.chain_se(hit_q, chain_q))
+    return {"gap": float(hit_p.mean() - hit_q.mean()), "se": float(se),
+            "tv_hist": conformal.histogram_tv(s_p, s_q, bins),
+            "slack": conformal.event_slack(s_p, s_q, q, bins)}
+
+
 def gap_table(results: list[Result], data: dict[int, dict[str, Chains]], a: float,
               bins: int) -> pd.DataFrame:
-    """Per (seed, arm): ID - shift coverage, its chain-cluster SE, and the histogram TV of the
-    arm's scores between the two test splits."""
+    """Per (seed, arm): ID - shift coverage and what `gap_row` gives beside it."""
     rows = []
     for r in results:
         d = data[r.seed]
-        q = threshold(r, d["cal"], a)
-        s = {k: conformal.scores(r.bands[k], d[k].y) for k in ("id", "shift")}
-        hit = {k: s[k] <= q for k in s}
-        se = np.hypot(conformal.chain_se(hit["id"], d["id"].chain),
-                      conformal.chain_se(hit["shift"], d["shift"].chain))
-        rows.append({"seed": r.seed, "arm": r.arm, "gap": hit["id"].mean() - hit["shift"].mean(),
-                     "se": float(se), "tv_hist": conformal.histogram_tv(s["id"], s["shift"],
-                                                                         bins)})
+        rows.append({"seed": r.seed, "arm": r.arm,
+                     **gap_row(r.bands["id"], d["id"], r.bands["shift"], d["shift"].y,
+                               d["shift"].chain, threshold(r, d["cal"], a), bins)})
     return pd.DataFrame(rows)
+
+
+def concept_gaps(results: list[Result], data: dict[int, dict[str, Chains]], a: float,
+                 bins: int, scale: float) -> pd.DataFrame:
+    """The negative control of the covariate-shift bound: per (seed, arm), the ID test against
+    itself with the noise scaled by `scale` (the covariates' law unchanged, so the window bound
+    is 0, while the scores' law moves): what `gap_row` gives."""
+    rows = []
+    for r in results:
+        d = data[r.seed]
+        y = shift.concept_shifted(d["id"], scale, np.random.default_rng([r.seed, 50]))
+        rows.append({"seed": r.seed, "arm": r.arm,
+                     **gap_row(r.bands["id"], d["id"], r.bands["id"], y, d["id"].chain,
+                               threshold(r, d["cal"], a), bins)})
+    return pd.DataFrame(rows)
+
+
+def sweep_gaps(results: list[Result], design: Design, levels: list[float], a: float,
+               bins: int) -> pd.DataFrame:
+    """NB2's sweep: per (seed, arm, shift level p), the ID test against the level's shift test
+    (its band "p<i>"): what `gap_row` gives."""
+    rows = []
+    for seed in sorted({r.seed for r in results}):
+        d = make_splits(design, seed)
+        tests = [sweep_split(design, seed, i, p) for i, p in enumerate(levels)]
+        for r in (r for r in results if r.seed == seed):
+            q = threshold(r, d["cal"], a)
+            rows += [{"seed": seed, "arm": r.arm, "p": p,
+                      **gap_row(r.bands["id"], d["id"], r.bands[f"p{i}"], t.y, t.chain, q, bins)}
+                     for i, (p, t) in enumerate(zip(levels, tests))]
+    return pd.DataFrame(rows)
+
+
+def tails(results: list[Result]) -> np.ndarray:
+    """The last quarter of each run's training loss (runs, epochs / 4): what a claim's
+    convergence precondition reads."""
+    return np.array([rules.tail(r.losses) for r in results])
+
+
+def loss_tails(results: list[Result], arms: list[str], seeds: list[int]) -> np.ndarray:
+    """`tails` of the runs of `arms`, one row per seed and one column per arm:
+    (seeds, arms, epochs / 4)."""
+    by = {(r.arm, r.seed): r for r in results}
+    return np.array([tails([by[arm, s] for arm in arms]) for s in seeds])
 
 
 def conditional_error(results: list[Result], data: dict[int, dict[str, Chains]], a: float,
@@ -115,3 +167,22 @@ def conditional_error(results: list[Result], data: dict[int, dict[str, Chains]],
         rows.append({"seed": r.seed, "arm": r.arm, "bins": int(keep.sum()),
                      "error": float(np.abs(k[keep] / n[keep] - (1 - a)).mean())})
     return pd.DataFrame(rows)
+
+
+def by_seed(cov: pd.DataFrame, seeds: list[int], region: str = "all",
+            value: str = "coverage") -> pd.DataFrame:
+    """One column of the coverage table in one region as one row per seed (in `seeds` order)
+    and one column per (arm, split): what a claim decided on the seeds records."""
+    rows = cov[cov.region == region]
+    return rows.pivot_table(index="seed", columns=["arm", "split"], values=value).loc[seeds]
+
+
+def id_variance(cov: pd.DataFrame, cal_sizes: dict[int, int], seeds: list[int],
+                a: float) -> pd.DataFrame:
+    """Per seed (rows) and arm (columns), the variance of the ID coverage over both random draws
+    of split conformal: the calibration set's (the Beta law over its m scores) plus the
+    binomial spread of the n ID test residues."""
+    c = by_seed(cov, seeds).xs("id", axis=1, level="split")
+    n = by_seed(cov, seeds, value="n").xs("id", axis=1, level="split")
+    beta = np.array([conformal.calibration_var(cal_sizes[s], a) for s in seeds])[:, None]
+    return c * (1 - c) / n + beta

@@ -21,7 +21,7 @@ from typing import Callable
 import numpy as np
 from scipy import optimize, special
 
-from lib.calpro.chains import LENGTH, ORDERED, SEGMENT, Regime, mean_and_scale
+from lib.calpro.chains import LENGTH, ORDERED, SEGMENT, Chains, Regime, mean_and_scale
 
 END_SHARE = 2.0 / ((LENGTH[0] + LENGTH[1] - 1) / 2.0)    # 2 / E[L] of the residues are ends
 Z_MAX = 12.0                                              # |f2| / sd beyond 12: mass < 1e-32
@@ -131,6 +131,13 @@ def window_tv_bound(p: Regime, q: Regime, rounds: int) -> float:
 def pinsker_bound(p: Regime, q: Regime, rounds: int) -> float:
     """sqrt(m KL(Q || P) / 2): the KL form of the same bound (+inf on a support mismatch)."""
     return math.sqrt(segments_touched(rounds) * segment_kl(q, p) / 2.0)
+
+
+def concept_shifted(c: Chains, scale: float, rng: np.random.Generator) -> np.ndarray:
+    """New targets for the same residues with the noise scaled: y = mu + scale sigma eps. The
+    covariates (and so every window's law) are unchanged: a shift the covariate bound does not
+    cover, the negative control of bound.window_tv."""
+    return c.mu + scale * c.sigma * rng.standard_normal(c.n)
 
 
 def gaussian_kl(mean: np.ndarray, sd: float, prior_sd: float) -> float:

@@ -49,7 +49,7 @@ import numpy as np
 import pandas as pd
 import torch
 
-from lib.bsnp import batches, model, physics, poisson
+from lib.bsnp import batches, choices, model, physics, poisson
 from lib.companion import notebook, plotting
 
 nb = notebook.start("bsnp/01_poisson_family", globals())
@@ -70,20 +70,14 @@ conv = pd.DataFrame(rows)
 conv.to_csv(tables / "convergence.csv", index=False)
 orders = {lam: float(np.polyfit(np.log(g.h), np.log(g.max_error), 1)[0])
           for lam, g in conv.groupby("lam")}
-ledger.bound("solver.second_order", "worst fitted order of the FD solver's max error against "
-             "the quadrature solution, over the four lambda", source="spec §1.2, D1",
-             provenance="derived", measured=min(orders.values()), lower=1.95, upper=2.05,
-             why="spec D1: fitted order in [1.95, 2.05] (second-order stencil)")
+low, high = choices.ORDER_RANGE
+ledger.bound("solver.second_order", measured=min(orders.values()), lower=low, upper=high)
 at127 = conv[conv.n == 127].max_error.max() if 127 in cfg.fd_sizes else np.nan
-ledger.bound("solver.max_error_n127", "worst max error of the FD solver at n = 127 over the four "
-             "lambda", source="spec D1", provenance="derived", measured=float(at127), upper=2e-4,
-             why="spec D1: <= 2e-4 (the (-2, 2) corner is the hardest)")
+ledger.bound("solver.max_error_n127", measured=float(at127), upper=choices.MAX_ERROR_N127)
 x128 = poisson.grid(cfg.n_grid)
-ledger.close("solver.zero_lambda", "FD solution at lambda = 0 against sin(pi x) / pi^2",
-             source="spec D2 (closed form)", provenance="derived", expected=0.0,
+ledger.close("solver.zero_lambda", expected=0.0, atol=choices.ZERO_LAMBDA_ATOL,
              measured=float(np.abs(poisson.solve_fd((0.0, 0.0), cfg.n_grid)
-                                   - np.sin(np.pi * x128) / np.pi ** 2).max()), atol=1e-5,
-             why="spec D2: O(h^2) truncation, h = 1/129")
+                                   - np.sin(np.pi * x128) / np.pi ** 2).max()))
 print(conv.pivot(index="n", columns="lam", values="max_error"), orders)
 
 # %% [markdown]
@@ -96,18 +90,13 @@ r_auto = physics.residual_autograd(lambda x: torch.sin(torch.pi * x), x_t, lam_t
 a, da = (v.numpy() for v in physics.coefficient(x_t, lam_t))
 xs = x_t.numpy()
 r_hand = -(da * np.pi * np.cos(np.pi * xs) - a * np.pi ** 2 * np.sin(np.pi * xs)) - np.sin(np.pi * xs)
-ledger.close("operator.autograd_manufactured", "autograd residual -(a u')' - f of u = sin(pi x) "
-             "equals the hand-derived -(a' pi cos pi x - a pi^2 sin pi x) - sin pi x",
-             source="spec D3", provenance="derived", expected=0.0,
-             measured=float(np.abs(r_auto.numpy() - r_hand).max()), atol=1e-10,
-             why="float64, rounding only")
+ledger.close("operator.autograd_manufactured", expected=0.0, atol=choices.FLOAT64_ATOL,
+             measured=float(np.abs(r_auto.numpy() - r_hand).max()))
 # negative control: the same comparison with the flux term's sign flipped must be rejected
 r_flipped = -(-da * np.pi * np.cos(np.pi * xs) - a * np.pi ** 2 * np.sin(np.pi * xs)) \
     - np.sin(np.pi * xs)
-ledger.exact("control.autograd_wrong_sign", "the residual check rejects a hand form with the sign of a' "
-             "flipped (a wrong constant: the check can fail)",
-             source="negative control of operator.autograd_manufactured", provenance="derived",
-             expected=False, measured=bool(np.abs(r_auto.numpy() - r_flipped).max() <= 1e-10))
+ledger.exact("control.autograd_wrong_sign", expected=False,
+             measured=bool(np.abs(r_auto.numpy() - r_flipped).max() <= choices.FLOAT64_ATOL))
 torch.manual_seed(cfg.seed)
 net = model.BSNP(model.Sizes(channels=(8, 8), latent=4, hidden=16)).double()
 g = torch.randn(4, 32, 8, dtype=torch.float64)
@@ -116,12 +105,8 @@ fields = net.field_derivatives(g, z, x_t, sigma=True)
 r_closed = physics.residual(fields["mu1"], fields["mu2"], x_t, lam_t)
 r_graph = physics.residual_autograd(lambda x: net.decode(g, z, x)[0], x_t, lam_t)
 scale = float(r_graph.abs().max())
-ledger.close("operator.decoder_closed_form", "closed-form residual of a random decoder's mean "
-             "field (normalised-kernel derivatives) equals the autograd residual, relative to "
-             "max |r|", source="our kernel (spec §1.4: the decoder is smooth in x)",
-             provenance="derived", expected=0.0,
-             measured=float((r_closed - r_graph).abs().max()) / scale, atol=1e-10,
-             why="two exact differentiation routes in float64")
+ledger.close("operator.decoder_closed_form", expected=0.0, atol=choices.FLOAT64_ATOL,
+             measured=float((r_closed - r_graph).abs().max()) / scale)
 
 # %% [markdown]
 # ## D4: the sample-level identity by Monte Carlo
@@ -135,11 +120,8 @@ chunks = [physics.sample_level_mc(fields4, xs4, lam_t,
                                   torch.randn(100_000, generator=gen, dtype=torch.float64)).detach()
           for _ in range(cfg.mc_draws // 100_000 or 1)]
 mc = torch.stack(chunks).mean(0)
-ledger.close("sample_level.identity_mc", "Monte Carlo E_eps r(mu + eps sigma)^2 over a random "
-             "decoder's mu, sigma equals r(mu)^2 + (L sigma)^2 (relative error of the sum over "
-             "points and tasks)", source="spec §1.7 [DERIVED], D4", provenance="derived",
-             expected=0.0, measured=float(abs(mc.sum() - exact.sum()) / exact.sum()), atol=3e-3,
-             why="spec D4: 3e-3; Monte-Carlo error of 1e6 draws is about 1e-3")
+ledger.close("sample_level.identity_mc", expected=0.0, atol=choices.IDENTITY_MC_ATOL,
+             measured=float(abs(mc.sum() - exact.sum()) / exact.sum()))
 
 # %% [markdown]
 # ## D5: the context noise is 5% of each task's max |u|
@@ -151,10 +133,8 @@ draw = batches.sample_batch(tasks, reps, rng, 50, 50, cfg.noise, 1, dtype=torch.
 idx = np.searchsorted(tasks.x, draw.xc.numpy())
 resid = draw.yc.numpy() - tasks.u[reps[:, None], idx]
 ratio = [float(resid[reps == t].std() / (cfg.noise * tasks.scale[t])) for t in range(4)]
-ledger.bound("data.noise_level", "worst ratio of the empirical std of y - u to 0.05 max|u| over "
-             "four tasks, minus 1 (absolute)", source="spec §1.2 (release), D5", provenance="paper",
-             measured=max(abs(r - 1) for r in ratio), upper=0.02,
-             why="spec D5: within 2%; the std of 2,500 x 50 draws is known to ~0.3%")
+ledger.bound("data.noise_level", measured=max(abs(r - 1) for r in ratio),
+             upper=choices.NOISE_LEVEL_TOL)
 
 # %% [markdown]
 # ## Figures

@@ -32,11 +32,17 @@
 # alternative design (training disorder already in [0.6, 1], `design`), because under the
 # extrapolation design of part 1 the shift puts mass where P has none and KL(Q‖P) is infinite
 # (checked below as `extrapolation.kl_vacuous`); the arms (`arms`); one training seed
-# (`seeds`); the PAC-Bayes prior N(0, 0.1²) and posterior N(w, 0.05²) per weight (`prior_sd`,
+# (`seeds`) for the sweep and `width_seeds` for each width of the vanilla regressor (the
+# complexity trend is decided on them); the PAC-Bayes prior N(0, 0.1²) and posterior N(w, 0.05²) per weight (`prior_sd`,
 # `posterior_sd`), δ = 0.05, n the training residues.
 #
 # **What to look for.** Every measured gap under both bounds; the gaps growing with p; the
-# Pinsker form looser than the TV form at large shifts; the complexity term growing with width.
+# Pinsker form looser than the TV form at large shifts; the complexity term growing with width
+# (by construction) beside the measured gap against the width (`complexity.gap_grows`, on
+# `width_seeds` seeds: what tests C4's "model complexity"); the negative control, a shift of the
+# noise with the covariates unchanged, above the covariate bound (`control.concept_shift`).
+# The gap against the histogram TV of the scores (`bound.sweep`) is a sanity check of the
+# computation, not evidence: on the same samples it holds for any shift.
 
 # %% tags=["parameters"]
 profile = "default"  # smoke | default | paper
@@ -52,9 +58,9 @@ n_train = 80  # spec §1.6: 80 training chains
 n_cal = 50  # spec §1.6: 50 calibration chains
 n_test = 60  # spec §1.6: 60 chains in each test split (ID and shift)
 contact_radius = 0.0  # spec §3 sizes: sequence edges only; > 0 adds contacts of a random 3-D chain walk closer than this (paper profile)
-hidden = 32  # budget: 32 hidden units (spec §1.6: 64, the paper profile's); 200 epochs of 7 arms x 3 seeds at 64 took 4x the budget on 2 shared cores
+hidden = 64  # spec §1.6: 64 hidden units (issue 58: the budget's cut to 32 is undone; a job costs about 1.8x the CPU of 32's)
 rounds = 2  # spec §1.6: 2 message-passing rounds
-epochs = 200  # spec §1.6: 200 full-batch Adam epochs (100 left the NIG arms' scales untrained)
+epochs = 300  # decision: 300 full-batch Adam epochs (spec §1.6: 200, and 100 left the NIG arms' scales untrained; at 64 hidden units 200 left p1's loss falling 6.7 % over its last quarter on seed 1; the paper profile runs 400)
 lr = 0.01  # decision (spec §1.6 silent): Adam 1e-2
 a = 0.1  # spec §1.6: miscoverage a is 0.1 (90 % intervals)
 lam_ev = 0.01  # decision (spec §1.2 silent): evidential weight lambda_ev is 0.01 (Amini et al.'s order)
@@ -71,15 +77,18 @@ widths = [8, 16, 32, 64]  # decision: vanilla regressors of these widths for the
 prior_sd = 0.1  # decision (spec §7 Q3): PAC-Bayes prior N(0, 0.1^2 I) on the last layer ...
 posterior_sd = 0.05  # ... posterior N(w, 0.05^2 I) around the trained weights
 delta = 0.05  # PAC-Bayes confidence 1 - delta is 0.95
+width_seeds = 5  # decision: training seeds of each width's vanilla regressor (complexity.gap_grows is decided on the seeds; 3 left its decision unstable)
+concept_scale = 1.5  # decision: the negative control's noise scale (a shift of y given x that the covariate bound does not cover: 1.5 moves a 90 % band to about 73 %)
 
 # %%
 import math
 
+import numpy as np
 import pandas as pd
 import torch
 
-from lib.calpro import chains, conformal, decisions, experiment, shift, train
-from lib.companion import notebook, plotting, rules
+from lib.calpro import chains, choices, evaluate, experiment, shift, train
+from lib.companion import notebook, plotting
 
 nb = notebook.start("calpro/02_sensitivity_bound", globals())
 cfg, ledger, tables = nb.cfg, nb.ledger, nb.tables
@@ -104,39 +113,22 @@ closed
 
 # %%
 if cfg.design == "interpolate":
-    ledger.close("tv.closed_form", "per-segment TV of the disorder law over its pieces equals "
-                 "the Bernoulli form |p_Q - p_P| (same disordered range), worst over the sweep",
-                 source="spec §1.5", provenance="derived", expected=0.0,
+    ledger.close("tv.closed_form", expected=0.0, atol=choices.CLOSED_FORM_ATOL,
                  measured=max(abs(t - shift.bernoulli_tv(p, base.p))
-                              for p, t in zip(closed.p, closed.tv_segment)),
-                 atol=1e-12, why="float64 sums of a few terms")
-    ledger.close("kl.closed_form", "per-segment KL(Q || P) over the pieces equals the Bernoulli "
-                 "KL (same disordered range), worst over the sweep", source="spec §1.5, NB2",
-                 provenance="derived", expected=0.0,
+                              for p, t in zip(closed.p, closed.tv_segment)))
+    ledger.close("kl.closed_form", expected=0.0, atol=choices.CLOSED_FORM_ATOL,
                  measured=max(abs(k - shift.bernoulli_kl(p, base.p))
-                              for p, k in zip(closed.p, closed.kl_segment)),
-                 atol=1e-12, why="float64 logs of a few terms")
-    ledger.exact("control.wrong_base", "the TV check rejects the Bernoulli form taken at the "
-                 "wrong base rate (p_P + 0.05): its worst difference exceeds the 1e-12 tolerance",
-                 source="negative control of tv.closed_form", provenance="derived", expected=True,
+                              for p, k in zip(closed.p, closed.kl_segment)))
+    ledger.exact("control.wrong_base", expected=True,
                  measured=max(abs(t - shift.bernoulli_tv(p, base.p + 0.05))
-                              for p, t in zip(closed.p, closed.tv_segment)) > 1e-12)
+                              for p, t in zip(closed.p, closed.tv_segment))
+                 > choices.CLOSED_FORM_ATOL)
 else:
-    for cid in ("tv.closed_form", "kl.closed_form"):
-        ledger.skip(cid, "the per-segment law against the Bernoulli closed form",
-                    source="spec §1.5", provenance="derived", kind="exact",
-                    expected="agreement to 1e-12",
-                    reason="the extrapolation design's disordered ranges differ, so the "
-                           "Bernoulli form does not apply")
-    ledger.skip("control.wrong_base", "the TV check rejects the Bernoulli form at the wrong base "
-                "rate", source="negative control of tv.closed_form", provenance="derived",
-                kind="exact", expected=True, reason="the extrapolation design: no Bernoulli form")
+    no_form = "the extrapolation design's disordered ranges differ: no Bernoulli form applies"
+    for cid in ("tv.closed_form", "kl.closed_form", "control.wrong_base"):
+        ledger.skip(cid, reason=no_form)
 xb, xq = chains.regimes("extrapolate", cfg.p_train, cfg.p_shift)
-ledger.exact("extrapolation.kl_vacuous", "under part 1's extrapolation design the shift puts "
-             "mass where P has none: KL(Q || P) is infinite, so the Pinsker (and PAC-Bayes KL) "
-             "form is vacuous, while the TV form stays below 1",
-             source="spec §1.5 against spec §1.6's design", provenance="derived",
-             expected=(math.inf, True),
+ledger.exact("extrapolation.kl_vacuous", expected=(math.inf, True),
              measured=(shift.segment_kl(xq, xb), shift.window_tv_bound(xb, xq, cfg.rounds) < 1))
 
 # %% [markdown]
@@ -145,72 +137,56 @@ ledger.exact("extrapolation.kl_vacuous", "under part 1's extrapolation design th
 # %%
 jobs = [experiment.Job(arm, s, design, recipe, tuple(cfg.p_sweep)) for s in seeds
         for arm in cfg.arms]
-wide = [experiment.Job("vanilla", seeds[0], design,
-                       train.Recipe(**{**vars(recipe), "hidden": w})) for w in cfg.widths]
+width_seeds = [cfg.seed + s for s in range(cfg.width_seeds)]
+wide = [experiment.Job("vanilla", s, design, train.Recipe(**{**vars(recipe), "hidden": w}))
+        for s in width_seeds for w in cfg.widths]
 results = experiment.run_jobs(jobs + wide, cfg, nb.id)
-sweep, by_width = results[:len(jobs)], results[len(jobs):]
+sweep, wide_runs = results[:len(jobs)], results[len(jobs):]
+by_width = wide_runs[:len(cfg.widths)]                 # the first seed's: the PAC-Bayes term
 
 # %%
-rows = []
-for s in seeds:
-    d = experiment.make_splits(design, s)
-    tests = {i: experiment.sweep_split(design, s, i, p) for i, p in enumerate(cfg.p_sweep)}
-    for r in (r for r in sweep if r.seed == s):
-        q = conformal.conformal_quantile(conformal.scores(r.bands["cal"], d["cal"].y), cfg.a)
-        s_id = conformal.scores(r.bands["id"], d["id"].y)
-        hit_id = s_id <= q
-        for i, p in enumerate(cfg.p_sweep):
-            s_q = conformal.scores(r.bands[f"p{i}"], tests[i].y)
-            hit_q = s_q <= q
-            rows.append({"seed": s, "arm": r.arm, "p": p,
-                         "gap": hit_id.mean() - hit_q.mean(),
-                         "se": math.hypot(conformal.chain_se(hit_id, d["id"].chain),
-                                          conformal.chain_se(hit_q, tests[i].chain)),
-                         "tv_hist": conformal.histogram_tv(s_id, s_q, cfg.tv_bins)})
-gaps = pd.DataFrame(rows).merge(closed, on="p")
+gaps = evaluate.sweep_gaps(sweep, design, cfg.p_sweep, cfg.a, cfg.tv_bins).merge(closed, on="p")
 gaps.to_csv(tables / "gaps.csv", index=False)
+splits = {s: experiment.make_splits(design, s) for s in sorted({*seeds, *width_seeds})}
+# the negative control: the ID test against itself with the noise scaled (no covariate shift)
+control = evaluate.concept_gaps(sweep, splits, cfg.a, cfg.tv_bins, cfg.concept_scale)
+control.to_csv(tables / "concept_control.csv", index=False)
+by_w = evaluate.gap_table(wide_runs, splits, cfg.a, cfg.tv_bins).assign(
+    width=[w for _ in width_seeds for w in cfg.widths])
+by_w.to_csv(tables / "width_gaps.csv", index=False)
 gaps.pivot_table(index="p", columns="arm", values="gap").round(3)
 
 # %% [markdown]
 # ## Claims
 
 # %%
-k = decisions.SE_FACTOR
+k = choices.BOUND_SE
 if cfg.contact_radius == 0:
-    slack = gaps.gap - (gaps.window_tv + k * gaps.se)
-    ledger.bound("bound.window_tv", "every arm, seed and shift level: gap - (1 - (1 - tau)^m + "
-                 f"3 SE) <= 0, m = {m} segments in a {2 * cfg.rounds + 1}-residue window",
-                 source="spec §1.5 (data processing + a coupling of the segment draws)",
-                 provenance="derived", measured=float(slack.max()), upper=0.0,
-                 why="the window's TV bounds every score's coverage change")
-    slack_p = gaps.gap - (gaps.pinsker + k * gaps.se)
-    ledger.bound("bound.pinsker", "every arm, seed and level: gap - (sqrt(m KL(Q || P) / 2) + "
-                 "3 SE) <= 0", source="spec §1.5 (Pinsker)", provenance="derived",
-                 measured=float(slack_p.max()), upper=0.0,
-                 why="Pinsker's inequality on the window's KL, m KL by the chain rule")
+    ledger.bound("bound.window_tv", upper=0.0,
+                 measured=float((gaps.gap - (gaps.window_tv + k * gaps.se)).max()))
+    ledger.bound("bound.pinsker", upper=0.0,
+                 measured=float((gaps.gap - (gaps.pinsker + k * gaps.se)).max()))
 else:
     for cid in ("bound.window_tv", "bound.pinsker"):
-        ledger.skip(cid, "gap against the window bound", source="spec §1.5",
-                    provenance="derived", kind="bound", expected="gap <= bound + 3 SE",
-                    reason="contact edges widen the receptive field beyond the m-segment window")
-slack_h = gaps.gap - (gaps.tv_hist + k * gaps.se)
-worst = gaps.loc[slack_h.idxmax()]
-ledger.bound("bound.sweep", "every arm, seed and shift level: gap - (histogram TV of the arm's "
-             "scores, ID vs shift, + 3 SE) <= 0", source="spec NB2 (calpro.bound.sweep)",
-             provenance="derived", measured=float(slack_h.max()), upper=0.0,
-             why=f"gap <= d_TV(P_S, Q_S); tightest: {worst.arm} at p = {worst.p:g}, gap "
-                 f"{worst.gap:.3f}, TV {worst.tv_hist:.3f}")
-v = gaps[gaps.arm == "vanilla"].groupby("p").gap.mean()
-rho, rises = decisions.grows(list(v.index), list(v.values))
-# per seed (rows) the vanilla gap at each level (columns): the rule on the seed mean, resampled
+        ledger.skip(cid, reason="contact edges widen the receptive field beyond the m-segment "
+                                "window")
+no_shift = shift.window_tv_bound(base, base, cfg.rounds)        # 0: the covariates are P's
+ledger.record("control.concept_shift", measured=f"gaps {control.gap.min():.3f}-"
+              f"{control.gap.max():.3f}, SE <= {control.se.max():.3f}, bound {no_shift:g}",
+              evidence={"gap": control.gap, "se": control.se}, context={"bound": no_shift})
+ledger.bound("bound.sweep", upper=0.0,
+             measured=float((gaps.gap.abs() - (gaps.tv_hist + gaps.slack)).max()))
+# per seed (rows) vanilla's gap at each level (columns), and the runs' loss tails: the claims
+# stage resamples the seeds
 G = gaps[gaps.arm == "vanilla"].pivot_table(index="seed", columns="p", values="gap").loc[seeds]
-ledger.statistical("shift.gap_grows", "vanilla's coverage gap grows with the shift magnitude",
-                   source="ICML abstract C4 (miscoverage grows with shift) via spec §2",
-                   provenance="reconstructed",
-                   expected=f"Spearman(p, gap) >= {decisions.RANK_MIN} (the threshold ours)",
-                   measured=f"rho {rho:.3f}; gaps " + ", ".join(f"{g:.3f}" for g in v.values),
-                   **rules.evidence(G.to_numpy(), lambda g: decisions.grows(
-                       list(G.columns), list(g.mean(0)))[1], f"one seed (seed {seeds[0]})"))
+ledger.record("shift.gap_grows", measured="gaps " + ", ".join(f"{g:.3f}" for g in G.mean()),
+              evidence={"gap": G, "tail": evaluate.loss_tails(sweep, ["vanilla"], seeds)},
+              context={"level": list(G.columns)}, rests_on=f"one seed (seed {seeds[0]})")
+GW = by_w.pivot_table(index="seed", columns="width", values="gap").loc[width_seeds]
+ledger.record("complexity.gap_grows", measured="gaps " + ", ".join(f"{g:.3f}" for g in GW.mean()),
+              evidence={"gap": GW, "tail": evaluate.tails(wide_runs).reshape(
+                  len(width_seeds), len(cfg.widths), -1)},
+              context={"level": list(GW.columns)}, rests_on=f"one seed (seed {width_seeds[0]})")
 n_train = experiment.make_splits(design, seeds[0])["train"].n
 pb = []
 for w, r in zip(cfg.widths, by_width):
@@ -224,11 +200,8 @@ for w, r in zip(cfg.widths, by_width):
                "term": shift.pac_bayes_term(kl, n_train, cfg.delta)})
 pb = pd.DataFrame(pb)
 pb.to_csv(tables / "pac_bayes.csv", index=False)
-ledger.close("pacbayes.kl_closed_form", "KL(N(w, s^2 I) || N(0, s0^2 I)) of the last layer in "
-             "closed form against torch.distributions, worst relative difference over widths",
-             source="spec NB2 (KL(rho || pi) computed exactly)", provenance="derived",
-             expected=0.0, measured=float((abs(pb.kl - pb.kl_torch) / pb.kl_torch).max()),
-             atol=1e-9, why="float64 sums of a few hundred terms")
+ledger.close("pacbayes.kl_closed_form", expected=0.0, atol=choices.KL_ATOL,
+             measured=float((abs(pb.kl - pb.kl_torch) / pb.kl_torch).max()))
 
 # %% [markdown]
 # ## Figures
@@ -242,6 +215,10 @@ for arm in cfg.arms:
 ax.plot(closed.p, closed.window_tv, "k--", label=f"1 - (1 - tau)^{m}")
 ax.plot(closed.p, closed.pinsker, "k:", label=f"sqrt({m} KL / 2)")
 ax.axvline(cfg.p_train, color="0.6", lw=0.6)
+for arm in cfg.arms:                     # the control: no covariate shift, the noise scaled
+    c = control[control.arm == arm]
+    ax.plot(np.full(len(c), cfg.p_train), c.gap, "x", color=colours[arm], ms=5)
+ax.plot([], [], "kx", label=f"control: noise x{cfg.concept_scale:g}, bound 0")
 ax.set(xlabel="shift regime: disorder probability p", ylabel="coverage gap (ID - shift)",
        ylim=(-0.05, 1.05), title=f"gap against the bound ({cfg.design} design)")
 ax.legend(fontsize=6)
@@ -260,7 +237,7 @@ ax.legend(fontsize=6)
 nb.save_figure(fig, "scores")
 
 # %%
-fig, ax = plotting.figure()
+fig, (ax, ax3) = plotting.figure(ncols=2, width=8.0)
 ax.plot(pb.width, pb.term, "o-", color="C0", label="PAC-Bayes term")
 ax.set(xlabel="hidden width (last layer: width + 1 weights)", ylabel="complexity term",
        xscale="log", title=f"PAC-Bayes term, n = {n_train}, delta = {cfg.delta:g}")
@@ -271,6 +248,12 @@ ax2.plot(pb.width, pb.kl, "s--", color="C1", label="KL(rho || pi)")
 ax2.set(ylabel="KL(rho || pi)")
 ax2.grid(False)
 ax.legend(handles=[*ax.get_lines(), *ax2.get_lines()], fontsize=6, loc="lower right")
+w = by_w.groupby("width")[["gap", "se"]].mean()
+ax3.errorbar(w.index, w.gap, yerr=k * w.se, fmt="o-", ms=3, color="C0")
+ax3.set(xlabel="hidden width", ylabel="coverage gap (ID - shift)", xscale="log",
+        title=f"measured gap, vanilla, {cfg.width_seeds} seed(s)")
+ax3.set_xticks(w.index, [str(v) for v in w.index])
+ax3.minorticks_off()
 nb.save_figure(fig, "pacbayes")
 
 # %%
@@ -287,4 +270,7 @@ nb.finish()
 # width; at fixed per-weight variances part of KL(ρ‖π) is a plain count of last-layer weights
 # and the rest their squared norm (the pac_bayes table gives the KL and the number of
 # weights), so with this prior the "model complexity" direction of C4 is partly a count of
-# parameters.
+# parameters, and the measured gap against the width (right panel) is what decides the
+# complexity side (`complexity.gap_grows`). The negative control shows the bound check can fail:
+# with the noise scaled and the covariates' law unchanged, every arm's gap exceeds the
+# window bound, which is 0 there, by more than 3 SE.

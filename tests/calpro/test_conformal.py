@@ -67,6 +67,19 @@ def test_histogram_tv():
     assert 0 <= tv <= 1
 
 
+def test_event_slack_bounds_the_same_sample_gap_exactly():
+    r = np.random.default_rng(3)
+    a, b = r.standard_normal(700), 0.8 * r.standard_normal(900) + 0.3
+    for q in np.quantile(np.concatenate([a, b]), np.linspace(0.01, 0.99, 41)):
+        gap = abs((a <= q).mean() - (b <= q).mean())
+        assert gap <= conformal.histogram_tv(a, b, 20) + conformal.event_slack(a, b, q, 20) + 1e-15
+    # one bin: the histogram TV is 0 and the gap lies inside it, so the slack carries it all
+    q = float(np.median(a))
+    assert conformal.histogram_tv(a, b, 1) == 0.0
+    gap = abs((a <= q).mean() - (b <= q).mean())
+    assert 0 < gap <= conformal.event_slack(a, b, q, 1) == 1.0
+
+
 def test_chain_se_with_one_residue_per_chain():
     hit = np.array([1, 0, 1, 1, 0, 1, 1, 1], bool)
     p = hit.mean()

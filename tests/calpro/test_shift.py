@@ -60,3 +60,12 @@ def test_gaussian_kl_against_torch():
 def test_no_shift_no_bound():
     r = Regime(0.08, 0.6, 1.0)
     assert shift.window_tv_bound(r, r, 2) == 0.0 and shift.pinsker_bound(r, r, 2) == 0.0
+
+
+def test_concept_shift_scales_the_noise_and_keeps_the_covariates():
+    c = chains.sample_chains(200, chains.Regime(0.08, 0.3, 0.55), np.random.default_rng(4))
+    y = shift.concept_shifted(c, 1.5, np.random.default_rng(5))
+    z = (y - c.mu) / c.sigma
+    assert abs(z.std() - 1.5) < 0.03                       # ~12k residues: sd known to ~1 %
+    assert shift.window_tv_bound(chains.Regime(0.08, 0.3, 0.55),
+                                 chains.Regime(0.08, 0.3, 0.55), 2) == 0.0
