@@ -396,13 +396,14 @@ def overview_figure(totals: dict[str, dict], bench: list[tuple[str, dict]]):
                         "stages", va="center", fontsize=7)
         ax.set(xscale="log", xlabel="wall time of the paper's stages on two cores (s), last run",
                title="stage time by paper")
+        # the legends sit beside their panels: inside, they hid the longest papers' bars
         ax.legend(handles=[Patch(color=WITHIN, label=WITHIN_LABEL),
                            Patch(color=OVER, label="over its allowance"),
                            Line2D([], [], color=BUDGET, lw=2,
                                   label=f"budget ({timings.BUDGET_S // 60} min)"),
                            Line2D([], [], color=ALLOWANCE, lw=2, ls="--",
                                   label=f"allowance ({timings.ALLOWANCE_S // 60} min)")],
-                  fontsize=7, loc="lower right", framealpha=0.9)
+                  fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     if ratios:
         ax = axes.pop(0)
         labels, values = [r[0] for r in ratios][::-1], [r[1] for r in ratios][::-1]
@@ -413,7 +414,7 @@ def overview_figure(totals: dict[str, dict], bench: list[tuple[str, dict]]):
         ax.legend(handles=[Patch(color=WITHIN, label="kernel faster"),
                            Patch(color=SLOWER, label="kernel slower"),
                            Line2D([], [], color=ALLOWANCE, lw=1, ls=":", label="equal time")],
-                  fontsize=7, loc="lower right", framealpha=0.9)
+                  fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return fig
 
 
