@@ -170,8 +170,8 @@ def running(root: Path) -> subprocess.Popen:
 
 def below(pid: int) -> list[int]:
     """Every process below a process (lib.companion.runner's own reading of /proc)."""
-    from lib.companion import runner
-    return runner.descendants(pid)
+    from lib.companion import processes
+    return processes.descendants(pid)
 
 
 def gone(pid: int) -> bool:

@@ -24,7 +24,6 @@ import math
 import os
 import re
 import shutil
-import signal
 import sys
 import threading
 import time
@@ -40,6 +39,7 @@ from lib.companion import (
     papers,
     params,
     paths,
+    processes,
     progress,
     runs,
     staging,
@@ -178,11 +178,6 @@ def failure_detail(err: BaseException) -> dict:
 
 
 # ---------------------------------------------------------------- ending with the parent
-def parent_of(pid: int) -> int:
-    """A process's parent pid, from /proc (the field after the parenthesised command name)."""
-    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
-
-
 def watched_ancestors() -> list[int]:
     """The processes whose death ends this run: the parent, and the grandparent when the
     parent is only the shell DVC or make started the command in."""
@@ -190,79 +185,25 @@ def watched_ancestors() -> list[int]:
     watched = [parent]
     try:
         if Path(f"/proc/{parent}/comm").read_text().strip() in ("sh", "bash", "dash", "zsh"):
-            watched.append(parent_of(parent))
+            watched.append(processes.parent_of(parent))
     except (OSError, ValueError, IndexError):
         pass                                    # no /proc: the parent alone
     return [p for p in watched if p > 1]
 
 
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def descendants(pid: int) -> list[int]:
-    """Every process below a process (its children, theirs, ...), from one read of /proc."""
-    below: dict[int, list[int]] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            below.setdefault(parent_of(int(stat.parent.name)), []).append(int(stat.parent.name))
-        except (OSError, ValueError, IndexError):
-            continue
-    out, todo = [], [pid]
-    while todo:
-        kids = below.get(todo.pop(), [])
-        out += kids
-        todo += kids
-    return out
-
-
 def kill_kernel() -> None:
-    """SIGKILL the kernel and everything it started (a sweep's local jobs, their workers): every
-    process below this one, and their process groups but this one's (the kernel leads its own,
-    so a job whose parent died first, and was adopted by init, is still reached). Twice: a
-    process may start another between the read of /proc and the kill."""
-    own = os.getpgrp()
-    for _ in range(2):
-        tree = descendants(os.getpid())
-        groups = set()
-        for pid in tree:
-            try:
-                groups.add(os.getpgid(pid))
-            except ProcessLookupError:
-                pass
-        for group in groups - {own}:
-            try:
-                os.killpg(group, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
-        for pid in tree:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+    """SIGKILL the kernel and everything it started (a sweep's local jobs, their workers)."""
+    processes.kill_below(os.getpid())
 
 
 def end_with_parents(ancestors: list[int], period_s: float = 0.5) -> threading.Thread:
     """A daemon thread that, once a watched ancestor is gone, kills the kernel and exits: an
     orphaned run would keep writing beside the next one."""
-    def watch() -> None:
-        parent = os.getppid()
-        while True:
-            time.sleep(period_s)
-            if os.getppid() != parent or not all(alive(p) for p in ancestors):
-                print("runner: the process that started this run is gone; ending the kernel",
-                      file=sys.stderr)
-                kill_kernel()
-                os._exit(3)
-    thread = threading.Thread(target=watch, name="end-with-parents", daemon=True)
-    thread.start()
-    return thread
+    parent = os.getppid()
+    return processes.watch(
+        lambda: os.getppid() != parent or not all(processes.alive(p) for p in ancestors),
+        "runner: the process that started this run is gone; ending the kernel", 3,
+        "end-with-parents", period_s)
 
 
 def timing_file(notebook: str, profile: str = "default") -> Path:
@@ -432,6 +373,7 @@ def execute(notebook: str, cfg: params.NotebookParams, out: Path | None,
     os.environ[progress.ENV] = str(progress.runs_file(notebook))     # its sweeps' progress
     register_progress_engine(notebook, cfg)
     end_with_parents(watched_ancestors())
+    processes.end_on_signals(f"runner: {notebook} ended by a signal; its kernel and jobs with it")
     limit = time_limit(timeout_s)
     start = time.perf_counter()
     try:
