@@ -28,6 +28,11 @@ endif
 ifneq ($(value WORKERS),)
   $(call one_word,WORKERS,$(DIGITS),a number of runs at once (0-9))
 endif
+# make repro's TIMEOUT: each notebook's time limit in seconds for this run (the runner's
+# COMPANION_TIMEOUT; without it, a multiple of the stage's recorded time)
+ifneq ($(value TIMEOUT),)
+  $(call one_word,TIMEOUT,$(DIGITS),a number of seconds (0-9))
+endif
 
 ifdef VIRTUAL_ENV
   BIN := $(VIRTUAL_ENV)/bin
@@ -91,10 +96,11 @@ data: setup
 # (Ctrl-C) run is followed by the ledger and book rebuild, and exits non-zero
 # (lib/companion/timings.py; one command, so make runs it with no shell between)
 # PROFILE=<p> first sets params.yaml's profile (as `dvc exp run -S profile=<p>` would; back:
-# `git checkout params.yaml`); EXECUTOR / WORKERS reach the runner as COMPANION_EXECUTOR /
-# COMPANION_WORKERS (exported here, never through the shell's text)
+# `git checkout params.yaml`); EXECUTOR / WORKERS / TIMEOUT reach the runner as COMPANION_EXECUTOR
+# / COMPANION_WORKERS / COMPANION_TIMEOUT (exported here, never through the shell's text)
 repro: export COMPANION_EXECUTOR := $(EXECUTOR)
 repro: export COMPANION_WORKERS := $(WORKERS)
+repro: export COMPANION_TIMEOUT := $(TIMEOUT)
 repro: data
 	@test -z "$(PAPER)" -o -n "$(STAGES)" || { echo "PAPER=$(PAPER) is not a declared paper (notebooks/<paper>/paper.yaml)"; exit 2; }
 	$(if $(PROFILE),@$(PY) -m lib.companion.params --set-profile $(PROFILE))

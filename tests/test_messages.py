@@ -300,7 +300,8 @@ def test_make_takes_a_plain_paper_name_and_a_count_of_jobs(tmp_path):
     assert bad.returncode != 0 and "JOBS must be a number" in bad.stderr
     assert not (tmp_path / "j").exists()
     for var, what in (("PROFILE", "one of smoke default paper"),
-                      ("EXECUTOR", "one of debug local slurm"), ("WORKERS", "a number of runs")):
+                      ("EXECUTOR", "one of debug local slurm"), ("WORKERS", "a number of runs"),
+                      ("TIMEOUT", "a number of seconds")):
         bad = subprocess.run(["make", "-n", "repro", f"{var}=x; touch {tmp_path / 'j'}"],
                              cwd=tmp_path, capture_output=True, text=True, timeout=60)
         assert bad.returncode != 0 and f"{var} must be {what}" in bad.stderr
@@ -308,3 +309,19 @@ def test_make_takes_a_plain_paper_name_and_a_count_of_jobs(tmp_path):
     ok = subprocess.run(["make", "-n", "repro", "PROFILE=paper", "EXECUTOR=slurm", "WORKERS=4"],
                         cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert ok.returncode == 0 and "--set-profile paper" in ok.stdout, ok.stderr
+
+
+def test_make_repro_exports_timeout_to_the_runner(tmp_path):
+    """The Makefile's own `repro: export` lines, with a recipe that prints what the runner would
+    read: TIMEOUT=45 arrives as COMPANION_TIMEOUT=45 (issue 60)."""
+    if shutil.which("make") is None:
+        pytest.skip("make is not installed")
+    text = (ROOT / "Makefile").read_text()
+    checks = text[text.index("LOWER :="):text.index("ifdef VIRTUAL_ENV")]
+    exports = [ln for ln in text.splitlines() if ln.startswith("repro: export ")]
+    assert any("COMPANION_TIMEOUT := $(TIMEOUT)" in ln for ln in exports), exports
+    (tmp_path / "Makefile").write_text(
+        checks + "\n".join(exports) + "\nrepro:\n\t@echo timeout=$$COMPANION_TIMEOUT\n")
+    done = subprocess.run(["make", "repro", "TIMEOUT=45"], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0 and "timeout=45" in done.stdout, done.stderr

@@ -1,4 +1,6 @@
 """lib.companion.runner: overrides, metadata stripping and fail-fast validation."""
+import json
+
 import nbformat
 import pytest
 
@@ -159,3 +161,41 @@ def test_a_bad_executor_or_worker_count_is_refused_naming_the_variable(monkeypat
     monkeypatch.setenv(env, value)
     with pytest.raises(params.ParamsError, match=rf"{env} = '{value}': allowed: {allowed}"):
         runner.placement("frog/02_depth_sweep", {})
+
+
+def committed_wall_s(notebook: str) -> float:
+    """The stage's time as docs/timings.json holds it (read here, apart from the code under
+    test)."""
+    return json.loads((paths.ROOT / "docs" / "timings.json").read_text())["stages"][notebook][
+        "wall_s"]
+
+
+def test_time_limit_is_a_multiple_of_the_recorded_time_never_hours_for_seconds(monkeypatch,
+                                                                              tmp_path):
+    """Issue 60: a 15 s notebook had a 4 h limit. With no time measured on this machine (a fresh
+    clone), the limit is 5x the committed time scaled by the run's sizes, at least 300 s."""
+    monkeypatch.setattr(paths, "timings_dir", lambda: tmp_path)
+    monkeypatch.delenv(runner.TIMEOUT_ENV, raising=False)
+    short = "gd_perceptron/01_reduction"                    # 15 s, inline
+    assert committed_wall_s(short) * 5 < 300
+    limit, why = runner.time_limit_s(short, params.resolve(short, "default", {}), None)
+    assert limit == 300 and "at least 300 s" in why
+    long = "caffnet/02_piecewise_fit"                       # COST: seeds, epochs (inline)
+    cfg = params.resolve(long, "default", {})
+    doubled = params.resolve(long, "default", {"epochs": 2 * cfg.epochs})
+    limit, why = runner.time_limit_s(long, doubled, None)
+    assert limit == pytest.approx(max(300, 5 * 2 * committed_wall_s(long)))
+    assert "5x its estimated" in why
+    assert runner.time_limit_s(long, cfg, 42.0) == (42.0, "set by --timeout")
+
+
+@pytest.mark.parametrize("value", ["abc", "0", "-5", "nan", "inf", "1e999", " "])
+def test_a_bad_timeout_variable_is_refused_by_name(monkeypatch, value):
+    nb = "gd_perceptron/01_reduction"
+    monkeypatch.setenv(runner.TIMEOUT_ENV, value)
+    with pytest.raises(params.ParamsError, match=rf"{runner.TIMEOUT_ENV} \(make repro's TIMEOUT\)"
+                                                 r" = .*: allowed: a number of seconds > 0"):
+        runner.time_limit_s(nb, params.resolve(nb, "default", {}), None)
+    monkeypatch.setenv(runner.TIMEOUT_ENV, "90")
+    assert runner.time_limit_s(nb, params.resolve(nb, "default", {}), None) == \
+        (90.0, "set by TIMEOUT=90")

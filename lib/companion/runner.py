@@ -5,16 +5,17 @@
 
 Parameters are merged (params.yaml section, profile overrides, -p overrides) and validated before
 any compute, and the data files the notebook reads are checked against data.dvc. One run of a
-notebook at a time (a lock); its outputs are written into a staging folder and swapped in only
-when it finishes, so a failed or killed run leaves the last good results (lib.companion.staging).
-Its run record (lib.companion.runs) says how it ended. The kernel runs with the repository root as
-its working directory and ends when the runner does; the runner ends, taking its kernel with it,
-when the process that started it (DVC, make) dies, and when it runs past its profile's time
-limit (TIMEOUT_S, or --timeout). What differs between runs or machines and is not a result
-(timestamps, durations, the Python patch version, progress bars and their cursor moves, the
-repository's and the environment's absolute paths in warnings) is stripped from the executed copy,
-and staged tables are rounded to the ledger's precision (lib.companion.tables). On error the
-failing cell's source and traceback are printed and the exit status is non-zero.
+notebook at a time (a lock); its outputs are written into a staging folder and swapped in only when
+it finishes, so a failed or killed run leaves the last good results (lib.companion.staging). Its
+run record (lib.companion.runs) says how it ended. The kernel runs with the repository root as its
+working directory and ends when the runner does; the runner ends, taking its kernel with it, when
+the process that started it (DVC, make) dies or it is sent SIGTERM or SIGHUP, and when it runs past
+its time limit (--timeout, COMPANION_TIMEOUT, else a multiple of its recorded time). What differs
+between runs or machines and is not a result (timestamps, durations, the Python patch version,
+progress bars and their cursor moves, the repository's and the environment's absolute paths in
+warnings) is stripped from the executed copy, and staged tables are rounded to the ledger's
+precision (lib.companion.tables). On error the failing cell's source and traceback are printed and
+the exit status is non-zero.
 """
 from __future__ import annotations
 
@@ -55,9 +56,17 @@ PROGRESS_BAR = re.compile(r"\r?[^\r\n]*\d+%\|[^|\n]*\| *\d+/\d+ \[[^\]\n]*\]")
 # Terminal control sequences (nested bars move the cursor up: "\x1b[A", as many as the timing
 # gives): no result is in them.
 CONTROL = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
-# A whole-notebook time limit per profile: generous (several times the slowest notebook's
-# measured time: smoke ~10 s, default ~10 min, paper days), so only a hang reaches it.
+# A whole-notebook time limit: TIMEOUT_FACTOR times the run's estimated time (its recorded time
+# scaled by its sizes), at least TIMEOUT_FLOOR_S (a kernel's start on a busy machine), so only a
+# hang reaches it; set for a run by --timeout, or TIMEOUT_ENV (`make repro TIMEOUT=...`, or a
+# `dvc repro` started with it). Without an estimate (no recorded time, or the profile grows a
+# size the estimate does not scale), the profile's generous TIMEOUT_S.
 TIMEOUT_S = {"smoke": 600, "default": 4 * 3600, "paper": 14 * 86400}
+TIMEOUT_FACTOR = 5
+TIMEOUT_FLOOR_S = 300
+TIMEOUT_ENV = "COMPANION_TIMEOUT"
+RAISE_LIMIT = (f"to allow longer: `make repro TIMEOUT=SECONDS`, `{TIMEOUT_ENV}=SECONDS dvc repro "
+               "...`, or the runner's `--timeout SECONDS`")
 # A notebook's time budget per profile (smoke's 10 s, the default profile's 5 minutes) and how
 # many times over it an estimate may go before the run is refused unless accepted
 # (--accept-cost, or COMPANION_ACCEPT_COST=1 for a run DVC starts).
@@ -70,6 +79,7 @@ ACCEPT_ENV = "COMPANION_ACCEPT_COST"
 # the values it used. The environment variable, the keys it sets, and its allowed values.
 PLACEMENT = {"COMPANION_EXECUTOR": (("executor", "sweep_executor"), ("debug", "local", "slurm")),
              "COMPANION_WORKERS": (("workers",), None)}
+PLACED = {"executor", "sweep_executor", "workers", "device"}    # where it runs, not how much
 
 
 def parse_overrides(pairs: list[str]) -> dict:
@@ -251,6 +261,55 @@ def estimate_s(notebook: str, cfg: params.NotebookParams) -> float | None:
     return float(last["wall_s"]) * scale(now, then)
 
 
+def committed_s(notebook: str, cfg: params.NotebookParams) -> float | None:
+    """This run's wall time from the stage's committed time (docs/timings.json, the schema's
+    default values) scaled by its sizes: what a fresh clone knows. None without one, or when the
+    run changes a value the scale leaves out (the estimate would be low)."""
+    try:
+        entry = json.loads(paths.TIMINGS_SNAPSHOT.read_text())["stages"][notebook]
+        wall_s = float(entry["wall_s"]) if entry.get("profile") == "default" else None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+    base = type(cfg)()                               # what the committed time was measured with
+    now, then = sizes(cfg), entry.get("sizes") or sizes(base)
+    if wall_s is None or set(now) != set(then) or not all(v > 0 for v in then.values()):
+        return None
+    scaled = set(now) | set(getattr(type(cfg), "COST_INPUTS", ())) | PLACED
+    if any(getattr(cfg, k) != getattr(base, k) for k in cfg.section_keys() if k not in scaled):
+        return None
+    return wall_s * scale(now, then)
+
+
+def time_limit_s(notebook: str, cfg: params.NotebookParams,
+                 given: float | None) -> tuple[float, str]:
+    """The run's time limit and where it comes from: --timeout, else TIMEOUT_ENV, else
+    TIMEOUT_FACTOR times its estimated time (at least TIMEOUT_FLOOR_S), else the profile's
+    TIMEOUT_S. A bad value is refused naming where it was set, before any compute."""
+    if given is not None:
+        if not given > 0:
+            raise params.ParamsError(f"--timeout {given:g}: allowed: a number of seconds > 0")
+        return given, "set by --timeout"
+    text = os.environ.get(TIMEOUT_ENV, "")
+    if text:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not (math.isfinite(value) and value > 0):
+            raise params.ParamsError(f"{TIMEOUT_ENV} (make repro's TIMEOUT) = {text!r}: "
+                                     "allowed: a number of seconds > 0")
+        return value, f"set by TIMEOUT={text}"
+    est = estimate_s(notebook, cfg)
+    if est is None:
+        est = committed_s(notebook, cfg)
+    if est is None:
+        return TIMEOUT_S[cfg.profile], (f"the {cfg.profile} profile's limit: no estimate from a "
+                                        "recorded time")
+    limit = max(TIMEOUT_FLOOR_S, TIMEOUT_FACTOR * est)
+    return limit, (f"{TIMEOUT_FACTOR}x its estimated {est:,.0f} s, at least "
+                   f"{TIMEOUT_FLOOR_S} s")
+
+
 def check_cost(notebook: str, cfg: params.NotebookParams, accept: bool) -> None:
     """Print the estimate of a run over its profile's budget; refuse one over REFUSE_OVER times
     the budget unless accepted (ParamsError naming the sizes and how to accept)."""
@@ -293,16 +352,15 @@ def run(source: Path, out: Path | None, profile: str | None, overrides: dict,
     process exit status."""
     notebook = paths.notebook_id(source)
     cfg = params.resolve(notebook, profile, placement(notebook, overrides))
-    if timeout_s is not None and not timeout_s > 0:
-        raise params.ParamsError(f"--timeout {timeout_s}: allowed: a number of seconds > 0")
     if prepare_only:
         return prepare(notebook, cfg, out)
+    limit = time_limit_s(notebook, cfg, timeout_s)
     check_cost(notebook, cfg, accept_cost)
     try:
         datafiles.check(papers.notebook_entry(notebook).data)
         staging.recover_all()            # swaps a kill interrupted: their outputs all new
         with staging.lock(notebook):
-            return execute(notebook, cfg, out, timeout_s or TIMEOUT_S[cfg.profile])
+            return execute(notebook, cfg, out, limit)
     except (datafiles.DataError, staging.Busy) as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
@@ -357,7 +415,7 @@ def prepare(notebook: str, cfg: params.NotebookParams, out: Path | None) -> int:
 
 
 def execute(notebook: str, cfg: params.NotebookParams, out: Path | None,
-            timeout_s: float) -> int:
+            timeout: tuple[float, str]) -> int:
     """Run the notebook into a staging folder, then swap its outputs in; a failure (an error,
     the time limit, a refused swap) leaves the previous outputs and records how it failed."""
     import papermill  # deferred: slow import, not needed for --help or validation errors
@@ -374,7 +432,7 @@ def execute(notebook: str, cfg: params.NotebookParams, out: Path | None,
     register_progress_engine(notebook, cfg)
     end_with_parents(watched_ancestors())
     processes.end_on_signals(f"runner: {notebook} ended by a signal; its kernel and jobs with it")
-    limit = time_limit(timeout_s)
+    limit = time_limit(timeout[0])
     start = time.perf_counter()
     try:
         result = papermill.execute_notebook(
@@ -383,7 +441,7 @@ def execute(notebook: str, cfg: params.NotebookParams, out: Path | None,
             cwd=str(paths.ROOT), progress_bar=True, engine_name=ENGINE)
     except Exception as err:                  # a cell raised, the kernel died, the disk filled
         limit.cancel()
-        failure = (TimeLimit(notebook, cfg.profile, timeout_s, running_cell(executed))
+        failure = (TimeLimit(notebook, *timeout, running_cell(executed))
                    if limit.expired.is_set() else err)
         kept = keep_failed_copy(notebook, executed)
         report_failure(failure, kept)
@@ -422,9 +480,9 @@ def execute(notebook: str, cfg: params.NotebookParams, out: Path | None,
 class TimeLimit(RuntimeError):
     """The notebook ran past its time limit; the kernel was ended."""
 
-    def __init__(self, notebook: str, profile: str, seconds: float, cell: str) -> None:
-        super().__init__(f"{notebook} ran past its time limit of {seconds:g} s (profile "
-                         f"{profile}; `--timeout SECONDS` to change) and was ended in {cell}")
+    def __init__(self, notebook: str, seconds: float, why: str, cell: str) -> None:
+        super().__init__(f"{notebook} ran past its time limit of {seconds:,.0f} s ({why}) and "
+                         f"was ended in {cell}; {RAISE_LIMIT}")
 
 
 def time_limit(seconds: float) -> threading.Timer:
@@ -478,7 +536,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--prepare-only", action="store_true",
                         help="inject parameters without executing (used for nbval)")
     parser.add_argument("--timeout", type=float, metavar="SECONDS",
-                        help="end the run after this long (default per profile: "
+                        help=f"end the run after this long (default: ${TIMEOUT_ENV}, else "
+                             f"{TIMEOUT_FACTOR}x its estimated time, at least {TIMEOUT_FLOOR_S} "
+                             "s, else per profile: "
                              + ", ".join(f"{k} {v:g} s" for k, v in TIMEOUT_S.items()) + ")")
     parser.add_argument("--accept-cost", action="store_true",
                         help=f"run even when the estimate is over {REFUSE_OVER}x the profile's "

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from lib.companion import papers, paths
 
-SNAPSHOT = paths.ROOT / "docs" / "timings.json"
+SNAPSHOT = paths.TIMINGS_SNAPSHOT
 BUDGET_S = 180        # ../shared/DESIGN.md: default profile <= 3 minutes per paper, 2 idle cores
 ALLOWANCE_S = 300     # up to 5 minutes where a headline needs the size (its schema says why)
 CORES = 2             # the budget's machine: `make repro` runs a paper's stages on both cores
