@@ -17,6 +17,12 @@ endif
 ifneq ($(filter command% environment%,$(origin JOBS)),)
   $(call one_word,JOBS,$(DIGITS),a number of workers (0-9))
 endif
+# STAGES is set from PAPER; given on the command line or in the environment it must be DVC targets
+ifneq ($(filter command% environment%,$(origin STAGES)),)
+  ifneq ($(strip $(call unsafe,$(value STAGES),$(LOWER) $(DIGITS) _ - . / :)),)
+    $(error STAGES must be DVC stage targets (a-z 0-9 _ - . / :); got: $(value STAGES))
+  endif
+endif
 # make repro's PROFILE (written into params.yaml first), EXECUTOR and WORKERS (where and how many
 # of an engine notebook's grid runs go, for this run: lib/companion/runner.py's PLACEMENT)
 ifneq ($(value PROFILE),)

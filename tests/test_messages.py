@@ -325,3 +325,22 @@ def test_make_repro_exports_timeout_to_the_runner(tmp_path):
     done = subprocess.run(["make", "repro", "TIMEOUT=45"], cwd=tmp_path, capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == 0 and "timeout=45" in done.stdout, done.stderr
+
+
+@pytest.mark.parametrize("template", INJECTIONS)
+def test_make_never_runs_stages_given_on_its_command_line(tmp_path, template):
+    """Issue 60: STAGES='$(shell ...)' ran; STAGES is checked like PAPER and JOBS."""
+    if shutil.which("make") is None:
+        pytest.skip("make is not installed")
+    shutil.copy(ROOT / "Makefile", tmp_path / "Makefile")
+    marker = tmp_path / "injected"
+    done = subprocess.run(["make", "-n", "repro", f"STAGES={template.format(m=marker)}"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert not marker.exists(), done.stdout + done.stderr
+    assert done.returncode != 0 and "STAGES must be DVC stage targets" in done.stderr
+    (tmp_path / "tools").mkdir()
+    for name in ("requirements.lock", "tools/setup_env.sh"):    # the setup stamp's inputs
+        (tmp_path / name).touch()
+    ok = subprocess.run(["make", "-n", "status", "STAGES=notebooks/toy/dvc.yaml:toy-01_a"],
+                        cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert "STAGES must be" not in ok.stderr and "toy-01_a" in ok.stdout, ok.stderr

@@ -288,3 +288,18 @@ def test_a_default_block_is_refused(tmp_path):
     doc["gd_perceptron"]["reduction"]["default"] = {"equiv_d": 3}
     with pytest.raises(params.ParamsError, match=r"reduction\.default: the default profile"):
         params.check_all(write(tmp_path, doc))
+
+
+@pytest.mark.parametrize("notebook", papers.all_notebooks())
+def test_a_misspelt_key_is_named_with_its_closest_valid_name(notebook):
+    """Issue 60: a key with one letter dropped was reported as the key it left missing, "a file
+    cut short?" (30 of 44); it is named, with the key it was meant to be."""
+    paper, section = papers.params_key(notebook).split(".")
+    doc = yaml.safe_load(yaml.safe_dump(GOOD))
+    key = max(params.schema_for(notebook).section_keys(), key=len)
+    typo = key[:len(key) // 2] + key[len(key) // 2 + 1:]
+    doc[paper][section][typo] = doc[paper][section].pop(key)
+    with pytest.raises(params.ParamsError) as err:
+        params.merge(doc, notebook, "default")
+    assert f"{paper}.{section}.{typo} = " in str(err.value)
+    assert f"did you mean {key!r}?" in str(err.value) and "cut short" not in str(err.value)

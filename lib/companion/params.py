@@ -297,6 +297,11 @@ def merge(raw: Mapping[str, Any], notebook: str, profile: str | None = None,
                               f"{'--profile' if key == 'profile' else '-p seed=N'}), never in a "
                               f"section, where it would be ignored; allowed here: {known}")
     missing = [k for k in known if k not in section]
+    for key in section:                  # a misspelt key before the key it leaves missing
+        if key not in known and key not in PROFILES:
+            raise ParamsError(f"{source}: {where}.{yamlio.cut(key)} = "
+                              f"{yamlio.shown(section[key])}: not a parameter of this notebook; "
+                              f"{closest(key, missing or known)}allowed: {known}")
     if missing:
         raise ParamsError(f"{source}: {where} lacks {missing} (a file cut short?): a section "
                           "holds every parameter of its notebook; `make sync` writes them from "
