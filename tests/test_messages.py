@@ -187,6 +187,24 @@ def test_a_half_written_claims_file_is_named_and_its_claims_are_error(results, c
         doc["unfinished"][cut]["error"]
 
 
+def test_a_claims_file_cut_after_its_first_claim_shows_every_claim_as_error(results):
+    """Issue 60: a cut file showed only the ids left in its text (3 of E07's 10 dropped out);
+    the ledger's last record of the notebook fills in the rest."""
+    cut, _ = two_notebooks()
+    assert ledger.main([]) == 0
+    path = paths.claims_file(cut)
+    text = path.read_text()
+    path.write_text(text[:text.index('"gd_perceptron.a"') + 20])
+    assert "gd_perceptron.b" not in path.read_text()
+    for _ in range(2):                  # and again, from the ledger the first merge wrote
+        assert ledger.main([]) == 0
+        doc = json.loads(paths.ledger_files()["json"].read_text())
+        mine = {c["id"]: c["status"] for c in doc["claims"]
+                if c["notebook"] == f"notebooks/{cut}.py"}
+        assert {"gd_perceptron.a", "gd_perceptron.b"} <= set(mine)      # with its declared
+        assert set(mine.values()) == {"error"}
+
+
 def test_the_book_reads_a_half_written_claims_file_and_ledger(results):
     cut, _ = two_notebooks()
     paths.claims_file(cut).write_text('{"claims": [{"id": "gd_perceptron.a", "sta')
