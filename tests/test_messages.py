@@ -6,6 +6,7 @@ outside data.dvc, the schema module or results/; a PAPER that would run as code 
 Ctrl-C of the command `make repro` times, which must still rebuild the ledger and book."""
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
@@ -13,11 +14,23 @@ import signal
 import subprocess
 import sys
 import time
+import types
 from pathlib import Path
 
 import pytest
 
-from lib.companion import claims, generate, ledger, papers, params, paths, report, timings, yamlio
+from lib.companion import (
+    claims,
+    generate,
+    ledger,
+    papers,
+    params,
+    paths,
+    report,
+    staging,
+    timings,
+    yamlio,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -224,6 +237,52 @@ def test_a_read_only_results_folder_is_one_message(results, monkeypatch, capsys)
     err = capsys.readouterr().err
     assert "cannot write" in err and "claims.json: Permission denied" in err
     assert "chmod -R u+w results" in err and "Traceback" not in err
+
+
+def read_only_under(monkeypatch, folder: Path) -> None:
+    """Make os.statvfs report `folder` and what is under it as a read-only mount (what a
+    read-only bind mount of results/<paper> gives; root ignores a chmod)."""
+    real = os.statvfs
+
+    def statvfs(path):
+        got = real(path)
+        if not Path(path).resolve().is_relative_to(folder.resolve()):
+            return got
+        return types.SimpleNamespace(f_flag=got.f_flag | os.ST_RDONLY)
+    monkeypatch.setattr(os, "statvfs", statvfs)
+
+
+def test_a_read_only_results_paper_is_named_and_blocks_no_ledger(results, monkeypatch, capsys):
+    """Issue 60: a read-only results/<paper> was reported as "Invalid cross-device link ... the
+    next run will finish the move", and the swap it left made the ledger refuse every paper."""
+    cut, other = two_notebooks()
+    assert ledger.main([]) == 0
+    target = paths.claims_file(cut)
+    new = paths.staging_dir(cut) / target.relative_to(results)
+    new.parent.mkdir(parents=True)
+    new.write_text(target.read_text())
+    staging.journal_file(cut).write_text(json.dumps({"notebook": cut, "outputs": [
+        [str(target.relative_to(results)), os.lstat(new).st_ino]]}))
+
+    def cross_device(source, target):
+        raise OSError(errno.EXDEV, "Invalid cross-device link", str(source))
+    with monkeypatch.context() as patch:
+        patch.setattr(staging, "_move", cross_device)
+        read_only_under(patch, results / "gd_perceptron")
+        capsys.readouterr()
+        assert ledger.main([]) == 0                    # the ledger goes on, for every paper
+        err = capsys.readouterr().err
+        line = next(ln for ln in err.splitlines() if ln.startswith(f"warning: {cut}"))
+        assert "is on a read-only file system" in line and "gd_perceptron" in line, err
+        assert "cross-device" not in err and "Traceback" not in err
+        doc = json.loads(paths.ledger_files()["json"].read_text())
+        assert any(c["notebook"] == f"notebooks/{other}.py" for c in doc["claims"])
+        assert staging.unwritable(cut).endswith("is on a read-only file system (a read-only "
+                                                "mount): mount it read-write, then run again")
+        assert staging.refusal(cut, OSError(errno.EXDEV, "x")) == staging.unwritable(cut)
+    assert staging.unwritable(cut) == ""
+    assert "no space left" in staging.refusal(cut, OSError(errno.ENOSPC, "No space left"))
+    assert "different file systems" in staging.refusal(cut, OSError(errno.EXDEV, "x"))
 
 
 def test_timings_records_nothing_but_says_so_when_results_is_read_only(results, monkeypatch,

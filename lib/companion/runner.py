@@ -356,6 +356,10 @@ def run(source: Path, out: Path | None, profile: str | None, overrides: dict,
         return prepare(notebook, cfg, out)
     limit = time_limit_s(notebook, cfg, timeout_s)
     check_cost(notebook, cfg, accept_cost)
+    blocked = staging.unwritable(notebook)
+    if blocked:                               # known before any compute: say it now
+        print(f"error: {notebook}: its outputs cannot be written: {blocked}", file=sys.stderr)
+        return 1
     try:
         datafiles.check(papers.notebook_entry(notebook).data)
         staging.recover_all()            # swaps a kill interrupted: their outputs all new
@@ -459,9 +463,10 @@ def execute(notebook: str, cfg: params.NotebookParams, out: Path | None,
         tables.round_folder(folder / notebook.split("/")[0] / kind)
     try:
         staging.swap(notebook, folder)
-    except OSError as err:                    # another file system (EXDEV), read-only, full
-        print(f"error: {notebook}: its outputs could not be moved into results/ ({err}); the "
-              "next run finishes the move (lib.companion.staging.recover)", file=sys.stderr)
+    except OSError as err:                    # read-only, full, another file system
+        print(f"error: {notebook}: its outputs could not be moved into results/: "
+              f"{staging.refusal(notebook, err)}; the previous outputs are kept, and the next run "
+              "or `python -m lib.companion.ledger` finishes the move", file=sys.stderr)
         runs.write(notebook, "failed", cfg.profile, cell=None,
                    error=f"the outputs could not be swapped in: {err}"[:2000], recorded=[],
                    made_by=made_by)
