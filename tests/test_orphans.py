@@ -166,3 +166,42 @@ def test_jobs_end_with_their_run(root, case):
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
+
+
+def test_ctrl_c_of_make_repros_stages_is_quiet_and_leaves_no_job(root, tmp_path):
+    """Ctrl-C (SIGINT to the terminal's process group) of `make repro`'s stage runner
+    (lib.companion.parallel) mid-sweep: status 130, no traceback, nothing printed after the
+    Ctrl-C (the wrapper around it says what it left, in one line), and no job left running.
+    Issue 60: 69-194 lines and 2-5 tracebacks."""
+    params = root / "notebooks/toy/params.yaml"
+    text = params.read_text()
+    params.write_text(text.replace("nap_s: 0.0", "nap_s: 600.0"))
+    naps = root / "naps"
+    for old in naps.glob("*.pid"):
+        old.unlink()
+    said = tmp_path / "said.txt"
+    env = {**project_copy.env(), "COMPANION_EXECUTOR": "local", "COMPANION_WORKERS": "2"}
+    try:
+        with said.open("w") as out:
+            proc = subprocess.Popen([sys.executable, "-m", "lib.companion.parallel", "--jobs",
+                                     "1", "notebooks/toy/dvc.yaml"], cwd=root, env=env,
+                                    stdout=out, stderr=subprocess.STDOUT,
+                                    start_new_session=True)
+            wait_for(lambda: len(list(naps.glob("*.pid"))) == 2, "both jobs to start", 240)
+            pids = processes.descendants(proc.pid) + [int(p.read_text())
+                                                      for p in naps.glob("*.pid")]
+            before = said.read_text()
+            os.killpg(proc.pid, signal.SIGINT)
+            assert proc.wait(timeout=60) == 130
+    finally:
+        params.write_text(text)
+    try:
+        wait_for(lambda: all(gone(p) for p in pids), "every job to end with Ctrl-C", 10)
+    finally:
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+    after = said.read_text()[len(before):]
+    assert "Traceback" not in after and len(after.strip().splitlines()) <= 1, after

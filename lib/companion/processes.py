@@ -114,9 +114,11 @@ def watch_process(pid: int, why: str, status: int, name: str,
     return watch(lambda: started(pid) != birth, why, status, name, period_s)
 
 
-def end_on_signals(why: str, signals: tuple[int, ...] = (signal.SIGTERM, signal.SIGHUP)) -> None:
-    """On SIGTERM or SIGHUP (`timeout`, a CI cancel, a closed terminal) end everything below
-    this process and exit with 128 + the signal, saying `why` and which signal in one line."""
+def end_on_signals(why: str, signals: tuple[int, ...] = (signal.SIGTERM, signal.SIGHUP,
+                                                          signal.SIGINT)) -> None:
+    """On SIGTERM, SIGHUP or SIGINT (`timeout`, a CI cancel, a closed terminal, Ctrl-C) end
+    everything below this process and exit with 128 + the signal, saying `why` and which signal
+    in one line (no traceback)."""
     def handler(signum: int, _frame) -> None:
         end_below_and_exit(f"{why} ({signal.Signals(signum).name})", 128 + signum)
     for sig in signals:

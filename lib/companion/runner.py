@@ -558,6 +558,9 @@ def main(argv: list[str] | None = None) -> int:
     except papers.DeclarationError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:                # before the run's own handler (validation, lock)
+        print(f"runner: {args.notebook} interrupted (Ctrl-C) before it ran", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":
