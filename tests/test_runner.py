@@ -199,3 +199,34 @@ def test_a_bad_timeout_variable_is_refused_by_name(monkeypatch, value):
     monkeypatch.setenv(runner.TIMEOUT_ENV, "90")
     assert runner.time_limit_s(nb, params.resolve(nb, "default", {}), None) == \
         (90.0, "set by TIMEOUT=90")
+
+
+def cell_error(ename: str, evalue: str) -> Exception:
+    from papermill.exceptions import PapermillExecutionError
+    return PapermillExecutionError(3, 2, "x = big()", ename, evalue,
+                                   ["\x1b[0;31mTraceback\x1b[0m", f"{ename}: {evalue}"])
+
+
+@pytest.mark.parametrize("err, says", [
+    ("dead", "its kernel was killed (out of memory, or a signal from outside"),
+    (cell_error("OSError", "[Errno 28] No space left on device: 'results/x'"),
+     "no space left on the disk: free some"),
+    (OSError(28, "No space left on device"), "no space left on the disk"),
+    (cell_error("MemoryError", "Unable to allocate 6.66 GiB"), "out of memory (MemoryError: "
+                                                               "Unable to allocate 6.66 GiB)"),
+    (runner.TimeLimit("toy/01", 20, "set by --timeout", "cell 3 (nap())"),
+     "ran past its time limit of 20 s (set by --timeout) and was ended in cell 3"),
+    (cell_error("ValueError", "bad\nvalue"), "ValueError: value"),
+], ids=["killed", "no-space-in-cell", "no-space-runner", "memory", "timed-out", "other"])
+def test_a_failure_ends_in_one_line_naming_its_real_cause(capsys, err, says):
+    """Issue 60: a killed kernel, a full disk, memory, the time limit: each one line, naming
+    it (a cell's error keeps its source and traceback above that line)."""
+    if err == "dead":
+        from nbclient.exceptions import DeadKernelError
+        err = DeadKernelError("Kernel died")
+    runner.report_failure("toy/01", err, None)
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert lines[-1].startswith("error: toy/01 failed: ") and says in lines[-1], lines[-1]
+    assert "the previous results are kept" in lines[-1]
+    if not hasattr(err, "source") or isinstance(err, runner.TimeLimit):
+        assert len(lines) == 1, lines

@@ -20,6 +20,7 @@ the exit status is non-zero.
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import math
 import os
@@ -162,21 +163,37 @@ def strip_volatile(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     return nb
 
 
-def report_failure(err: BaseException, out: Path | None) -> None:
-    """Print the failing cell and its traceback, readable without opening the notebook."""
+def cause(err: BaseException) -> str:
+    """The real cause of a failed run in one line: the time limit, a killed kernel, a full disk,
+    memory, else the exception's last line."""
+    name = getattr(err, "ename", None) or type(err).__name__
+    value = ANSI.sub("", str(getattr(err, "evalue", None) or err)).strip()
+    if isinstance(err, TimeLimit):
+        return str(err)
+    if name == "DeadKernelError" or "Kernel died" in value:
+        return ("its kernel was killed (out of memory, or a signal from outside: `dmesg` names "
+                "an out-of-memory kill); lower the sizes or free memory, then run again")
+    if getattr(err, "errno", None) == errno.ENOSPC or "No space left on device" in value:
+        return "no space left on the disk: free some (`df -h .`), then run again"
+    if name == "MemoryError":
+        return (f"out of memory ({name}{': ' + value if value else ''}); lower the sizes or "
+                "free memory, then run again")
+    last = value.splitlines()[-1] if value else ""
+    return f"{name}: {yamlio.cut(last, 300)}" if last else name
+
+
+def report_failure(notebook: str, err: BaseException, out: Path | None) -> None:
+    """Print the failing cell and its traceback (readable without opening the notebook), then one
+    line naming the real cause; a failure outside any cell is that line alone."""
     source = getattr(err, "source", None)
     tb = getattr(err, "traceback", None)
-    print("\n=== notebook failed ===", file=sys.stderr)
-    if source is not None:
-        print(f"--- cell {getattr(err, 'exec_count', '?')} ---\n{source}\n--- traceback ---",
-              file=sys.stderr)
+    if source is not None and not isinstance(err, TimeLimit):
+        print(f"\n=== notebook failed ===\n--- cell {getattr(err, 'exec_count', '?')} ---\n"
+              f"{source}\n--- traceback ---", file=sys.stderr)
         print(ANSI.sub("", "\n".join(tb or [str(err)])), file=sys.stderr)
-    else:
-        print(f"{type(err).__name__}: {err}", file=sys.stderr)
-    if out is not None:
-        print(f"executed copy (with the error): {out}", file=sys.stderr)
-    print("the previous results are kept; the ledger shows this notebook's claims as `error`",
-          file=sys.stderr)
+    kept = f" (the executed copy with the error: {out})" if out is not None else ""
+    print(f"error: {notebook} failed: {cause(err)}; the previous results are kept and the ledger "
+          f"shows this notebook's claims as `error`{kept}", file=sys.stderr)
 
 
 def failure_detail(err: BaseException) -> dict:
@@ -448,7 +465,7 @@ def execute(notebook: str, cfg: params.NotebookParams, out: Path | None,
         failure = (TimeLimit(notebook, *timeout, running_cell(executed))
                    if limit.expired.is_set() else err)
         kept = keep_failed_copy(notebook, executed)
-        report_failure(failure, kept)
+        report_failure(notebook, failure, kept)
         runs.write(notebook, "failed", cfg.profile, **failure_detail(failure),
                    recorded=runs.staged_claims(notebook), made_by=made_by)
         shutil.rmtree(folder, ignore_errors=True)
