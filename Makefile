@@ -39,6 +39,10 @@ endif
 ifneq ($(value TIMEOUT),)
   $(call one_word,TIMEOUT,$(DIGITS),a number of seconds (0-9))
 endif
+# make repro's ALLOW_LONG=1: run a stage estimated far over its budget (COMPANION_ACCEPT_COST)
+ifneq ($(value ALLOW_LONG),)
+  $(call one_word,ALLOW_LONG,1,1 (run what is estimated far over budget))
+endif
 
 ifdef VIRTUAL_ENV
   BIN := $(VIRTUAL_ENV)/bin
@@ -107,6 +111,7 @@ data: setup
 repro: export COMPANION_EXECUTOR := $(EXECUTOR)
 repro: export COMPANION_WORKERS := $(WORKERS)
 repro: export COMPANION_TIMEOUT := $(TIMEOUT)
+repro: export COMPANION_ACCEPT_COST := $(ALLOW_LONG)
 repro: data
 	@test -z "$(PAPER)" -o -n "$(STAGES)" || { echo "PAPER=$(PAPER) is not a declared paper (notebooks/<paper>/paper.yaml)"; exit 2; }
 	$(if $(PROFILE),@$(PY) -m lib.companion.params --set-profile $(PROFILE))

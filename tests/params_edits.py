@@ -7,11 +7,11 @@ Shared by the property test (tests/test_params_property.py) and the fuzz run:
 generates edits of every kind (wrong types, out-of-range and non-finite values, unknown keys at
 every level, duplicate keys, contradictions between keys, YAML spellings, oddities and syntax
 errors, bad `-p` overrides; empty and truncated files, missing sections, a section's own
-`seed:`/`profile:`, profile blocks emptied, cut or set to a scalar, huge valid-looking sizes,
-5,000-digit integers, 5,000-deep nesting, a 1 MB string), applies each to the params.yaml of the
-tree (this repository, or an older checkout given by --tree, in a subprocess there) and counts how
-each was met: refused naming the key path, refused unclearly (a traceback, no key named, or a
-message longer than MESSAGE_MAX characters), or accepted.
+`seed:`/`profile:`, profile blocks emptied, cut or set to a scalar, lists of a thousand in-bound
+values, huge valid-looking sizes, 5,000-digit integers, 5,000-deep nesting, a 1 MB string), applies
+each to the params.yaml of the tree (this repository, or an older checkout given by --tree, in a
+subprocess there) and counts how each was met: refused naming the key path, refused unclearly (a
+traceback, no key named, or a message longer than MESSAGE_MAX characters), or accepted.
 """
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ PROFILES = ("smoke", "default", "paper")
 MESSAGE_MAX = 5000      # a refusal is read by a person: a value echoed whole is unclear
 # the kinds no schema declares (the rest are read off each field's type and range)
 OUTSIDE = ("root_key", "huge", "digits", "deep", "big_string", "yaml_oddity", "empty",
-           "truncated", "unknown", "profile_block", "block_cut")
+           "truncated", "unknown", "profile_block", "block_cut", "long_list")
 NOT_BLOCKS = (None, 0, [], "x", 1.5, [{"a": 1}])    # what a profile block set by hand may read
 HUGE = (10 ** 9, 10 ** 12)                         # sizes that look valid and cost days or TiB
 ODDITIES = [   # (line replacing `key: value`, kind of name the refusal must give)
@@ -395,6 +395,10 @@ def outside_edits(notebook: str, schema: type, raw: dict) -> list[dict]:
                               "values": [[[paper, stem, key], value]], "names": [name, key]})
             edits.append({"kind": "spelling", "class": "digits", "path": [paper, stem, key],
                           "text": "7" * 5000, "names": [key, "LINE"]})
+        if isinstance(default, list) and default:    # in-bound values, far too many of them
+            edits.append({"kind": "value", "class": "long_list", "notebook": notebook,
+                          "values": [[[paper, stem, key], (default * 1000)[:1000]]],
+                          "names": [name, key]})
         if isinstance(default, dict) and default:    # a block below the key: text edits of
             continue                                 # its line would only break the block
         edits.append({"kind": "spelling", "class": "deep", "path": [paper, stem, key],

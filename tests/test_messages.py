@@ -390,7 +390,8 @@ def test_make_takes_a_plain_paper_name_and_a_count_of_jobs(tmp_path):
 
 def test_make_repro_exports_timeout_to_the_runner(tmp_path):
     """The Makefile's own `repro: export` lines, with a recipe that prints what the runner would
-    read: TIMEOUT=45 arrives as COMPANION_TIMEOUT=45 (issue 60)."""
+    read: TIMEOUT=45 arrives as COMPANION_TIMEOUT=45, ALLOW_LONG=1 as COMPANION_ACCEPT_COST=1
+    (issue 60)."""
     if shutil.which("make") is None:
         pytest.skip("make is not installed")
     text = (ROOT / "Makefile").read_text()
@@ -398,10 +399,14 @@ def test_make_repro_exports_timeout_to_the_runner(tmp_path):
     exports = [ln for ln in text.splitlines() if ln.startswith("repro: export ")]
     assert any("COMPANION_TIMEOUT := $(TIMEOUT)" in ln for ln in exports), exports
     (tmp_path / "Makefile").write_text(
-        checks + "\n".join(exports) + "\nrepro:\n\t@echo timeout=$$COMPANION_TIMEOUT\n")
-    done = subprocess.run(["make", "repro", "TIMEOUT=45"], cwd=tmp_path, capture_output=True,
-                          text=True, timeout=60)
-    assert done.returncode == 0 and "timeout=45" in done.stdout, done.stderr
+        checks + "\n".join(exports) + "\nrepro:\n\t@echo timeout=$$COMPANION_TIMEOUT "
+        "long=$$COMPANION_ACCEPT_COST\n")
+    done = subprocess.run(["make", "repro", "TIMEOUT=45", "ALLOW_LONG=1"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "timeout=45 long=1" in done.stdout, done.stderr
+    bad = subprocess.run(["make", "repro", "ALLOW_LONG=yes"], cwd=tmp_path, capture_output=True,
+                         text=True, timeout=60)
+    assert bad.returncode != 0 and "ALLOW_LONG must be 1" in bad.stderr
 
 
 @pytest.mark.parametrize("template", INJECTIONS)

@@ -230,3 +230,23 @@ def test_a_failure_ends_in_one_line_naming_its_real_cause(capsys, err, says):
     assert "the previous results are kept" in lines[-1]
     if not hasattr(err, "source") or isinstance(err, runner.TimeLimit):
         assert len(lines) == 1, lines
+
+
+def test_a_fresh_clone_refuses_a_28_hour_in_bound_value_before_compute(monkeypatch, tmp_path):
+    """Issue 60: with no run timed on this machine the cost check estimated nothing; it now
+    scales the committed time (docs/timings.json), names the key that makes the run long, and
+    says how to run it anyway."""
+    monkeypatch.setattr(paths, "timings_dir", lambda: tmp_path)       # nothing timed here
+    monkeypatch.delenv(runner.ACCEPT_ENV, raising=False)
+    nb = "gd_perceptron/07_real_data"                                 # COST: width (default 16)
+    cfg = params.resolve(nb, "default", {"width": 2000})              # in bounds (le=2000)
+    expected = committed_wall_s(nb) * 2000 / 16                       # about 28 h
+    assert expected > 28 * 3600
+    with pytest.raises(params.ParamsError) as err:
+        runner.check_cost(nb, cfg, accept=False)
+    said = str(err.value)
+    assert f"estimated {expected:,.0f} s" in said and "docs/timings.json" in said, said
+    assert "long because of width = 2000 (default 16)" in said
+    assert "make repro ALLOW_LONG=1" in said
+    monkeypatch.setenv(runner.ACCEPT_ENV, "1")
+    runner.check_cost(nb, cfg, accept=False)                          # accepted: a note only

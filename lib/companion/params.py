@@ -75,6 +75,10 @@ class NotebookParams(BaseModel):
     # The sizes a notebook's run time grows with, about linearly in each (seeds, steps, epochs):
     # the runner scales its last timed run by them to warn of, or refuse, a run far over budget.
     COST: ClassVar[tuple[str, ...]] = ()
+    # The longest list any key may hold where its field declares no max_length of its own: four
+    # times the longest in use (15), so that 2,000 in-bound widths are refused by name before
+    # compute rather than ending in a MemoryError naming nothing.
+    LIST_MAX: ClassVar[int] = 64
     profile: Literal["smoke", "default", "paper"] = param("default", "smoke | default | paper")
     seed: int = param(0, "every random draw derives from this", ge=0)
 
@@ -100,6 +104,21 @@ class NotebookParams(BaseModel):
         return self
 
     @model_validator(mode="after")
+    def _lists_bounded(self):
+        """Every list value (at any depth) of a field that declares no max_length: at most
+        LIST_MAX items."""
+        for key, field in type(self).model_fields.items():
+            if any(getattr(m, "max_length", None) is not None for m in field.metadata):
+                continue
+            longest = _longest(getattr(self, key))
+            if longest > self.LIST_MAX:
+                raise ValueError(f"{key} = {yamlio.shown(getattr(self, key))} holds a list of "
+                                 f"{longest} values; allowed: at most {self.LIST_MAX} (each value "
+                                 "is a run or an array: a longer list costs its time and memory "
+                                 "many times over)")
+        return self
+
+    @model_validator(mode="after")
     def _declared_rules(self):
         """The schema's AT_MOST, DISTINCT and INCREASING rules, each message naming its keys."""
         for small, big in self.AT_MOST:
@@ -119,6 +138,15 @@ class NotebookParams(BaseModel):
                 raise ValueError(f"{key} = {values!r} falls from {drops[0][0]!r} to "
                                  f"{drops[0][1]!r}; allowed: increasing values")
         return self
+
+
+def _longest(value: Any) -> int:
+    """The length of the longest list or tuple in a value (nested in lists and dicts too)."""
+    if isinstance(value, dict):
+        return max((_longest(v) for v in value.values()), default=0)
+    if isinstance(value, (list, tuple)):
+        return max(len(value), *(_longest(v) for v in value)) if value else 0
+    return 0
 
 
 def schema_for(notebook: str) -> type[NotebookParams]:

@@ -70,7 +70,7 @@ RAISE_LIMIT = (f"to allow longer: `make repro TIMEOUT=SECONDS`, `{TIMEOUT_ENV}=S
                "...`, or the runner's `--timeout SECONDS`")
 # A notebook's time budget per profile (smoke's 10 s, the default profile's 5 minutes) and how
 # many times over it an estimate may go before the run is refused unless accepted
-# (--accept-cost, or COMPANION_ACCEPT_COST=1 for a run DVC starts).
+# (--accept-cost, or COMPANION_ACCEPT_COST=1 for a run DVC starts: `make repro ALLOW_LONG=1`).
 BUDGET_S = {"smoke": 10, "default": 300, "paper": 86400}
 REFUSE_OVER = 20
 ACCEPT_ENV = "COMPANION_ACCEPT_COST"
@@ -329,16 +329,24 @@ def time_limit_s(notebook: str, cfg: params.NotebookParams,
 
 def check_cost(notebook: str, cfg: params.NotebookParams, accept: bool) -> None:
     """Print the estimate of a run over its profile's budget; refuse one over REFUSE_OVER times
-    the budget unless accepted (ParamsError naming the sizes and how to accept)."""
-    est, budget = estimate_s(notebook, cfg), BUDGET_S[cfg.profile]
+    the budget unless accepted (ParamsError naming the keys that make it long, and how to
+    accept). The estimate scales this machine's last timed run, else the stage's committed time
+    (docs/timings.json), so a fresh clone refuses too."""
+    est, source = estimate_s(notebook, cfg), "its last timed run here"
+    if est is None:
+        est, source = committed_s(notebook, cfg), "its committed time (docs/timings.json)"
+    budget = BUDGET_S[cfg.profile]
     if est is None or est <= budget:
         return
-    scaled = ", ".join(f"{k}={v:g}" for k, v in sizes(cfg).items())
-    said = (f"{notebook}: estimated {est:,.0f} s for profile {cfg.profile} (budget {budget} s), "
-            f"the last timed run scaled by {scaled}")
+    base = sizes(type(cfg)())
+    grown = [f"{k} = {v:g} (default {base[k]:g})" for k, v in sizes(cfg).items() if v > base[k]]
+    said = (f"{notebook}: estimated {est:,.0f} s ({est / 3600:,.1f} h) for profile {cfg.profile} "
+            f"(budget {budget} s), {source} scaled by its sizes"
+            + (f"; long because of {', '.join(grown)}" if grown else ""))
     if est > REFUSE_OVER * budget and not (accept or os.environ.get(ACCEPT_ENV) == "1"):
-        raise params.ParamsError(f"{said}: over {REFUSE_OVER}x the budget, so not started; "
-                                 f"pass --accept-cost (or set {ACCEPT_ENV}=1) to run it")
+        raise params.ParamsError(f"{said}: over {REFUSE_OVER}x the budget, so not started; to "
+                                 f"run it: `make repro ALLOW_LONG=1`, `{ACCEPT_ENV}=1 dvc repro "
+                                 "...`, or the runner's --accept-cost")
     print(f"note: {said}", file=sys.stderr)
 
 
