@@ -16,7 +16,9 @@ finished runs and runs only the rest. After a complete sweep the run files are r
 sweep (new code, same arguments) never reads stale results; a sweep cut short, then resumed after
 a code change, would mix the two (delete its `runs/` folder first). Job logs stay in `jobs/`.
 Results come back in grid order; runs are single-threaded (torch pinned to one thread), so they
-are the same whichever executor ran them.
+are the same whichever executor ran them. A local job (and one of the stand-in for a cluster)
+watches the kernel that submitted it and ends, with what it started, once that is gone
+(lib.companion.processes): submitit alone would let it run to its time limit.
 """
 from __future__ import annotations
 
