@@ -17,6 +17,12 @@ endif
 ifneq ($(filter command% environment%,$(origin JOBS)),)
   $(call one_word,JOBS,$(DIGITS),a number of workers (0-9))
 endif
+# STAGES is set from PAPER; given on the command line or in the environment it must be DVC targets
+ifneq ($(filter command% environment%,$(origin STAGES)),)
+  ifneq ($(strip $(call unsafe,$(value STAGES),$(LOWER) $(DIGITS) _ - . / :)),)
+    $(error STAGES must be DVC stage targets (a-z 0-9 _ - . / :); got: $(value STAGES))
+  endif
+endif
 # make repro's PROFILE (written into params.yaml first), EXECUTOR and WORKERS (where and how many
 # of an engine notebook's grid runs go, for this run: lib/companion/runner.py's PLACEMENT)
 ifneq ($(value PROFILE),)
@@ -27,6 +33,15 @@ ifneq ($(value EXECUTOR),)
 endif
 ifneq ($(value WORKERS),)
   $(call one_word,WORKERS,$(DIGITS),a number of runs at once (0-9))
+endif
+# make repro's TIMEOUT: each notebook's time limit in seconds for this run (the runner's
+# COMPANION_TIMEOUT; without it, a multiple of the stage's recorded time)
+ifneq ($(value TIMEOUT),)
+  $(call one_word,TIMEOUT,$(DIGITS),a number of seconds (0-9))
+endif
+# make repro's ALLOW_LONG=1: run a stage estimated far over its budget (COMPANION_ACCEPT_COST)
+ifneq ($(value ALLOW_LONG),)
+  $(call one_word,ALLOW_LONG,1,1 (run what is estimated far over budget))
 endif
 
 ifdef VIRTUAL_ENV
@@ -91,10 +106,12 @@ data: setup
 # (Ctrl-C) run is followed by the ledger and book rebuild, and exits non-zero
 # (lib/companion/timings.py; one command, so make runs it with no shell between)
 # PROFILE=<p> first sets params.yaml's profile (as `dvc exp run -S profile=<p>` would; back:
-# `git checkout params.yaml`); EXECUTOR / WORKERS reach the runner as COMPANION_EXECUTOR /
-# COMPANION_WORKERS (exported here, never through the shell's text)
+# `git checkout params.yaml`); EXECUTOR / WORKERS / TIMEOUT reach the runner as COMPANION_EXECUTOR
+# / COMPANION_WORKERS / COMPANION_TIMEOUT (exported here, never through the shell's text)
 repro: export COMPANION_EXECUTOR := $(EXECUTOR)
 repro: export COMPANION_WORKERS := $(WORKERS)
+repro: export COMPANION_TIMEOUT := $(TIMEOUT)
+repro: export COMPANION_ACCEPT_COST := $(ALLOW_LONG)
 repro: data
 	@test -z "$(PAPER)" -o -n "$(STAGES)" || { echo "PAPER=$(PAPER) is not a declared paper (notebooks/<paper>/paper.yaml)"; exit 2; }
 	$(if $(PROFILE),@$(PY) -m lib.companion.params --set-profile $(PROFILE))

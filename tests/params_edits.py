@@ -7,11 +7,11 @@ Shared by the property test (tests/test_params_property.py) and the fuzz run:
 generates edits of every kind (wrong types, out-of-range and non-finite values, unknown keys at
 every level, duplicate keys, contradictions between keys, YAML spellings, oddities and syntax
 errors, bad `-p` overrides; empty and truncated files, missing sections, a section's own
-`seed:`/`profile:`, huge valid-looking sizes, 5,000-digit integers, 5,000-deep nesting, a 1 MB
-string), applies each to the params.yaml of the tree (this repository, or an older
-checkout given by --tree, in a subprocess there) and counts how each was met: refused naming the
-key path, refused unclearly (a traceback, no key named, or a message longer than MESSAGE_MAX
-characters), or accepted.
+`seed:`/`profile:`, profile blocks emptied, cut or set to a scalar, lists of a thousand in-bound
+values, huge valid-looking sizes, 5,000-digit integers, 5,000-deep nesting, a 1 MB string), applies
+each to the params.yaml of the tree (this repository, or an older checkout given by --tree, in a
+subprocess there) and counts how each was met: refused naming the key path, refused unclearly (a
+traceback, no key named, or a message longer than MESSAGE_MAX characters), or accepted.
 """
 from __future__ import annotations
 
@@ -33,7 +33,8 @@ PROFILES = ("smoke", "default", "paper")
 MESSAGE_MAX = 5000      # a refusal is read by a person: a value echoed whole is unclear
 # the kinds no schema declares (the rest are read off each field's type and range)
 OUTSIDE = ("root_key", "huge", "digits", "deep", "big_string", "yaml_oddity", "empty",
-           "truncated", "unknown")
+           "truncated", "unknown", "profile_block", "block_cut", "long_list")
+NOT_BLOCKS = (None, 0, [], "x", 1.5, [{"a": 1}])    # what a profile block set by hand may read
 HUGE = (10 ** 9, 10 ** 12)                         # sizes that look valid and cost days or TiB
 ODDITIES = [   # (line replacing `key: value`, kind of name the refusal must give)
     ("{pad}{key}: !!python/object:os.system echo", "LINE"),      # a tag the safe loader refuses
@@ -394,6 +395,10 @@ def outside_edits(notebook: str, schema: type, raw: dict) -> list[dict]:
                               "values": [[[paper, stem, key], value]], "names": [name, key]})
             edits.append({"kind": "spelling", "class": "digits", "path": [paper, stem, key],
                           "text": "7" * 5000, "names": [key, "LINE"]})
+        if isinstance(default, list) and default:    # in-bound values, far too many of them
+            edits.append({"kind": "value", "class": "long_list", "notebook": notebook,
+                          "values": [[[paper, stem, key], (default * 1000)[:1000]]],
+                          "names": [name, key]})
         if isinstance(default, dict) and default:    # a block below the key: text edits of
             continue                                 # its line would only break the block
         edits.append({"kind": "spelling", "class": "deep", "path": [paper, stem, key],
@@ -410,6 +415,39 @@ def outside_edits(notebook: str, schema: type, raw: dict) -> list[dict]:
     edits.append({"kind": "unknown", "class": "unknown", "notebook": notebook,
                   "values": [[[paper, stem, "k" * 1000], 1]], "names": [name, "kkkk", "..."]})
     return edits
+
+
+def block_edits(notebook: str, schema: type, raw: dict) -> list[dict]:
+    """A section's `smoke:`/`paper:` blocks set to what is not a block of overrides, emptied
+    or missing a declared override (issue 60: each ran its profile on the default values)."""
+    paper, stem = notebook.split("/")
+    stem = section_name(raw, paper, stem)
+    name, section = f"{paper}.{stem}", raw[paper][stem]
+    edits = []
+    for profile in ("smoke", "paper"):
+        declared = list(schema.overrides(profile))
+        path = [paper, stem, profile]
+        for value in (*NOT_BLOCKS, *(({},) if declared else ())):
+            edits.append({"kind": "value", "class": "profile_block", "notebook": notebook,
+                          "values": [[path, value]], "names": [f"{name}.{profile}"]})
+        for key in declared[:2]:
+            kept = {k: v for k, v in section[profile].items() if k != key}
+            edits.append({"kind": "value", "class": "profile_block", "notebook": notebook,
+                          "values": [[path, kept or None]], "names": [f"{name}.{profile}"]})
+    return edits
+
+
+def block_cuts(raw: dict) -> list[dict]:
+    """The whole file cut at the end of each line inside its last section's profile blocks."""
+    lines, where = dump(raw)
+    paper = next(reversed(raw))
+    section = next(reversed(raw[paper]))
+    blocks = [where[(paper, section, p)] for p in ("smoke", "paper")
+              if (paper, section, p) in where]
+    starts = [sum(len(x) + 1 for x in lines[:i]) for i in range(len(lines) + 1)]
+    return [{"kind": "truncate", "class": "block_cut", "at": starts[i + 1],
+             "names": ["params.yaml", f"{paper}.{section}.", "cut short"]}
+            for i in range(min(blocks, default=len(lines)), len(lines) - 1)]
 
 
 def file_edits(raw: dict) -> list[dict]:
@@ -455,7 +493,8 @@ def all_edits(raw: dict) -> list[dict]:
     """The bad edits of every notebook plus the file-level ones."""
     edits = [e for nb, schema in notebooks() for e in section_edits(nb, schema, raw)]
     edits += [e for nb, schema in notebooks() for e in outside_edits(nb, schema, raw)]
-    edits += file_edits(raw)
+    edits += [e for nb, schema in notebooks() for e in block_edits(nb, schema, raw)]
+    edits += file_edits(raw) + block_cuts(raw)
     from lib.companion import papers
     edits += [{"kind": "unknown", "class": "unknown", "values": [[[p, "no_such_section"], {}]],
                "names": [f"{p}.no_such_section"]} for p in papers.names()]

@@ -169,8 +169,8 @@ def running(root: Path) -> subprocess.Popen:
 
 def below(pid: int) -> list[int]:
     """Every process below a process (lib.companion.runner's own reading of /proc)."""
-    from lib.companion import runner
-    return runner.descendants(pid)
+    from lib.companion import processes
+    return processes.descendants(pid)
 
 
 def gone(pid: int) -> bool:
@@ -442,3 +442,18 @@ def test_run_past_its_time_limit_is_ended_naming_the_cell(root, good):
     pids = [int(p) for p in spawned.read_text().split()]
     assert len(pids) == 3
     wait_for(lambda: all(gone(p) for p in pids), "the kernel's processes to end with it", 10)
+
+
+def test_timeout_reaches_the_runner_through_dvc(root, good):
+    """`make repro TIMEOUT=20` exports COMPANION_TIMEOUT=20; a `dvc repro` started with it ends
+    the hung stage after 20 s, saying where the limit came from and how to raise it."""
+    params = root / "notebooks/toy/params.yaml"
+    params.write_text(params.read_text().replace("nap_s: 0.0", "nap_s: 120.0"))
+    done = subprocess.run([sys.executable, "-m", "dvc", "repro", STAGE], cwd=root,
+                          env={**env(), "COMPANION_TIMEOUT": "20"}, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode != 0
+    said = done.stdout + done.stderr
+    assert "ran past its time limit of 20 s (set by TIMEOUT=20)" in said, said[-2000:]
+    assert "make repro TIMEOUT=SECONDS" in said
+    assert record(root)["state"] == "failed" and outputs(root) == good

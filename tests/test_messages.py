@@ -6,6 +6,7 @@ outside data.dvc, the schema module or results/; a PAPER that would run as code 
 Ctrl-C of the command `make repro` times, which must still rebuild the ledger and book."""
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
@@ -13,11 +14,23 @@ import signal
 import subprocess
 import sys
 import time
+import types
 from pathlib import Path
 
 import pytest
 
-from lib.companion import claims, generate, ledger, papers, params, paths, report, timings, yamlio
+from lib.companion import (
+    claims,
+    generate,
+    ledger,
+    papers,
+    params,
+    paths,
+    report,
+    staging,
+    timings,
+    yamlio,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -187,6 +200,24 @@ def test_a_half_written_claims_file_is_named_and_its_claims_are_error(results, c
         doc["unfinished"][cut]["error"]
 
 
+def test_a_claims_file_cut_after_its_first_claim_shows_every_claim_as_error(results):
+    """Issue 60: a cut file showed only the ids left in its text (3 of E07's 10 dropped out);
+    the ledger's last record of the notebook fills in the rest."""
+    cut, _ = two_notebooks()
+    assert ledger.main([]) == 0
+    path = paths.claims_file(cut)
+    text = path.read_text()
+    path.write_text(text[:text.index('"gd_perceptron.a"') + 20])
+    assert "gd_perceptron.b" not in path.read_text()
+    for _ in range(2):                  # and again, from the ledger the first merge wrote
+        assert ledger.main([]) == 0
+        doc = json.loads(paths.ledger_files()["json"].read_text())
+        mine = {c["id"]: c["status"] for c in doc["claims"]
+                if c["notebook"] == f"notebooks/{cut}.py"}
+        assert {"gd_perceptron.a", "gd_perceptron.b"} <= set(mine)      # with its declared
+        assert set(mine.values()) == {"error"}
+
+
 def test_the_book_reads_a_half_written_claims_file_and_ledger(results):
     cut, _ = two_notebooks()
     paths.claims_file(cut).write_text('{"claims": [{"id": "gd_perceptron.a", "sta')
@@ -206,6 +237,52 @@ def test_a_read_only_results_folder_is_one_message(results, monkeypatch, capsys)
     err = capsys.readouterr().err
     assert "cannot write" in err and "claims.json: Permission denied" in err
     assert "chmod -R u+w results" in err and "Traceback" not in err
+
+
+def read_only_under(monkeypatch, folder: Path) -> None:
+    """Make os.statvfs report `folder` and what is under it as a read-only mount (what a
+    read-only bind mount of results/<paper> gives; root ignores a chmod)."""
+    real = os.statvfs
+
+    def statvfs(path):
+        got = real(path)
+        if not Path(path).resolve().is_relative_to(folder.resolve()):
+            return got
+        return types.SimpleNamespace(f_flag=got.f_flag | os.ST_RDONLY)
+    monkeypatch.setattr(os, "statvfs", statvfs)
+
+
+def test_a_read_only_results_paper_is_named_and_blocks_no_ledger(results, monkeypatch, capsys):
+    """Issue 60: a read-only results/<paper> was reported as "Invalid cross-device link ... the
+    next run will finish the move", and the swap it left made the ledger refuse every paper."""
+    cut, other = two_notebooks()
+    assert ledger.main([]) == 0
+    target = paths.claims_file(cut)
+    new = paths.staging_dir(cut) / target.relative_to(results)
+    new.parent.mkdir(parents=True)
+    new.write_text(target.read_text())
+    staging.journal_file(cut).write_text(json.dumps({"notebook": cut, "outputs": [
+        [str(target.relative_to(results)), os.lstat(new).st_ino]]}))
+
+    def cross_device(source, target):
+        raise OSError(errno.EXDEV, "Invalid cross-device link", str(source))
+    with monkeypatch.context() as patch:
+        patch.setattr(staging, "_move", cross_device)
+        read_only_under(patch, results / "gd_perceptron")
+        capsys.readouterr()
+        assert ledger.main([]) == 0                    # the ledger goes on, for every paper
+        err = capsys.readouterr().err
+        line = next(ln for ln in err.splitlines() if ln.startswith(f"warning: {cut}"))
+        assert "is on a read-only file system" in line and "gd_perceptron" in line, err
+        assert "cross-device" not in err and "Traceback" not in err
+        doc = json.loads(paths.ledger_files()["json"].read_text())
+        assert any(c["notebook"] == f"notebooks/{other}.py" for c in doc["claims"])
+        assert staging.unwritable(cut).endswith("is on a read-only file system (a read-only "
+                                                "mount): mount it read-write, then run again")
+        assert staging.refusal(cut, OSError(errno.EXDEV, "x")) == staging.unwritable(cut)
+    assert staging.unwritable(cut) == ""
+    assert "no space left" in staging.refusal(cut, OSError(errno.ENOSPC, "No space left"))
+    assert "different file systems" in staging.refusal(cut, OSError(errno.EXDEV, "x"))
 
 
 def test_timings_records_nothing_but_says_so_when_results_is_read_only(results, monkeypatch,
@@ -300,7 +377,8 @@ def test_make_takes_a_plain_paper_name_and_a_count_of_jobs(tmp_path):
     assert bad.returncode != 0 and "JOBS must be a number" in bad.stderr
     assert not (tmp_path / "j").exists()
     for var, what in (("PROFILE", "one of smoke default paper"),
-                      ("EXECUTOR", "one of debug local slurm"), ("WORKERS", "a number of runs")):
+                      ("EXECUTOR", "one of debug local slurm"), ("WORKERS", "a number of runs"),
+                      ("TIMEOUT", "a number of seconds")):
         bad = subprocess.run(["make", "-n", "repro", f"{var}=x; touch {tmp_path / 'j'}"],
                              cwd=tmp_path, capture_output=True, text=True, timeout=60)
         assert bad.returncode != 0 and f"{var} must be {what}" in bad.stderr
@@ -308,3 +386,43 @@ def test_make_takes_a_plain_paper_name_and_a_count_of_jobs(tmp_path):
     ok = subprocess.run(["make", "-n", "repro", "PROFILE=paper", "EXECUTOR=slurm", "WORKERS=4"],
                         cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert ok.returncode == 0 and "--set-profile paper" in ok.stdout, ok.stderr
+
+
+def test_make_repro_exports_timeout_to_the_runner(tmp_path):
+    """The Makefile's own `repro: export` lines, with a recipe that prints what the runner would
+    read: TIMEOUT=45 arrives as COMPANION_TIMEOUT=45, ALLOW_LONG=1 as COMPANION_ACCEPT_COST=1
+    (issue 60)."""
+    if shutil.which("make") is None:
+        pytest.skip("make is not installed")
+    text = (ROOT / "Makefile").read_text()
+    checks = text[text.index("LOWER :="):text.index("ifdef VIRTUAL_ENV")]
+    exports = [ln for ln in text.splitlines() if ln.startswith("repro: export ")]
+    assert any("COMPANION_TIMEOUT := $(TIMEOUT)" in ln for ln in exports), exports
+    (tmp_path / "Makefile").write_text(
+        checks + "\n".join(exports) + "\nrepro:\n\t@echo timeout=$$COMPANION_TIMEOUT "
+        "long=$$COMPANION_ACCEPT_COST\n")
+    done = subprocess.run(["make", "repro", "TIMEOUT=45", "ALLOW_LONG=1"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "timeout=45 long=1" in done.stdout, done.stderr
+    bad = subprocess.run(["make", "repro", "ALLOW_LONG=yes"], cwd=tmp_path, capture_output=True,
+                         text=True, timeout=60)
+    assert bad.returncode != 0 and "ALLOW_LONG must be 1" in bad.stderr
+
+
+@pytest.mark.parametrize("template", INJECTIONS)
+def test_make_never_runs_stages_given_on_its_command_line(tmp_path, template):
+    """Issue 60: STAGES='$(shell ...)' ran; STAGES is checked like PAPER and JOBS."""
+    if shutil.which("make") is None:
+        pytest.skip("make is not installed")
+    shutil.copy(ROOT / "Makefile", tmp_path / "Makefile")
+    marker = tmp_path / "injected"
+    done = subprocess.run(["make", "-n", "repro", f"STAGES={template.format(m=marker)}"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert not marker.exists(), done.stdout + done.stderr
+    assert done.returncode != 0 and "STAGES must be DVC stage targets" in done.stderr
+    (tmp_path / "tools").mkdir()
+    for name in ("requirements.lock", "tools/setup_env.sh"):    # the setup stamp's inputs
+        (tmp_path / name).touch()
+    ok = subprocess.run(["make", "-n", "status", "STAGES=notebooks/toy/dvc.yaml:toy-01_a"],
+                        cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert "STAGES must be" not in ok.stderr and "toy-01_a" in ok.stdout, ok.stderr

@@ -138,3 +138,30 @@ def test_each_scalar_bound_is_enforced(paper, cls):
         past = top if name == "lt" else (top + 1 if field.annotation is int else top * 1.5 + 1)
         with pytest.raises(ValidationError, match=key):
             cls(**{key: past})
+
+
+def list_keys() -> list[tuple[str, str]]:
+    """(notebook, key) of every parameter whose default is a list."""
+    out = []
+    for nb in papers.all_notebooks():
+        cfg = params.schema_for(nb)()
+        out += [(nb, k) for k in cfg.section_keys() if isinstance(getattr(cfg, k), list)]
+    return out
+
+
+@pytest.mark.parametrize("notebook, key", list_keys(), ids=lambda x: x)
+def test_every_list_parameter_is_bounded_in_length(notebook, key):
+    """Issue 60: 114 of 137 list parameters took any length (2,000 in-bound widths used 6.66 GB
+    and died in a MemoryError naming no key). A thousand in-bound values are refused by name."""
+    cls = params.schema_for(notebook)
+    default = getattr(cls(), key)
+    if not default:
+        pytest.skip(f"{notebook}: {key} defaults to an empty list")
+    long = (default * (1000 // len(default) + 1))[:1000]
+    with pytest.raises(params.ParamsError) as err:
+        params.validate(notebook, {**cls().model_dump(), key: long})
+    message = str(err.value)
+    assert key in message, message
+    own = [getattr(m, "max_length", None) for m in cls.model_fields[key].metadata]
+    if key not in cls.DISTINCT + cls.INCREASING and not any(own):
+        assert f"holds a list of 1000 values; allowed: at most {cls.LIST_MAX}" in message

@@ -1,10 +1,11 @@
 """lib.companion.params: a bad value is refused with the key path, the value and what is allowed."""
 import json
+import re
 
 import pytest
 import yaml
 
-from lib.companion import generate, papers, params
+from lib.companion import generate, papers, params, paths, yamlio
 
 GOOD = generate.defaults()     # one whole document: every paper's sections (a cut one is refused)
 
@@ -227,3 +228,78 @@ def test_set_profile_rewrites_its_line_only(tmp_path):
     with pytest.raises(params.ParamsError, match=r"profile = 'papr'; allowed: \['smoke', "
                                                  r"'default', 'paper'\]"):
         params.set_profile("papr", path)
+
+
+def last_blocks(paper: str) -> tuple[str, list[int]]:
+    """A paper's params file and the line numbers (0-based) inside its last section's `smoke:`
+    and `paper:` blocks: from the first block's header to the file's last line but one."""
+    text = paths.paper_params_file(paper).read_text()
+    lines = text.splitlines()
+    last_section = max(i for i, ln in enumerate(lines) if re.match(r"  \S", ln))
+    first = next((i for i in range(last_section + 1, len(lines))
+                  if lines[i].startswith(("    smoke:", "    paper:"))), len(lines))
+    return text, list(range(first, len(lines) - 1))
+
+
+@pytest.mark.parametrize("paper", papers.names())
+def test_a_file_cut_inside_its_last_sections_profile_block_is_refused(paper):
+    """Cut after each line of the last section's smoke:/paper: blocks, the paper's file is
+    refused naming the block (issue 60: it ran that profile on the default values)."""
+    text, inside = last_blocks(paper)
+    schema = params.schema_for(f"{paper}/{papers.paper(paper).notebooks[-1].stem}")
+    if not (schema.SMOKE or schema.PAPER):
+        pytest.skip(f"{paper}'s last section declares no profile overrides")
+    assert inside, f"{paper}: no profile block found in its last section"
+    lines = text.splitlines(keepends=True)
+    notebook = f"{paper}/{papers.paper(paper).notebooks[-1].stem}"
+    for i in inside:
+        cut = yamlio.load("".join(lines[:i + 1]), "cut")
+        with pytest.raises(params.ParamsError, match=r"\.(smoke|paper) (= |lacks|missing)"):
+            params.merge({"profile": "default", "seed": 0, **cut}, notebook, "default")
+
+
+@pytest.mark.parametrize("value", [None, 0, [], {}, "x", 3.5, [{"equiv_d": 3}]])
+@pytest.mark.parametrize("profile", ["smoke", "paper"])
+def test_a_profile_block_that_is_not_its_overrides_is_refused_by_name(tmp_path, value, profile):
+    doc = yaml.safe_load(yaml.safe_dump(GOOD))
+    section = doc["gd_perceptron"]["reduction"]
+    declared = params.schema_for("gd_perceptron/01_reduction").overrides(profile)
+    section[profile] = value
+    if value == {} and not declared:
+        params.check_all(write(tmp_path, doc))   # an empty block where none is declared: harmless
+        return
+    with pytest.raises(params.ParamsError, match=rf"gd_perceptron\.reduction\.{profile} "):
+        params.check_all(write(tmp_path, doc))
+
+
+def test_a_profile_block_missing_a_declared_override_is_refused_naming_it(tmp_path):
+    doc = yaml.safe_load(yaml.safe_dump(GOOD))
+    del doc["gd_perceptron"]["reduction"]["smoke"]["equiv_scales"]
+    with pytest.raises(params.ParamsError,
+                       match=r"reduction\.smoke lacks \['equiv_scales'\] \(a file cut short\?\)"):
+        params.check_all(write(tmp_path, doc))
+    del doc["gd_perceptron"]["reduction"]["smoke"]
+    with pytest.raises(params.ParamsError, match=r"reduction\.smoke missing"):
+        params.check_all(write(tmp_path, doc))
+
+
+def test_a_default_block_is_refused(tmp_path):
+    doc = yaml.safe_load(yaml.safe_dump(GOOD))
+    doc["gd_perceptron"]["reduction"]["default"] = {"equiv_d": 3}
+    with pytest.raises(params.ParamsError, match=r"reduction\.default: the default profile"):
+        params.check_all(write(tmp_path, doc))
+
+
+@pytest.mark.parametrize("notebook", papers.all_notebooks())
+def test_a_misspelt_key_is_named_with_its_closest_valid_name(notebook):
+    """Issue 60: a key with one letter dropped was reported as the key it left missing, "a file
+    cut short?" (30 of 44); it is named, with the key it was meant to be."""
+    paper, section = papers.params_key(notebook).split(".")
+    doc = yaml.safe_load(yaml.safe_dump(GOOD))
+    key = max(params.schema_for(notebook).section_keys(), key=len)
+    typo = key[:len(key) // 2] + key[len(key) // 2 + 1:]
+    doc[paper][section][typo] = doc[paper][section].pop(key)
+    with pytest.raises(params.ParamsError) as err:
+        params.merge(doc, notebook, "default")
+    assert f"{paper}.{section}.{typo} = " in str(err.value)
+    assert f"did you mean {key!r}?" in str(err.value) and "cut short" not in str(err.value)

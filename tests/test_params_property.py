@@ -159,6 +159,24 @@ def test_text_and_cross_field_edits_refused_by_name(tmp_path, edit):
     assert pe.names_all(message, edit["names"]), message or f"accepted: {edit}"
 
 
+def block_edits() -> list[dict]:
+    """Every profile-block edit of the first notebook, the last one (a block cut short, else
+    set to a list) of each of the others, and the whole file cut at each line inside its last
+    section's blocks (issue 60: each ran its profile on the default values)."""
+    out = []
+    for n, (nb, schema) in enumerate(NOTEBOOKS):
+        edits = pe.block_edits(nb, schema, RAW)
+        out += edits if n == 0 else edits[-1:]
+    last = papers.all_notebooks()[-1]
+    return out + [{**e, "notebook": last} for e in pe.block_cuts(RAW)]
+
+
+@pytest.mark.parametrize("edit", block_edits(), ids=lambda e: f"{e['class']}-{e['notebook']}")
+def test_profile_blocks_cut_or_not_a_mapping_refused_by_name(tmp_path, edit):
+    message = refusal(edit["notebook"], tmp_path / "p.yaml", edit)
+    assert pe.names_all(message, edit["names"]), message or f"accepted: {edit}"
+
+
 def good(annotation: typing.Any, cons: dict) -> st.SearchStrategy | None:
     """Values inside a plain int or float field's range; None for other fields."""
     if annotation is int and "multiple_of" not in cons:

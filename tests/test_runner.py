@@ -1,4 +1,6 @@
 """lib.companion.runner: overrides, metadata stripping and fail-fast validation."""
+import json
+
 import nbformat
 import pytest
 
@@ -159,3 +161,92 @@ def test_a_bad_executor_or_worker_count_is_refused_naming_the_variable(monkeypat
     monkeypatch.setenv(env, value)
     with pytest.raises(params.ParamsError, match=rf"{env} = '{value}': allowed: {allowed}"):
         runner.placement("frog/02_depth_sweep", {})
+
+
+def committed_wall_s(notebook: str) -> float:
+    """The stage's time as docs/timings.json holds it (read here, apart from the code under
+    test)."""
+    return json.loads((paths.ROOT / "docs" / "timings.json").read_text())["stages"][notebook][
+        "wall_s"]
+
+
+def test_time_limit_is_a_multiple_of_the_recorded_time_never_hours_for_seconds(monkeypatch,
+                                                                              tmp_path):
+    """Issue 60: a 15 s notebook had a 4 h limit. With no time measured on this machine (a fresh
+    clone), the limit is 5x the committed time scaled by the run's sizes, at least 300 s."""
+    monkeypatch.setattr(paths, "timings_dir", lambda: tmp_path)
+    monkeypatch.delenv(runner.TIMEOUT_ENV, raising=False)
+    short = "gd_perceptron/01_reduction"                    # 15 s, inline
+    assert committed_wall_s(short) * 5 < 300
+    limit, why = runner.time_limit_s(short, params.resolve(short, "default", {}), None)
+    assert limit == 300 and "at least 300 s" in why
+    long = "caffnet/02_piecewise_fit"                       # COST: seeds, epochs (inline)
+    cfg = params.resolve(long, "default", {})
+    doubled = params.resolve(long, "default", {"epochs": 2 * cfg.epochs})
+    limit, why = runner.time_limit_s(long, doubled, None)
+    assert limit == pytest.approx(max(300, 5 * 2 * committed_wall_s(long)))
+    assert "5x its estimated" in why
+    assert runner.time_limit_s(long, cfg, 42.0) == (42.0, "set by --timeout")
+
+
+@pytest.mark.parametrize("value", ["abc", "0", "-5", "nan", "inf", "1e999", " "])
+def test_a_bad_timeout_variable_is_refused_by_name(monkeypatch, value):
+    nb = "gd_perceptron/01_reduction"
+    monkeypatch.setenv(runner.TIMEOUT_ENV, value)
+    with pytest.raises(params.ParamsError, match=rf"{runner.TIMEOUT_ENV} \(make repro's TIMEOUT\)"
+                                                 r" = .*: allowed: a number of seconds > 0"):
+        runner.time_limit_s(nb, params.resolve(nb, "default", {}), None)
+    monkeypatch.setenv(runner.TIMEOUT_ENV, "90")
+    assert runner.time_limit_s(nb, params.resolve(nb, "default", {}), None) == \
+        (90.0, "set by TIMEOUT=90")
+
+
+def cell_error(ename: str, evalue: str) -> Exception:
+    from papermill.exceptions import PapermillExecutionError
+    return PapermillExecutionError(3, 2, "x = big()", ename, evalue,
+                                   ["\x1b[0;31mTraceback\x1b[0m", f"{ename}: {evalue}"])
+
+
+@pytest.mark.parametrize("err, says", [
+    ("dead", "its kernel was killed (out of memory, or a signal from outside"),
+    (cell_error("OSError", "[Errno 28] No space left on device: 'results/x'"),
+     "no space left on the disk: free some"),
+    (OSError(28, "No space left on device"), "no space left on the disk"),
+    (cell_error("MemoryError", "Unable to allocate 6.66 GiB"), "out of memory (MemoryError: "
+                                                               "Unable to allocate 6.66 GiB)"),
+    (runner.TimeLimit("toy/01", 20, "set by --timeout", "cell 3 (nap())"),
+     "ran past its time limit of 20 s (set by --timeout) and was ended in cell 3"),
+    (cell_error("ValueError", "bad\nvalue"), "ValueError: value"),
+], ids=["killed", "no-space-in-cell", "no-space-runner", "memory", "timed-out", "other"])
+def test_a_failure_ends_in_one_line_naming_its_real_cause(capsys, err, says):
+    """Issue 60: a killed kernel, a full disk, memory, the time limit: each one line, naming
+    it (a cell's error keeps its source and traceback above that line)."""
+    if err == "dead":
+        from nbclient.exceptions import DeadKernelError
+        err = DeadKernelError("Kernel died")
+    runner.report_failure("toy/01", err, None)
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert lines[-1].startswith("error: toy/01 failed: ") and says in lines[-1], lines[-1]
+    assert "the previous results are kept" in lines[-1]
+    if not hasattr(err, "source") or isinstance(err, runner.TimeLimit):
+        assert len(lines) == 1, lines
+
+
+def test_a_fresh_clone_refuses_a_28_hour_in_bound_value_before_compute(monkeypatch, tmp_path):
+    """Issue 60: with no run timed on this machine the cost check estimated nothing; it now
+    scales the committed time (docs/timings.json), names the key that makes the run long, and
+    says how to run it anyway."""
+    monkeypatch.setattr(paths, "timings_dir", lambda: tmp_path)       # nothing timed here
+    monkeypatch.delenv(runner.ACCEPT_ENV, raising=False)
+    nb = "gd_perceptron/07_real_data"                                 # COST: width (default 16)
+    cfg = params.resolve(nb, "default", {"width": 2000})              # in bounds (le=2000)
+    expected = committed_wall_s(nb) * 2000 / 16                       # about 28 h
+    assert expected > 28 * 3600
+    with pytest.raises(params.ParamsError) as err:
+        runner.check_cost(nb, cfg, accept=False)
+    said = str(err.value)
+    assert f"estimated {expected:,.0f} s" in said and "docs/timings.json" in said, said
+    assert "long because of width = 2000 (default 16)" in said
+    assert "make repro ALLOW_LONG=1" in said
+    monkeypatch.setenv(runner.ACCEPT_ENV, "1")
+    runner.check_cost(nb, cfg, accept=False)                          # accepted: a note only

@@ -153,11 +153,24 @@ def read_own(notebook: str) -> tuple[dict | None, str]:
     if not problem:
         doc.setdefault("params", {})
         return doc, ""
-    ids = list(dict.fromkeys(i for i in ID_IN_TEXT.findall(text) if i.startswith(paper + ".")))
-    stand_in = {"params": {}, "claims": [
-        {"id": cid, "statement": f"(recorded in {name}, which cannot be read)", "source": "",
-         "provenance": "derived", "kind": "exact", "expected": ""} for cid in ids]}
-    return stand_in, f"its claims file {name} {problem}; {again}"
+    shown = {cid: {"id": cid, "statement": f"(recorded in {name}, which cannot be read)",
+                   "source": "", "provenance": "derived", "kind": "exact", "expected": ""}
+             for cid in ID_IN_TEXT.findall(text) if cid.startswith(paper + ".")}
+    known = {**ledgered(notebook), **shown}        # a cut file shows only its first claims
+    return {"params": {}, "claims": list(known.values())}, \
+        f"its claims file {name} {problem}; {again}"
+
+
+def ledgered(notebook: str) -> dict[str, dict]:
+    """The notebook's claims as the last ledger (results/claims.json) holds them, by id, with
+    what says what each claims; {} when it holds none or cannot be read."""
+    try:
+        doc = json.loads(paths.ledger_files()["json"].read_text())
+        return {c["id"]: {k: c[k] for k in ("id", "statement", "source", "provenance", "kind",
+                                            "expected")}
+                for c in doc["claims"] if c.get("notebook") == f"notebooks/{notebook}.py"}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
 
 
 def notebook_doc(notebook: str) -> dict | None:

@@ -18,14 +18,13 @@ import os
 import shutil
 import sys
 import threading
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
 import numpy as np
 
-from lib.companion import claims, declared, numerics, papers, params, paths, plotting
+from lib.companion import claims, declared, numerics, papers, params, paths, plotting, processes
 
 
 @dataclass
@@ -117,19 +116,17 @@ def check_inputs(notebook: str) -> None:
 
 def end_with_runner(period_s: float = 0.5) -> bool:
     """Under the runner (COMPANION_RUNNER_PID is its parent), watch it from a daemon thread and
-    end this kernel once it is gone: a kernel orphaned by a killed runner would keep writing into
-    a folder nobody swaps in, beside the next run. Returns whether a watch was started."""
+    end this kernel, and the jobs its sweeps started, once it is gone: a kernel orphaned by a
+    killed runner would keep writing into a folder nobody swaps in, beside the next run, and its
+    jobs would run on to submitit's time limit. Returns whether a watch was started."""
     runner = os.environ.get("COMPANION_RUNNER_PID", "")
     if not runner.isdigit() or int(runner) != os.getppid():
         return False                                     # JupyterLab, nbval: nothing to watch
     if any(t.name == "end-with-runner" for t in threading.enumerate()):
         return True
-
-    def watch() -> None:
-        while os.getppid() == int(runner):
-            time.sleep(period_s)
-        os._exit(3)
-    threading.Thread(target=watch, name="end-with-runner", daemon=True).start()
+    processes.watch(lambda: os.getppid() != int(runner),
+                    "kernel: its runner is gone; ending the kernel and its jobs", 3,
+                    "end-with-runner", period_s)
     return True
 
 

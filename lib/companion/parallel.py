@@ -296,5 +296,15 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def interruptible(argv: list[str] | None = None) -> int:
+    """`main`, ended by Ctrl-C with status 130 and no traceback: the terminal sent every stage's
+    runner the same Ctrl-C (each ends its kernel), and `make repro`'s wrapper says what it left
+    in one line."""
+    try:
+        return main(argv)
+    except KeyboardInterrupt:
+        return 130
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(interruptible())

@@ -75,6 +75,10 @@ class NotebookParams(BaseModel):
     # The sizes a notebook's run time grows with, about linearly in each (seeds, steps, epochs):
     # the runner scales its last timed run by them to warn of, or refuse, a run far over budget.
     COST: ClassVar[tuple[str, ...]] = ()
+    # The longest list any key may hold where its field declares no max_length of its own: four
+    # times the longest in use (15), so that 2,000 in-bound widths are refused by name before
+    # compute rather than ending in a MemoryError naming nothing.
+    LIST_MAX: ClassVar[int] = 64
     profile: Literal["smoke", "default", "paper"] = param("default", "smoke | default | paper")
     seed: int = param(0, "every random draw derives from this", ge=0)
 
@@ -100,6 +104,21 @@ class NotebookParams(BaseModel):
         return self
 
     @model_validator(mode="after")
+    def _lists_bounded(self):
+        """Every list value (at any depth) of a field that declares no max_length: at most
+        LIST_MAX items."""
+        for key, field in type(self).model_fields.items():
+            if any(getattr(m, "max_length", None) is not None for m in field.metadata):
+                continue
+            longest = _longest(getattr(self, key))
+            if longest > self.LIST_MAX:
+                raise ValueError(f"{key} = {yamlio.shown(getattr(self, key))} holds a list of "
+                                 f"{longest} values; allowed: at most {self.LIST_MAX} (each value "
+                                 "is a run or an array: a longer list costs its time and memory "
+                                 "many times over)")
+        return self
+
+    @model_validator(mode="after")
     def _declared_rules(self):
         """The schema's AT_MOST, DISTINCT and INCREASING rules, each message naming its keys."""
         for small, big in self.AT_MOST:
@@ -119,6 +138,15 @@ class NotebookParams(BaseModel):
                 raise ValueError(f"{key} = {values!r} falls from {drops[0][0]!r} to "
                                  f"{drops[0][1]!r}; allowed: increasing values")
         return self
+
+
+def _longest(value: Any) -> int:
+    """The length of the longest list or tuple in a value (nested in lists and dicts too)."""
+    if isinstance(value, dict):
+        return max((_longest(v) for v in value.values()), default=0)
+    if isinstance(value, (list, tuple)):
+        return max(len(value), *(_longest(v) for v in value)) if value else 0
+    return 0
 
 
 def schema_for(notebook: str) -> type[NotebookParams]:
@@ -244,9 +272,36 @@ def _format(error: ValidationError, where: str, profile: str, known: list[str]) 
     return "\n".join(lines)
 
 
+def _blocks(section: Mapping[str, Any], schema: type[NotebookParams], where: str,
+            source: str) -> dict[str, dict]:
+    """A section's `smoke:` and `paper:` blocks, each a mapping, as strictly read as the section:
+    one the schema declares overrides for may not be missing, null or empty, and no block may be
+    0, [] or another scalar (each would run its profile on the default values under its own
+    name); a `default:` block is refused (the section's own values are the default profile)."""
+    if "default" in section:
+        raise ParamsError(f"{source}: {where}.default: the default profile's values are the "
+                          "section's own keys, never a block; allowed blocks: smoke, paper")
+    out = {}
+    for profile in ("smoke", "paper"):
+        declared = list(schema.overrides(profile))
+        block = section.get(profile)
+        if declared and (profile not in section or block is None or block == {}):
+            said = "missing" if profile not in section else f"= {yamlio.shown(block)}"
+            raise ParamsError(f"{source}: {where}.{profile} {said} (a file cut short?): the "
+                              f"schema's {profile} profile overrides {declared}; `make sync` "
+                              "writes the block from the schema")
+        if profile in section and not isinstance(block, dict):
+            raise ParamsError(f"{source}: {where}.{profile} = {yamlio.shown(block)}: allowed: "
+                              "a mapping of the keys this profile overrides"
+                              + (f" (the schema's: {declared})" if declared else ""))
+        out[profile] = block or {}
+    return out
+
+
 def merge(raw: Mapping[str, Any], notebook: str, profile: str | None = None,
           overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """Section defaults, then the profile's overrides, then explicit overrides (unvalidated)."""
+    """Section defaults, then the profile's overrides, then explicit overrides (unvalidated).
+    Every block of the section is checked, whichever profile is merged: a cut one is refused."""
     profile = profile or raw.get("profile", "default")
     if profile not in PROFILES:
         raise ParamsError(f"profile = {profile!r}; allowed: {list(PROFILES)}")
@@ -254,37 +309,49 @@ def merge(raw: Mapping[str, Any], notebook: str, profile: str | None = None,
     where = papers.params_key(notebook)
     source = file_of(notebook.partition("/")[0])
     values = {k: v for k, v in section.items() if k not in PROFILES}
-    prof = section.get(profile) or {}
-    if not isinstance(prof, dict):
-        raise ParamsError(f"{source}: {where}.{profile} must be a mapping")
-    known = schema_for(notebook).section_keys()
-    for key in [*section, *prof]:
+    schema = schema_for(notebook)
+    blocks = _blocks(section, schema, where, source)
+    known = schema.section_keys()
+    keys = [*((k, where) for k in section),
+            *((k, f"{where}.{p}") for p, block in blocks.items() for k in block)]
+    for key, _ in keys:
         if not isinstance(key, str):
             raise ParamsError(f"{source}: {where}: the key {yamlio.cut(json.dumps(key))} reads "
                               f"as a {type(key).__name__}, not a parameter name; allowed: {known}")
-    for key, at in [*((k, where) for k in section), *((k, f"{where}.{profile}") for k in prof)]:
+    for key, at in keys:
         if key in ROOT_KEYS:
             raise ParamsError(f"{source}: {at}.{key}: the {key} is set once, at the top of "
                               f"params.yaml (`{key}:`; for one run, "
                               f"{'--profile' if key == 'profile' else '-p seed=N'}), never in a "
                               f"section, where it would be ignored; allowed here: {known}")
     missing = [k for k in known if k not in section]
+    for key in section:                  # a misspelt key before the key it leaves missing
+        if key not in known and key not in PROFILES:
+            raise ParamsError(f"{source}: {where}.{yamlio.cut(key)} = "
+                              f"{yamlio.shown(section[key])}: not a parameter of this notebook; "
+                              f"{closest(key, missing or known)}allowed: {known}")
     if missing:
         raise ParamsError(f"{source}: {where} lacks {missing} (a file cut short?): a section "
                           "holds every parameter of its notebook; `make sync` writes them from "
                           "the schemas")
-    for key in prof:
-        if key not in values:
-            raise ParamsError(f"{source}: {where}.{profile}.{yamlio.cut(key)} "
-                              f"overrides a key the section does not define; "
-                              f"{closest(key, sorted(values))}defined: {sorted(values)}")
+    for name, block in blocks.items():
+        for key in block:
+            if key not in values:
+                raise ParamsError(f"{source}: {where}.{name}.{yamlio.cut(key)} "
+                                  f"overrides a key the section does not define; "
+                                  f"{closest(key, sorted(values))}defined: {sorted(values)}")
+        lost = [k for k in schema.overrides(name) if k not in block]
+        if lost:
+            raise ParamsError(f"{source}: {where}.{name} lacks {lost} (a file cut short?): the "
+                              f"block holds every override the schema declares for the {name} "
+                              "profile; `make sync` writes it from the schema")
     if "profile" in (overrides or {}):
         raise ParamsError(f"an override names the profile "
                           f"({yamlio.shown(overrides['profile'])}): the "
                           f"profile is named once, with --profile (or params.yaml's `profile`), "
                           f"so that its values and its label cannot disagree; allowed: "
                           f"--profile {{{','.join(PROFILES)}}}")
-    values.update(prof)
+    values.update(blocks.get(profile, {}))
     values.update({"profile": profile, "seed": raw.get("seed", 0)})
     values.update(overrides or {})
     return values

@@ -15,6 +15,8 @@ NOTEBOOKS = ROOT / "notebooks"
 # The root params.yaml holds what spans papers (profile, seed); each paper's own parameters are in
 # notebooks/<paper>/params.yaml and its notebook stages in notebooks/<paper>/dvc.yaml
 PARAMS_FILE = ROOT / "params.yaml"
+# every stage's committed default-profile time (`python -m lib.companion.timings --write`)
+TIMINGS_SNAPSHOT = ROOT / "docs" / "timings.json"
 # Set by the runner to "<paper>/<stem>=<folder>": that notebook's outputs are written under the
 # folder (laid out like results/) and swapped in only when the run succeeds.
 STAGING_ENV = "COMPANION_STAGING"

@@ -5,26 +5,27 @@
 
 Parameters are merged (params.yaml section, profile overrides, -p overrides) and validated before
 any compute, and the data files the notebook reads are checked against data.dvc. One run of a
-notebook at a time (a lock); its outputs are written into a staging folder and swapped in only
-when it finishes, so a failed or killed run leaves the last good results (lib.companion.staging).
-Its run record (lib.companion.runs) says how it ended. The kernel runs with the repository root as
-its working directory and ends when the runner does; the runner ends, taking its kernel with it,
-when the process that started it (DVC, make) dies, and when it runs past its profile's time
-limit (TIMEOUT_S, or --timeout). What differs between runs or machines and is not a result
-(timestamps, durations, the Python patch version, progress bars and their cursor moves, the
-repository's and the environment's absolute paths in warnings) is stripped from the executed copy,
-and staged tables are rounded to the ledger's precision (lib.companion.tables). On error the
-failing cell's source and traceback are printed and the exit status is non-zero.
+notebook at a time (a lock); its outputs are written into a staging folder and swapped in only when
+it finishes, so a failed or killed run leaves the last good results (lib.companion.staging). Its
+run record (lib.companion.runs) says how it ended. The kernel runs with the repository root as its
+working directory and ends when the runner does; the runner ends, taking its kernel with it, when
+the process that started it (DVC, make) dies or it is sent SIGTERM or SIGHUP, and when it runs past
+its time limit (--timeout, COMPANION_TIMEOUT, else a multiple of its recorded time). What differs
+between runs or machines and is not a result (timestamps, durations, the Python patch version,
+progress bars and their cursor moves, the repository's and the environment's absolute paths in
+warnings) is stripped from the executed copy, and staged tables are rounded to the ledger's
+precision (lib.companion.tables). On error the failing cell's source and traceback are printed and
+the exit status is non-zero.
 """
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import math
 import os
 import re
 import shutil
-import signal
 import sys
 import threading
 import time
@@ -40,6 +41,7 @@ from lib.companion import (
     papers,
     params,
     paths,
+    processes,
     progress,
     runs,
     staging,
@@ -55,12 +57,20 @@ PROGRESS_BAR = re.compile(r"\r?[^\r\n]*\d+%\|[^|\n]*\| *\d+/\d+ \[[^\]\n]*\]")
 # Terminal control sequences (nested bars move the cursor up: "\x1b[A", as many as the timing
 # gives): no result is in them.
 CONTROL = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
-# A whole-notebook time limit per profile: generous (several times the slowest notebook's
-# measured time: smoke ~10 s, default ~10 min, paper days), so only a hang reaches it.
+# A whole-notebook time limit: TIMEOUT_FACTOR times the run's estimated time (its recorded time
+# scaled by its sizes), at least TIMEOUT_FLOOR_S (a kernel's start on a busy machine), so only a
+# hang reaches it; set for a run by --timeout, or TIMEOUT_ENV (`make repro TIMEOUT=...`, or a
+# `dvc repro` started with it). Without an estimate (no recorded time, or the profile grows a
+# size the estimate does not scale), the profile's generous TIMEOUT_S.
 TIMEOUT_S = {"smoke": 600, "default": 4 * 3600, "paper": 14 * 86400}
+TIMEOUT_FACTOR = 5
+TIMEOUT_FLOOR_S = 300
+TIMEOUT_ENV = "COMPANION_TIMEOUT"
+RAISE_LIMIT = (f"to allow longer: `make repro TIMEOUT=SECONDS`, `{TIMEOUT_ENV}=SECONDS dvc repro "
+               "...`, or the runner's `--timeout SECONDS`")
 # A notebook's time budget per profile (smoke's 10 s, the default profile's 5 minutes) and how
 # many times over it an estimate may go before the run is refused unless accepted
-# (--accept-cost, or COMPANION_ACCEPT_COST=1 for a run DVC starts).
+# (--accept-cost, or COMPANION_ACCEPT_COST=1 for a run DVC starts: `make repro ALLOW_LONG=1`).
 BUDGET_S = {"smoke": 10, "default": 300, "paper": 86400}
 REFUSE_OVER = 20
 ACCEPT_ENV = "COMPANION_ACCEPT_COST"
@@ -70,6 +80,7 @@ ACCEPT_ENV = "COMPANION_ACCEPT_COST"
 # the values it used. The environment variable, the keys it sets, and its allowed values.
 PLACEMENT = {"COMPANION_EXECUTOR": (("executor", "sweep_executor"), ("debug", "local", "slurm")),
              "COMPANION_WORKERS": (("workers",), None)}
+PLACED = {"executor", "sweep_executor", "workers", "device"}    # where it runs, not how much
 
 
 def parse_overrides(pairs: list[str]) -> dict:
@@ -152,21 +163,37 @@ def strip_volatile(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     return nb
 
 
-def report_failure(err: BaseException, out: Path | None) -> None:
-    """Print the failing cell and its traceback, readable without opening the notebook."""
+def cause(err: BaseException) -> str:
+    """The real cause of a failed run in one line: the time limit, a killed kernel, a full disk,
+    memory, else the exception's last line."""
+    name = getattr(err, "ename", None) or type(err).__name__
+    value = ANSI.sub("", str(getattr(err, "evalue", None) or err)).strip()
+    if isinstance(err, TimeLimit):
+        return str(err)
+    if name == "DeadKernelError" or "Kernel died" in value:
+        return ("its kernel was killed (out of memory, or a signal from outside: `dmesg` names "
+                "an out-of-memory kill); lower the sizes or free memory, then run again")
+    if getattr(err, "errno", None) == errno.ENOSPC or "No space left on device" in value:
+        return "no space left on the disk: free some (`df -h .`), then run again"
+    if name == "MemoryError":
+        return (f"out of memory ({name}{': ' + value if value else ''}); lower the sizes or "
+                "free memory, then run again")
+    last = value.splitlines()[-1] if value else ""
+    return f"{name}: {yamlio.cut(last, 300)}" if last else name
+
+
+def report_failure(notebook: str, err: BaseException, out: Path | None) -> None:
+    """Print the failing cell and its traceback (readable without opening the notebook), then one
+    line naming the real cause; a failure outside any cell is that line alone."""
     source = getattr(err, "source", None)
     tb = getattr(err, "traceback", None)
-    print("\n=== notebook failed ===", file=sys.stderr)
-    if source is not None:
-        print(f"--- cell {getattr(err, 'exec_count', '?')} ---\n{source}\n--- traceback ---",
-              file=sys.stderr)
+    if source is not None and not isinstance(err, TimeLimit):
+        print(f"\n=== notebook failed ===\n--- cell {getattr(err, 'exec_count', '?')} ---\n"
+              f"{source}\n--- traceback ---", file=sys.stderr)
         print(ANSI.sub("", "\n".join(tb or [str(err)])), file=sys.stderr)
-    else:
-        print(f"{type(err).__name__}: {err}", file=sys.stderr)
-    if out is not None:
-        print(f"executed copy (with the error): {out}", file=sys.stderr)
-    print("the previous results are kept; the ledger shows this notebook's claims as `error`",
-          file=sys.stderr)
+    kept = f" (the executed copy with the error: {out})" if out is not None else ""
+    print(f"error: {notebook} failed: {cause(err)}; the previous results are kept and the ledger "
+          f"shows this notebook's claims as `error`{kept}", file=sys.stderr)
 
 
 def failure_detail(err: BaseException) -> dict:
@@ -178,11 +205,6 @@ def failure_detail(err: BaseException) -> dict:
 
 
 # ---------------------------------------------------------------- ending with the parent
-def parent_of(pid: int) -> int:
-    """A process's parent pid, from /proc (the field after the parenthesised command name)."""
-    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
-
-
 def watched_ancestors() -> list[int]:
     """The processes whose death ends this run: the parent, and the grandparent when the
     parent is only the shell DVC or make started the command in."""
@@ -190,79 +212,25 @@ def watched_ancestors() -> list[int]:
     watched = [parent]
     try:
         if Path(f"/proc/{parent}/comm").read_text().strip() in ("sh", "bash", "dash", "zsh"):
-            watched.append(parent_of(parent))
+            watched.append(processes.parent_of(parent))
     except (OSError, ValueError, IndexError):
         pass                                    # no /proc: the parent alone
     return [p for p in watched if p > 1]
 
 
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def descendants(pid: int) -> list[int]:
-    """Every process below a process (its children, theirs, ...), from one read of /proc."""
-    below: dict[int, list[int]] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            below.setdefault(parent_of(int(stat.parent.name)), []).append(int(stat.parent.name))
-        except (OSError, ValueError, IndexError):
-            continue
-    out, todo = [], [pid]
-    while todo:
-        kids = below.get(todo.pop(), [])
-        out += kids
-        todo += kids
-    return out
-
-
 def kill_kernel() -> None:
-    """SIGKILL the kernel and everything it started (a sweep's local jobs, their workers): every
-    process below this one, and their process groups but this one's (the kernel leads its own,
-    so a job whose parent died first, and was adopted by init, is still reached). Twice: a
-    process may start another between the read of /proc and the kill."""
-    own = os.getpgrp()
-    for _ in range(2):
-        tree = descendants(os.getpid())
-        groups = set()
-        for pid in tree:
-            try:
-                groups.add(os.getpgid(pid))
-            except ProcessLookupError:
-                pass
-        for group in groups - {own}:
-            try:
-                os.killpg(group, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
-        for pid in tree:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+    """SIGKILL the kernel and everything it started (a sweep's local jobs, their workers)."""
+    processes.kill_below(os.getpid())
 
 
 def end_with_parents(ancestors: list[int], period_s: float = 0.5) -> threading.Thread:
     """A daemon thread that, once a watched ancestor is gone, kills the kernel and exits: an
     orphaned run would keep writing beside the next one."""
-    def watch() -> None:
-        parent = os.getppid()
-        while True:
-            time.sleep(period_s)
-            if os.getppid() != parent or not all(alive(p) for p in ancestors):
-                print("runner: the process that started this run is gone; ending the kernel",
-                      file=sys.stderr)
-                kill_kernel()
-                os._exit(3)
-    thread = threading.Thread(target=watch, name="end-with-parents", daemon=True)
-    thread.start()
-    return thread
+    parent = os.getppid()
+    return processes.watch(
+        lambda: os.getppid() != parent or not all(processes.alive(p) for p in ancestors),
+        "runner: the process that started this run is gone; ending the kernel", 3,
+        "end-with-parents", period_s)
 
 
 def timing_file(notebook: str, profile: str = "default") -> Path:
@@ -310,18 +278,75 @@ def estimate_s(notebook: str, cfg: params.NotebookParams) -> float | None:
     return float(last["wall_s"]) * scale(now, then)
 
 
+def committed_s(notebook: str, cfg: params.NotebookParams) -> float | None:
+    """This run's wall time from the stage's committed time (docs/timings.json, the schema's
+    default values) scaled by its sizes: what a fresh clone knows. None without one, or when the
+    run changes a value the scale leaves out (the estimate would be low)."""
+    try:
+        entry = json.loads(paths.TIMINGS_SNAPSHOT.read_text())["stages"][notebook]
+        wall_s = float(entry["wall_s"]) if entry.get("profile") == "default" else None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+    base = type(cfg)()                               # what the committed time was measured with
+    now, then = sizes(cfg), entry.get("sizes") or sizes(base)
+    if wall_s is None or set(now) != set(then) or not all(v > 0 for v in then.values()):
+        return None
+    scaled = set(now) | set(getattr(type(cfg), "COST_INPUTS", ())) | PLACED
+    if any(getattr(cfg, k) != getattr(base, k) for k in cfg.section_keys() if k not in scaled):
+        return None
+    return wall_s * scale(now, then)
+
+
+def time_limit_s(notebook: str, cfg: params.NotebookParams,
+                 given: float | None) -> tuple[float, str]:
+    """The run's time limit and where it comes from: --timeout, else TIMEOUT_ENV, else
+    TIMEOUT_FACTOR times its estimated time (at least TIMEOUT_FLOOR_S), else the profile's
+    TIMEOUT_S. A bad value is refused naming where it was set, before any compute."""
+    if given is not None:
+        if not given > 0:
+            raise params.ParamsError(f"--timeout {given:g}: allowed: a number of seconds > 0")
+        return given, "set by --timeout"
+    text = os.environ.get(TIMEOUT_ENV, "")
+    if text:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not (math.isfinite(value) and value > 0):
+            raise params.ParamsError(f"{TIMEOUT_ENV} (make repro's TIMEOUT) = {text!r}: "
+                                     "allowed: a number of seconds > 0")
+        return value, f"set by TIMEOUT={text}"
+    est = estimate_s(notebook, cfg)
+    if est is None:
+        est = committed_s(notebook, cfg)
+    if est is None:
+        return TIMEOUT_S[cfg.profile], (f"the {cfg.profile} profile's limit: no estimate from a "
+                                        "recorded time")
+    limit = max(TIMEOUT_FLOOR_S, TIMEOUT_FACTOR * est)
+    return limit, (f"{TIMEOUT_FACTOR}x its estimated {est:,.0f} s, at least "
+                   f"{TIMEOUT_FLOOR_S} s")
+
+
 def check_cost(notebook: str, cfg: params.NotebookParams, accept: bool) -> None:
     """Print the estimate of a run over its profile's budget; refuse one over REFUSE_OVER times
-    the budget unless accepted (ParamsError naming the sizes and how to accept)."""
-    est, budget = estimate_s(notebook, cfg), BUDGET_S[cfg.profile]
+    the budget unless accepted (ParamsError naming the keys that make it long, and how to
+    accept). The estimate scales this machine's last timed run, else the stage's committed time
+    (docs/timings.json), so a fresh clone refuses too."""
+    est, source = estimate_s(notebook, cfg), "its last timed run here"
+    if est is None:
+        est, source = committed_s(notebook, cfg), "its committed time (docs/timings.json)"
+    budget = BUDGET_S[cfg.profile]
     if est is None or est <= budget:
         return
-    scaled = ", ".join(f"{k}={v:g}" for k, v in sizes(cfg).items())
-    said = (f"{notebook}: estimated {est:,.0f} s for profile {cfg.profile} (budget {budget} s), "
-            f"the last timed run scaled by {scaled}")
+    base = sizes(type(cfg)())
+    grown = [f"{k} = {v:g} (default {base[k]:g})" for k, v in sizes(cfg).items() if v > base[k]]
+    said = (f"{notebook}: estimated {est:,.0f} s ({est / 3600:,.1f} h) for profile {cfg.profile} "
+            f"(budget {budget} s), {source} scaled by its sizes"
+            + (f"; long because of {', '.join(grown)}" if grown else ""))
     if est > REFUSE_OVER * budget and not (accept or os.environ.get(ACCEPT_ENV) == "1"):
-        raise params.ParamsError(f"{said}: over {REFUSE_OVER}x the budget, so not started; "
-                                 f"pass --accept-cost (or set {ACCEPT_ENV}=1) to run it")
+        raise params.ParamsError(f"{said}: over {REFUSE_OVER}x the budget, so not started; to "
+                                 f"run it: `make repro ALLOW_LONG=1`, `{ACCEPT_ENV}=1 dvc repro "
+                                 "...`, or the runner's --accept-cost")
     print(f"note: {said}", file=sys.stderr)
 
 
@@ -352,16 +377,19 @@ def run(source: Path, out: Path | None, profile: str | None, overrides: dict,
     process exit status."""
     notebook = paths.notebook_id(source)
     cfg = params.resolve(notebook, profile, placement(notebook, overrides))
-    if timeout_s is not None and not timeout_s > 0:
-        raise params.ParamsError(f"--timeout {timeout_s}: allowed: a number of seconds > 0")
     if prepare_only:
         return prepare(notebook, cfg, out)
+    limit = time_limit_s(notebook, cfg, timeout_s)
     check_cost(notebook, cfg, accept_cost)
+    blocked = staging.unwritable(notebook)
+    if blocked:                               # known before any compute: say it now
+        print(f"error: {notebook}: its outputs cannot be written: {blocked}", file=sys.stderr)
+        return 1
     try:
         datafiles.check(papers.notebook_entry(notebook).data)
         staging.recover_all()            # swaps a kill interrupted: their outputs all new
         with staging.lock(notebook):
-            return execute(notebook, cfg, out, timeout_s or TIMEOUT_S[cfg.profile])
+            return execute(notebook, cfg, out, limit)
     except (datafiles.DataError, staging.Busy) as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
@@ -416,7 +444,7 @@ def prepare(notebook: str, cfg: params.NotebookParams, out: Path | None) -> int:
 
 
 def execute(notebook: str, cfg: params.NotebookParams, out: Path | None,
-            timeout_s: float) -> int:
+            timeout: tuple[float, str]) -> int:
     """Run the notebook into a staging folder, then swap its outputs in; a failure (an error,
     the time limit, a refused swap) leaves the previous outputs and records how it failed."""
     import papermill  # deferred: slow import, not needed for --help or validation errors
@@ -432,7 +460,8 @@ def execute(notebook: str, cfg: params.NotebookParams, out: Path | None,
     os.environ[progress.ENV] = str(progress.runs_file(notebook))     # its sweeps' progress
     register_progress_engine(notebook, cfg)
     end_with_parents(watched_ancestors())
-    limit = time_limit(timeout_s)
+    processes.end_on_signals(f"runner: {notebook} ended by a signal; its kernel and jobs with it")
+    limit = time_limit(timeout[0])
     start = time.perf_counter()
     try:
         result = papermill.execute_notebook(
@@ -441,10 +470,10 @@ def execute(notebook: str, cfg: params.NotebookParams, out: Path | None,
             cwd=str(paths.ROOT), progress_bar=True, engine_name=ENGINE)
     except Exception as err:                  # a cell raised, the kernel died, the disk filled
         limit.cancel()
-        failure = (TimeLimit(notebook, cfg.profile, timeout_s, running_cell(executed))
+        failure = (TimeLimit(notebook, *timeout, running_cell(executed))
                    if limit.expired.is_set() else err)
         kept = keep_failed_copy(notebook, executed)
-        report_failure(failure, kept)
+        report_failure(notebook, failure, kept)
         runs.write(notebook, "failed", cfg.profile, **failure_detail(failure),
                    recorded=runs.staged_claims(notebook), made_by=made_by)
         shutil.rmtree(folder, ignore_errors=True)
@@ -459,9 +488,10 @@ def execute(notebook: str, cfg: params.NotebookParams, out: Path | None,
         tables.round_folder(folder / notebook.split("/")[0] / kind)
     try:
         staging.swap(notebook, folder)
-    except OSError as err:                    # another file system (EXDEV), read-only, full
-        print(f"error: {notebook}: its outputs could not be moved into results/ ({err}); the "
-              "next run finishes the move (lib.companion.staging.recover)", file=sys.stderr)
+    except OSError as err:                    # read-only, full, another file system
+        print(f"error: {notebook}: its outputs could not be moved into results/: "
+              f"{staging.refusal(notebook, err)}; the previous outputs are kept, and the next run "
+              "or `python -m lib.companion.ledger` finishes the move", file=sys.stderr)
         runs.write(notebook, "failed", cfg.profile, cell=None,
                    error=f"the outputs could not be swapped in: {err}"[:2000], recorded=[],
                    made_by=made_by)
@@ -480,9 +510,9 @@ def execute(notebook: str, cfg: params.NotebookParams, out: Path | None,
 class TimeLimit(RuntimeError):
     """The notebook ran past its time limit; the kernel was ended."""
 
-    def __init__(self, notebook: str, profile: str, seconds: float, cell: str) -> None:
-        super().__init__(f"{notebook} ran past its time limit of {seconds:g} s (profile "
-                         f"{profile}; `--timeout SECONDS` to change) and was ended in {cell}")
+    def __init__(self, notebook: str, seconds: float, why: str, cell: str) -> None:
+        super().__init__(f"{notebook} ran past its time limit of {seconds:,.0f} s ({why}) and "
+                         f"was ended in {cell}; {RAISE_LIMIT}")
 
 
 def time_limit(seconds: float) -> threading.Timer:
@@ -536,7 +566,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--prepare-only", action="store_true",
                         help="inject parameters without executing (used for nbval)")
     parser.add_argument("--timeout", type=float, metavar="SECONDS",
-                        help="end the run after this long (default per profile: "
+                        help=f"end the run after this long (default: ${TIMEOUT_ENV}, else "
+                             f"{TIMEOUT_FACTOR}x its estimated time, at least {TIMEOUT_FLOOR_S} "
+                             "s, else per profile: "
                              + ", ".join(f"{k} {v:g} s" for k, v in TIMEOUT_S.items()) + ")")
     parser.add_argument("--accept-cost", action="store_true",
                         help=f"run even when the estimate is over {REFUSE_OVER}x the profile's "
@@ -551,6 +583,9 @@ def main(argv: list[str] | None = None) -> int:
     except papers.DeclarationError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:                # before the run's own handler (validation, lock)
+        print(f"runner: {args.notebook} interrupted (Ctrl-C) before it ran", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

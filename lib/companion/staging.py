@@ -19,6 +19,7 @@ import fcntl
 import json
 import os
 import shutil
+import sys
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -150,7 +151,9 @@ def recover(notebook: str, held: bool = False) -> bool:
 
 
 def recover_all() -> list[str]:
-    """`recover` for every notebook with a swap journal; the notebooks whose swap it finished."""
+    """`recover` for every notebook with a swap journal; the notebooks whose swap it finished. A
+    swap the file system still refuses is left for later, said in one line naming the cause (it
+    keeps no other notebook's swap, nor the ledger, from going on)."""
     done = []
     for journal in sorted((paths.RESULTS / ".staging").glob("*.swap.json")):
         try:
@@ -158,9 +161,44 @@ def recover_all() -> list[str]:
         except (ValueError, KeyError, TypeError, OSError):
             journal.unlink(missing_ok=True)
             continue
-        if recover(notebook):
-            done.append(notebook)
+        try:
+            if recover(notebook):
+                done.append(notebook)
+        except OSError as err:
+            print(f"warning: {notebook}: its new outputs are not yet in results/: "
+                  f"{refusal(notebook, err)}; its previous outputs are shown until then",
+                  file=sys.stderr)
     return done
+
+
+def unwritable(notebook: str) -> str:
+    """Why the notebook's outputs cannot be written in results/ ("" when they can): the first of
+    their places on a read-only file system or not writable, named with the fix."""
+    for target in stage_outputs(notebook):
+        place = target if target.exists() else target.parent
+        while not place.exists():
+            place = place.parent
+        name = place.relative_to(paths.ROOT) if place.is_relative_to(paths.ROOT) else place
+        if os.statvfs(place).f_flag & os.ST_RDONLY:
+            return (f"{name} is on a read-only file system (a read-only mount): mount it "
+                    "read-write, then run again")
+        if not os.access(place, os.W_OK):
+            return f"{name} is read-only: make it writable (`chmod -R u+w {name}`), then run again"
+    return ""
+
+
+def refusal(notebook: str, err: OSError) -> str:
+    """The real cause of a swap the file system refused, in words with its fix."""
+    with workspace_paths():
+        place = unwritable(notebook)
+    if place:
+        return place
+    if err.errno in (errno.ENOSPC, errno.EDQUOT):
+        return "no space left on the disk that holds results/: free some, then run again"
+    if err.errno == errno.EXDEV:
+        return ("results/.staging and the outputs are on different file systems (a mount inside "
+                "results/?): keep results/ on one, then run again")
+    return f"{err.strerror or err}: fix that, then run again"
 
 
 def _finish(notebook: str, plan: list, folder: Path) -> None:

@@ -16,7 +16,9 @@ finished runs and runs only the rest. After a complete sweep the run files are r
 sweep (new code, same arguments) never reads stale results; a sweep cut short, then resumed after
 a code change, would mix the two (delete its `runs/` folder first). Job logs stay in `jobs/`.
 Results come back in grid order; runs are single-threaded (torch pinned to one thread), so they
-are the same whichever executor ran them.
+are the same whichever executor ran them. A local job (and one of the stand-in for a cluster)
+watches the kernel that submitted it and ends, with what it started, once that is gone
+(lib.companion.processes): submitit alone would let it run to its time limit.
 """
 from __future__ import annotations
 
@@ -33,6 +35,7 @@ from typing import Annotated, Any, Callable, Literal, Sequence
 from pydantic import Field
 
 from lib.companion import paths as places
+from lib.companion import processes
 from lib.companion import progress as told
 from lib.companion.params import NotebookParams, param
 
@@ -107,10 +110,18 @@ def run_names(fn: Callable, grid: Sequence[tuple], labels: Sequence[str] | None)
     return out
 
 
-def call_and_save(fn: Callable, args: tuple, path: Path) -> Any:
+def call_and_save(fn: Callable, args: tuple, path: Path,
+                  submitter: tuple[int, int | None] | None = None) -> Any:
     """Run one grid point single-threaded and write its result to `path` (atomically: a run cut
     short leaves no file); the job a submitit executor runs. A run that raises returns `Failed`
-    and writes nothing."""
+    and writes nothing. A local job is given its `submitter` (the kernel's pid and start time)
+    and ends, with what it started, once that process is gone: a killed kernel cannot cancel
+    it, and submitit would let it run to its time limit."""
+    if submitter is not None:
+        pid, birth = submitter
+        processes.watch(lambda: processes.started(pid) != birth,
+                        f"sweep job: the process that submitted it (pid {pid}) is gone; ending",
+                        3, "end-with-submitter")
     torch = sys.modules.get("torch")
     threads = torch.get_num_threads() if torch else None
     if torch:
@@ -219,6 +230,8 @@ def _submitted(ex, kind: str, fn: Callable, grid: list[tuple], paths: list[Path]
     array) and fill `results` as they finish (`advance` told of each); on a failure cancel the
     rest and raise."""
     pending, running = list(todo), {}
+    local = kind == "local" or (kind == "slurm" and ex.cluster == "local")
+    me = (os.getpid(), processes.started(os.getpid())) if local else None
 
     def collect(i: int, job) -> None:
         try:
@@ -245,7 +258,7 @@ def _submitted(ex, kind: str, fn: Callable, grid: list[tuple], paths: list[Path]
     while pending or running:
         while pending and len(running) < workers:
             i = pending.pop(0)
-            running[i] = ex.submit(call_and_save, fn, grid[i], paths[i])
+            running[i] = ex.submit(call_and_save, fn, grid[i], paths[i], me)
         for i, job in list(running.items()):
             if job.done():
                 del running[i]

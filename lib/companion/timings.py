@@ -26,7 +26,7 @@ from pathlib import Path
 
 from lib.companion import papers, paths
 
-SNAPSHOT = paths.ROOT / "docs" / "timings.json"
+SNAPSHOT = paths.TIMINGS_SNAPSHOT
 BUDGET_S = 180        # ../shared/DESIGN.md: default profile <= 3 minutes per paper, 2 idle cores
 ALLOWANCE_S = 300     # up to 5 minutes where a headline needs the size (its schema says why)
 CORES = 2             # the budget's machine: `make repro` runs a paper's stages on both cores
@@ -216,18 +216,19 @@ def record(name: str, command: list[str], status: int, wall_s: float) -> None:
 
 def rebuild(interrupted: bool) -> None:
     """After a failed or interrupted run: the ledger, then the book, each from what the stages
-    left (a stage that did not finish shows its claims as `error`)."""
+    left (a stage that did not finish shows its claims as `error`), their output held back so
+    that the run's end is one line (a rebuild that fails shows its own)."""
     how = "was interrupted (Ctrl-C)" if interrupted else "failed (above)"
-    print(f"the run {how}: rebuilding the ledger and the book from what it left", file=sys.stderr)
     for module, shows in REBUILD:
-        status, _ = call([sys.executable, "-m", module])
-        if status != 0:
-            print(f"python -m {module} failed too (above): {shows} may be stale",
-                  file=sys.stderr)
+        done = subprocess.run([sys.executable, "-m", module], capture_output=True, text=True)
+        if done.returncode != 0:
+            sys.stderr.write(done.stdout[-3000:] + done.stderr[-3000:])
+            print(f"the run {how}: rebuilding the ledger and the book from what it left, python "
+                  f"-m {module} failed too (above): {shows} may be stale", file=sys.stderr)
             return
-    print(f"the run {how}: the book (results/report/index.html) and results/CLAIMS.md show the "
-          "stage that did not finish and its claims as error; the last good outputs are kept",
-          file=sys.stderr)
+    print(f"the run {how}: rebuilding the ledger and the book from what it left, the book "
+          "(results/report/index.html) and results/CLAIMS.md show the stage that did not finish "
+          "and its claims as error; the last good outputs are kept", file=sys.stderr)
 
 
 def run_timed(name: str, command: list[str], rebuild_on_failure: bool = False) -> int:
