@@ -73,3 +73,27 @@ def clone(source: Path, root: Path, files: dict[str, str]) -> Path:
         run([sys.executable, "-m", "lib.companion.generate", "--write"], root)
         commit(root, "toy")
     return root
+
+
+def value_toy(stem: str, cls: str, title: str) -> dict[str, str]:
+    """The files of a toy paper `toy` with one notebook `stem` that draws its one parameter
+    `value` and records it as the exact claim `toy.<stem's word>.value`'s measured value (the
+    paper the one-paper-run and way-back tests run)."""
+    word = stem.split("_", 1)[1]
+    declaration = (f"short: toy\ntitle: {title}\nauthors: [Nobody]\narxiv: \"0000.00000\"\n"
+                   f"notebooks:\n- stem: {stem}\n  params: {cls}\n  figures:\n  - name: {stem}\n"
+                   f"    caption: the value\n    claims: [{word}.value]\n")
+    schema = ('"""Parameters of the toy paper."""\n'
+              "from lib.companion.params import NotebookParams, param\n\n\n"
+              f"class {cls}(NotebookParams):\n    \"\"\"One value.\"\"\"\n\n"
+              '    value: int = param(3, "written to the ledger", ge=0, le=100)\n')
+    notebook = ("# %% [markdown]\n# # A toy notebook\n\n# %% tags=[\"parameters\"]\n\n# %%\n"
+                "from lib.companion import notebook, plotting\n\n"
+                f"nb = notebook.start(\"toy/{stem}\", globals())\n"
+                "fig, ax = plotting.figure()\nax.bar([0], [nb.cfg.value])\nnb.save_figure(fig)\n"
+                f"nb.ledger.exact(\"{word}.value\", \"the value is kept\", source=\"toy\", "
+                "provenance=\"derived\",\n"
+                "                expected=nb.cfg.value, measured=int(nb.cfg.value * 1))\n"
+                "nb.finish()\n")
+    return {"notebooks/toy/paper.yaml": declaration, f"notebooks/toy/{stem}.py": notebook,
+            "lib/toy/__init__.py": '"""A toy paper."""\n', "lib/toy/schema.py": schema}

@@ -20,55 +20,15 @@ from tests.project_copy import run
 
 pytestmark = pytest.mark.heavy
 
-DECLARATION = """\
-short: toy
-title: A Toy Paper Run Alone
-authors: [Nobody]
-arxiv: "0000.00000"
-notebooks:
-- stem: 01_alone
-  params: Alone
-  figures:
-  - name: 01_alone
-    caption: the value
-    claims: [alone.value]
-"""
-SCHEMA = '''\
-"""Parameters of the toy paper."""
-from lib.companion.params import NotebookParams, param
-
-
-class Alone(NotebookParams):
-    """One value."""
-
-    value: int = param(3, "written to the ledger", ge=0, le=100)
-'''
-NOTEBOOK = '''\
-# %% [markdown]
-# # A toy notebook run on its own
-
-# %% tags=["parameters"]
-
-# %%
-from lib.companion import notebook, plotting
-
-nb = notebook.start("toy/01_alone", globals())
-fig, ax = plotting.figure()
-ax.bar([0], [nb.cfg.value])
-nb.save_figure(fig)
-nb.ledger.exact("alone.value", "the value is kept", source="toy", provenance="derived",
-                expected=nb.cfg.value, measured=int(nb.cfg.value * 1))
-nb.finish()
-'''
 SUMMARY = "results/claims_summary.json"
 ALLOWED = {"notebooks/toy/dvc.lock", "dvc.lock", SUMMARY}     # the toy's, and what all share
 
 
 @pytest.fixture(scope="module")
 def root(project_template, tmp_path_factory) -> Path:
-    return project_copy.clone(project_template, tmp_path_factory.mktemp("alone") / "companion", {
-        "notebooks/toy/paper.yaml": DECLARATION, "notebooks/toy/01_alone.py": NOTEBOOK,
-        "lib/toy/__init__.py": '"""A toy paper."""\n', "lib/toy/schema.py": SCHEMA})
+    files = project_copy.value_toy("01_alone", "Alone", "A Toy Paper Run Alone")
+    return project_copy.clone(project_template, tmp_path_factory.mktemp("alone") / "companion",
+                              files)
 
 
 def repro_one_paper(root: Path) -> None:

@@ -21,46 +21,6 @@ from tests.project_copy import run
 
 pytestmark = pytest.mark.heavy
 
-DECLARATION = """\
-short: toy
-title: A Toy Paper to Go Back From
-authors: [Nobody]
-arxiv: "0000.00000"
-notebooks:
-- stem: 01_back
-  params: Back
-  figures:
-  - name: 01_back
-    caption: the value
-    claims: [back.value]
-"""
-SCHEMA = '''\
-"""Parameters of the toy paper."""
-from lib.companion.params import NotebookParams, param
-
-
-class Back(NotebookParams):
-    """One value."""
-
-    value: int = param(3, "written to the ledger", ge=0, le=100)
-'''
-NOTEBOOK = '''\
-# %% [markdown]
-# # A toy notebook to experiment on
-
-# %% tags=["parameters"]
-
-# %%
-from lib.companion import notebook, plotting
-
-nb = notebook.start("toy/01_back", globals())
-fig, ax = plotting.figure()
-ax.bar([0], [nb.cfg.value])
-nb.save_figure(fig)
-nb.ledger.exact("back.value", "the value is kept", source="toy", provenance="derived",
-                expected=nb.cfg.value, measured=int(nb.cfg.value * 1))
-nb.finish()
-'''
 PARAMS = "notebooks/toy/params.yaml"
 STAGE = "notebooks/toy/dvc.yaml:toy-01_back"
 OUTPUTS = ("results/toy/claims/01_back.json", "results/toy/executed/01_back.ipynb",
@@ -70,9 +30,9 @@ OUTPUTS = ("results/toy/claims/01_back.json", "results/toy/executed/01_back.ipyn
 @pytest.fixture(scope="module")
 def root(project_template, tmp_path_factory) -> Path:
     """The copy, its toy results made and committed with their locks and ledger summary."""
-    root = project_copy.clone(project_template, tmp_path_factory.mktemp("back") / "companion", {
-        "notebooks/toy/paper.yaml": DECLARATION, "notebooks/toy/01_back.py": NOTEBOOK,
-        "lib/toy/__init__.py": '"""A toy paper."""\n', "lib/toy/schema.py": SCHEMA})
+    files = project_copy.value_toy("01_back", "Back", "A Toy Paper to Go Back From")
+    root = project_copy.clone(project_template, tmp_path_factory.mktemp("back") / "companion",
+                              files)
     run([sys.executable, "-m", "lib.companion.parallel", "--jobs", "1",
          "notebooks/toy/dvc.yaml"], root)
     run([sys.executable, "-m", "lib.companion.ledger"], root)
