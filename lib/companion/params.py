@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
+import os
 import re
 import subprocess
 import sys
@@ -501,11 +502,33 @@ def changed_values(name: str) -> list[str]:
             for k in sorted(set(now) | set(then)) if now.get(k) != then.get(k)]
 
 
+def differ_from_head(pathspecs: tuple[str, ...]) -> list[str] | None:
+    """The files of the last commit under `pathspecs` whose bytes in the workspace are not the
+    committed ones (None outside git). Compared by content, not by `git diff`: after a refused
+    `dvc exp run -S` git's index can hold the committed blob with the edited file's size and
+    time, and `git diff`/`git status` then call the edited file unchanged."""
+    names = git_text("ls-files", "--", *pathspecs)             # tracked (ls-tree takes no globs)
+    if names is None:
+        return None
+    changed = []
+    for name in names.split():
+        path = paths.ROOT / name
+        try:
+            now = path.read_bytes()
+        except OSError:
+            changed.append(name)                       # deleted or unreadable
+            continue
+        done = subprocess.run(["git", "show", f"HEAD:{name}"], cwd=paths.ROOT,
+                              capture_output=True, timeout=30)
+        if done.returncode != 0 or done.stdout != now:
+            changed.append(name)
+    return changed
+
+
 def uncommitted() -> dict[str, list[str]]:
     """Each params file that differs from the last commit, with the values it changed ({}
     outside git)."""
-    names = git_text("diff", "--name-only", "HEAD", "--", *PARAMS_FILES)
-    return {name: changed_values(name) for name in (names or "").split()}
+    return {name: changed_values(name) for name in differ_from_head(PARAMS_FILES) or []}
 
 
 def where_held() -> str:
@@ -515,6 +538,8 @@ def where_held() -> str:
     found = uncommitted()
     if not found:
         return ""
+    for name in found:          # a new time makes git look at the bytes: `git status` shows it
+        os.utime(paths.ROOT / name)
     lines = [f"  {name}: {'; '.join(values) or 'formatting only'}"
              for name, values in found.items()]
     return ("\nThe params files that differ from the last commit (`dvc exp run -S` writes its "

@@ -42,11 +42,12 @@ def dvc(*args: str, quiet: bool = True) -> subprocess.CompletedProcess:
 
 
 def changed_files() -> list[str]:
-    """The params and lock files that differ from the last commit (staged or not)."""
-    done = git("diff", "--name-only", "HEAD", "--", *PATHSPECS)
-    if done.returncode != 0:
-        raise SystemExit(f"restore needs a git checkout with a commit: {done.stderr.strip()}")
-    return done.stdout.split()
+    """The params and lock files that differ from the last commit (staged or not), by content
+    (params.differ_from_head: git's index can call an edited params file unchanged)."""
+    changed = params.differ_from_head(PATHSPECS)
+    if changed is None:
+        raise SystemExit("restore needs a git checkout with a commit")
+    return changed
 
 
 def lock_entries() -> dict[str, dict]:
